@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: Apache-2.0
+// GGUF tensor element types and their block layouts (sizes in bytes per block
+// of block_size elements), as the GGUF format defines them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace kvlens {
+
+enum class ggml_type : std::uint32_t {
+    f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q5_0 = 6, q5_1 = 7, q8_0 = 8, q8_1 = 9,
+    q2_k = 10, q3_k = 11, q4_k = 12, q5_k = 13, q6_k = 14, q8_k = 15,
+    i8 = 24, i16 = 25, i32 = 26, i64 = 27, f64 = 28, bf16 = 30,
+};
+
+struct type_traits {
+    const char* name;       // "Q4_1"
+    std::int64_t block_size;  // elements per block
+    std::int64_t type_size;   // bytes per block
+};
+
+// False for a type id this reader does not know (the tensor is rejected).
+bool type_known(std::uint32_t type_id);
+const type_traits& traits_of(ggml_type t);
+inline const char* type_name(ggml_type t) { return traits_of(t).name; }
+
+}  // namespace kvlens

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a loaded model is, as the model panel and `kvlens-cli info` show it.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace kvlens {
+
+struct model_info {
+    std::string path;
+    std::string name;               // general.name
+    std::string architecture;       // "llama", "qwen2", ...
+    int n_layer = 0;
+    int n_head = 0;
+    int n_head_kv = 0;
+    int head_dim = 0;
+    int n_embd = 0;
+    int n_ff = 0;
+    int n_ctx_train = 0;
+    int n_vocab = 0;
+    std::int64_t n_params = 0;
+    std::int64_t weight_bytes = 0;          // bytes of all tensors as stored
+    std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_layer * n_head_kv * head_dim * 2
+    std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
+    int sliding_window = 0;                 // 0: every layer full attention
+    std::map<std::string, int> tensor_types;  // "Q4_1" -> count
+    std::string chat_template_kind;         // "chatml", "llama3", "gemma", "none"
+    std::string file_type;                  // e.g. "Q4_1"
+};
+
+}  // namespace kvlens
