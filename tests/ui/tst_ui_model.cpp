@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: Apache-2.0
+// The window's data side without an engine or widgets: run records fed with
+// hand-made event sequences, the chart series they derive, the coalescer, the
+// history model, CSV/JSON export and the prompts of the experiments.
+#include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include "event_script.h"
+#include "ui/model/event_coalescer.h"
+#include "ui/model/prompt_builder.h"
+#include "ui/model/run_export.h"
+#include "ui/model/run_history_model.h"
+#include "ui/model/run_record.h"
+
+using namespace kvlens::ui;
+using kvlens::test::parseEvents;
+
+namespace {
+
+// A short run: 100 prompt tokens in two chunks, three generated tokens.
+const char* kRun = R"(
+queued prompt=100
+started queue=2
+chunk done=64 total=100 cached=0 ms=40 t=50
+chunk done=100 total=100 cached=0 ms=20 t=70
+first ttft=75 id=7 text=Hello
+token i=0 id=7 text=Hello lat=75 t=75 kv=101 bytes=2020 alloc=3200 res=3200
+token i=1 id=8 text=\sworld lat=10 t=85 kv=102 bytes=2040 alloc=3200 res=3200
+token i=2 id=9 text=! lat=20 t=105 kv=103 bytes=2060 alloc=3200 res=3200
+done reason=stop text=Hello\sworld! prompt=100 computed=100 generated=3 queue=2 tokenize=8 prefill=60 ttft=75 decode=30 e2e=106 prefill_tok_s=1666.7 decode_tok_s=66.7
+)";
+
+RunRecord feed(const QString& script, int upTo = -1)
+{
+    RunRecord r(1, RunConfig{});
+    const auto events = parseEvents(script);
+    for (int i = 0; i < events.size() && (upTo < 0 || i < upTo); ++i)
+        r.ingest(events[i]);
+    return r;
+}
+
+QString readAll(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+}  // namespace
+
+class TestUiModel : public QObject {
+    Q_OBJECT
+private slots:
+    void prefillProgressMidway()
+    {
+        const RunRecord r = feed(QString::fromUtf8(kRun), 3);  // queued, started, first chunk
+        QCOMPARE(r.state(), RunRecord::State::Prefill);
+        QCOMPARE(r.promptTokens(), 100);
+        QCOMPARE(r.prefillFraction(), 0.64);
+        QCOMPARE(r.prefillTokPerSecond(), 1600.0);
+        QCOMPARE(r.prefillEtaMs(), 22.5);
+        QCOMPARE(r.prefillPoints(), (QVector<QPointF>{{10, 0}, {50, 64}}));
+        QVERIFY(!r.hasFirstToken());
+    }
+
+    void ttftPartsLiveAndFinal_data()
+    {
+        QTest::addColumn<int>("upTo");
+        QTest::addColumn<double>("queue");
+        QTest::addColumn<double>("tokenize");
+        QTest::addColumn<double>("prefill");
+        QTest::addColumn<double>("sample");
+        QTest::newRow("after first token") << 5 << 2.0 << 8.0 << 60.0 << 5.0;
+        QTest::newRow("from the figures") << -1 << 2.0 << 8.0 << 60.0 << 5.0;
+        QTest::newRow("mid-prefill") << 3 << 2.0 << 8.0 << 40.0 << 0.0;
+    }
+    void ttftPartsLiveAndFinal()
+    {
+        QFETCH(int, upTo);
+        QFETCH(double, queue);
+        QFETCH(double, tokenize);
+        QFETCH(double, prefill);
+        QFETCH(double, sample);
+        const TtftParts p = feed(QString::fromUtf8(kRun), upTo).ttftParts();
+        QCOMPARE(p.queueMs, queue);
+        QCOMPARE(p.tokenizeMs, tokenize);
+        QCOMPARE(p.prefillMs, prefill);
+        QCOMPARE(p.sampleMs, sample);
+    }
+
+    void decodeSeries()
+    {
+        const RunRecord r = feed(QString::fromUtf8(kRun), 8);  // up to the last token, not done
+        QCOMPARE(r.state(), RunRecord::State::Decode);
+        QCOMPARE(r.text(), QStringLiteral("Hello world!"));
+        QCOMPARE(r.latencyPoints(), (QVector<QPointF>{{0, 75}, {1, 10}, {2, 20}}));
+        QCOMPARE(r.movingAverageLatency(2), (QVector<double>{75, 42.5, 15}));
+        QCOMPARE(qRound(r.decodeTokPerSecond() * 100), 6667);  // 2 tokens in 30 ms
+        QCOMPARE(r.kvPoints(RunRecord::KvKind::Logical),
+                 (QVector<QPointF>{{101, 2020}, {102, 2040}, {103, 2060}}));
+        QCOMPARE(r.kvPeakBytes(RunRecord::KvKind::Reserved), qint64(3200));
+    }
+
+    void finishedRunKeepsFiguresAndIgnoresLateEvents()
+    {
+        RunRecord r = feed(QString::fromUtf8(kRun));
+        QVERIFY(r.isFinished());
+        QCOMPARE(r.finishReason(), FinishReason::Stop);
+        QCOMPARE(r.figures().generatedTokens, 3);
+        QCOMPARE(r.decodeTokPerSecond(), 66.7);
+        const int before = int(r.events().size());
+        r.ingest(parseEvents(QStringLiteral("token i=3 id=1 text=x lat=1 t=200")).first());
+        QCOMPARE(int(r.events().size()), before);
+        QCOMPARE(r.tokens().size(), 3);
+    }
+
+    void cancelledMidPrefill()
+    {
+        const RunRecord r = feed(QStringLiteral(
+            "queued prompt=1000\nstarted queue=0\nchunk done=256 total=1000 cached=0 ms=100 t=101\n"
+            "done reason=cancelled prompt=1000 computed=256 e2e=130"));
+        QVERIFY(r.isFinished());
+        QCOMPARE(r.finishReason(), FinishReason::Cancelled);
+        QCOMPARE(r.prefillFraction(), 0.256);
+        QVERIFY(!r.hasFirstToken());
+        QCOMPARE(r.tokens().size(), 0);
+    }
+
+    void prefixCacheHitStartsAtCachedTokens()
+    {
+        const RunRecord r = feed(QStringLiteral(
+            "queued prompt=300\nstarted queue=1\nchunk done=300 total=300 cached=256 ms=11 t=20"));
+        QCOMPARE(r.cachedTokens(), 256);
+        QCOMPARE(r.prefillPoints(), (QVector<QPointF>{{9, 256}, {20, 300}}));
+        QCOMPARE(r.prefillTokPerSecond(), 4000.0);  // 44 computed tokens in 11 ms
+    }
+
+    void csvFieldsAreQuoted_data()
+    {
+        QTest::addColumn<QString>("tokenText");
+        QTest::addColumn<QString>("csvText");
+        QTest::newRow("plain") << "Hello" << "Hello";
+        QTest::newRow("comma") << "a,b" << "\"a,b\"";
+        QTest::newRow("quote") << "say \"hi\"" << "\"say \"\"hi\"\"\"";
+        QTest::newRow("newline") << "\n" << "\"\n\"";
+    }
+    void csvFieldsAreQuoted()
+    {
+        QFETCH(QString, tokenText);
+        QFETCH(QString, csvText);
+        RunRecord r(4, RunConfig{});
+        RunEvent e;
+        e.kind = RunEvent::Kind::Token;
+        e.runId = 4;
+        e.token.index = 0;
+        e.token.id = 42;
+        e.token.text = tokenText;
+        e.token.latencyMs = 12.5;
+        e.token.tMs = 12.5;
+        e.token.kv = {10, 200, 320, 320};
+        r.ingest(e);
+        const QString csv = runToCsv(r);
+        QCOMPARE(csv, runCsvHeader() + QStringLiteral("\n4,0,42,") + csvText
+                          + QStringLiteral(",12.500,12.500,1,10,200,320,320\n"));
+    }
+
+    void exportWritesCsvAndJson()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const RunRecord r = feed(QString::fromUtf8(kRun));
+        const QString csvPath = dir.filePath(QStringLiteral("run.csv"));
+        const QString jsonPath = dir.filePath(QStringLiteral("run.json"));
+        QCOMPARE(writeRunCsv(r, csvPath), QString());
+        QCOMPARE(writeRunJson(r, jsonPath), QString());
+
+        const QStringList lines = readAll(csvPath).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);  // header + 3 tokens
+        QCOMPARE(lines[0], runCsvHeader());
+        QCOMPARE(lines[2], QStringLiteral("1,1,8, world,85.000,10.000,1,102,2040,3200,3200"));
+
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(readAll(jsonPath).toUtf8(), &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        const QJsonObject o = doc.object();
+        QCOMPARE(o.value(QStringLiteral("finish_reason")).toString(), QStringLiteral("stop"));
+        QCOMPARE(o.value(QStringLiteral("text")).toString(), QStringLiteral("Hello world!"));
+        const QJsonArray events = o.value(QStringLiteral("events")).toArray();
+        QCOMPARE(events.size(), 9);
+        QCOMPARE(events[2].toObject().value(QStringLiteral("event")).toString(), QStringLiteral("prefill_chunk"));
+        QCOMPARE(events[2].toObject().value(QStringLiteral("tokens_done")).toInt(), 64);
+        QCOMPARE(events[8].toObject().value(QStringLiteral("request")).toInt(), 1);
+        QCOMPARE(o.value(QStringLiteral("figures")).toObject().value(QStringLiteral("ttft_ms")).toDouble(), 75.0);
+    }
+
+    void exportReportsUnwritablePath()
+    {
+        const RunRecord r = feed(QString::fromUtf8(kRun));
+        QVERIFY(!writeRunCsv(r, QStringLiteral("/nonexistent-dir/run.csv")).isEmpty());
+    }
+
+    void coalescerBatchesEvents()
+    {
+        EventCoalescer c(nullptr, 33);
+        QSignalSpy spy(&c, &EventCoalescer::batchReady);
+        const auto events = parseEvents(QString::fromUtf8(kRun));
+        for (int i = 0; i < 500; ++i)
+            c.push(events[i % events.size()]);
+        QCOMPARE(spy.count(), 0);  // nothing before the event loop runs
+        QVERIFY(spy.wait(2000));
+        QCOMPARE(spy.count(), 1);
+        const auto batch = spy.first().first().value<QVector<RunEvent>>();
+        QCOMPARE(batch.size(), 500);
+        QCOMPARE(batch[2].kind, RunEvent::Kind::PrefillChunk);
+        QCOMPARE(c.pendingCount(), 0);
+    }
+
+    void historyModel()
+    {
+        RunHistoryModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunConfig c;
+        c.task = TaskKind::KeyPoints;
+        RunRecord* a = m.addRun(c);
+        c.experiment = Experiment::KvOff;
+        c.parentRunId = a->id();
+        c.engine.kvMode = QStringLiteral("off");
+        RunRecord* b = m.addRun(c);
+        QCOMPARE(m.rowCount(), 2);
+        QCOMPARE(a->id(), 1);
+        QCOMPARE(b->id(), 2);
+        QCOMPARE(m.data(m.index(0), Qt::DisplayRole).toString(), QStringLiteral("#1 Key points · paged"));
+        QCOMPARE(m.data(m.index(1), Qt::DisplayRole).toString(), QStringLiteral("#2 KV cache off of #1 · off"));
+        QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+        m.ingest(parseEvents(QString::fromUtf8(kRun), 2));
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(b->isFinished());
+        QVERIFY(!a->isFinished());
+        QCOMPARE(m.data(m.index(1), RunHistoryModel::SummaryRole).toString(),
+                 QStringLiteral("TTFT 75 ms · 66.7 tok/s"));
+    }
+
+    void promptsCarryTheDocumentFirst()
+    {
+        DocumentText doc{QStringLiteral("Annual report"), {QStringLiteral("page one"), QStringLiteral("page two"),
+                                                            QStringLiteral("page three"), QStringLiteral("page four")}};
+        RunConfig c;
+        c.task = TaskKind::OneLine;
+        c.firstPage = 2;
+        c.lastPage = 4;
+        QCOMPARE(selectedText(doc, c), QStringLiteral("page two\n\npage three\n\npage four"));
+        const auto chat = buildChat(doc, c);
+        QCOMPARE(chat.size(), 2);
+        QCOMPARE(chat[1].content, QStringLiteral("Report \"Annual report\":\n\npage two\n\npage three\n\npage four\n\n"
+                                                 "Summarize this report in one sentence."));
+
+        const RunConfig half = experimentConfig(c, 1, {}, Experiment::HalfDocument, {}, {});
+        QCOMPARE(selectedText(doc, half), QStringLiteral("page two\n\npage three"));
+
+        const RunConfig follow = experimentConfig(c, 1, QStringLiteral("It grew."), Experiment::FollowUp,
+                                                  QStringLiteral("By how much?"), {});
+        const auto turns = buildChat(doc, follow);
+        QCOMPARE(turns.size(), 4);
+        QCOMPARE(turns[1].content, chat[1].content);  // same prefix as the base run
+        QCOMPARE(turns[2].role, QStringLiteral("assistant"));
+        QCOMPARE(turns[2].content, QStringLiteral("It grew."));
+        QCOMPARE(turns[3].content, QStringLiteral("By how much?"));
+
+        const RunConfig broken = experimentConfig(c, 1, {}, Experiment::BrokenCache, {},
+                                                  QDateTime(QDate(2026, 11, 29), QTime(10, 0, 1, 250)));
+        QCOMPARE(buildChat(doc, broken)[0].content.left(25), QStringLiteral("[2026-11-29T10:00:01.250]"));
+
+        QCOMPARE(experimentConfig(c, 1, {}, Experiment::ShorterAnswer, {}, {}).sampling.maxTokens, 48);
+        QCOMPARE(experimentConfig(c, 1, {}, Experiment::KvOff, {}, {}).engine.kvMode, QStringLiteral("off"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestUiModel)
+#include "tst_ui_model.moc"

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: Apache-2.0
+// The chat a run sends: a system prompt, the document first (so every task
+// and follow-up on the same pages shares the longest possible prefix, which
+// the engine's prefix cache reuses), then the task. Also the teaching
+// experiments as transformations of a run's config. No widgets, no engine.
+#pragma once
+
+#include <QDateTime>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include "ui/model/run_config.h"
+
+namespace kvlens::ui {
+
+struct ChatTurn {
+    QString role;       // "system", "user", "assistant"
+    QString content;
+};
+
+// The text of the document as the PDF layer extracted it, one entry per page.
+struct DocumentText {
+    QString title;
+    QStringList pages;  // cleaned text of page 1, 2, ...
+    int pageCount() const { return int(pages.size()); }
+};
+
+QString systemPrompt();
+QString taskInstruction(TaskKind task, const QString& question);
+// The selected pages (clamped to the document), cut to documentFraction.
+QString selectedText(const DocumentText& doc, const RunConfig& config);
+QVector<ChatTurn> buildChat(const DocumentText& doc, const RunConfig& config);
+
+// The config of an experiment run that varies `base` (whose answer was
+// `baseAnswer`). `now` stamps BrokenCache; `question` is the FollowUp's.
+RunConfig experimentConfig(const RunConfig& base, int baseRunId, const QString& baseAnswer,
+                           Experiment e, const QString& question, const QDateTime& now);
+QString defaultFollowUpQuestion();
+// How many copies the Concurrent experiment submits.
+constexpr int kConcurrentCopies = 3;
+
+}  // namespace kvlens::ui

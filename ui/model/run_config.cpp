@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// Names and labels of tasks, experiments and runs.
+#include "ui/model/run_config.h"
+
+#include <QCoreApplication>
+
+namespace kvlens::ui {
+
+namespace {
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::RunConfig", s); }
+}
+
+QString taskKey(TaskKind t)
+{
+    switch (t) {
+    case TaskKind::OneLine: return QStringLiteral("one-line");
+    case TaskKind::KeyPoints: return QStringLiteral("key-points");
+    case TaskKind::Detailed: return QStringLiteral("detailed");
+    case TaskKind::Question: return QStringLiteral("question");
+    }
+    return {};
+}
+
+bool parseTaskKey(const QString& key, TaskKind& out)
+{
+    for (TaskKind t : {TaskKind::OneLine, TaskKind::KeyPoints, TaskKind::Detailed, TaskKind::Question}) {
+        if (taskKey(t) == key) {
+            out = t;
+            return true;
+        }
+    }
+    return false;
+}
+
+QString experimentKey(Experiment e)
+{
+    switch (e) {
+    case Experiment::None: return {};
+    case Experiment::KvOff: return QStringLiteral("kv-off");
+    case Experiment::HalfDocument: return QStringLiteral("half-document");
+    case Experiment::LongerAnswer: return QStringLiteral("longer-answer");
+    case Experiment::ShorterAnswer: return QStringLiteral("shorter-answer");
+    case Experiment::FollowUp: return QStringLiteral("follow-up");
+    case Experiment::BrokenCache: return QStringLiteral("broken-cache");
+    case Experiment::Concurrent: return QStringLiteral("concurrent");
+    }
+    return {};
+}
+
+bool EngineSettings::sameEngine(const EngineSettings& o) const
+{
+    return modelPath == o.modelPath && backend == o.backend && kvMode == o.kvMode
+        && kvDtype == o.kvDtype && kvBlock == o.kvBlock && chunk == o.chunk
+        && contextTokens == o.contextTokens && parallel == o.parallel && threads == o.threads;
+}
+
+QString taskTitle(TaskKind t)
+{
+    switch (t) {
+    case TaskKind::OneLine: return tr("One-sentence summary");
+    case TaskKind::KeyPoints: return tr("Key points");
+    case TaskKind::Detailed: return tr("Detailed summary");
+    case TaskKind::Question: return tr("Question");
+    }
+    return {};
+}
+
+QString experimentTitle(Experiment e)
+{
+    switch (e) {
+    case Experiment::None: return {};
+    case Experiment::KvOff: return tr("KV cache off");
+    case Experiment::HalfDocument: return tr("Half the document");
+    case Experiment::LongerAnswer: return tr("Longer answer");
+    case Experiment::ShorterAnswer: return tr("Shorter answer");
+    case Experiment::FollowUp: return tr("Follow-up");
+    case Experiment::BrokenCache: return tr("Cache broken");
+    case Experiment::Concurrent: return tr("Concurrent");
+    }
+    return {};
+}
+
+QString runLabel(int id, const RunConfig& c)
+{
+    QString label = QStringLiteral("#%1 ").arg(id);
+    if (c.experiment == Experiment::None)
+        label += taskTitle(c.task);
+    else if (c.parentRunId > 0)
+        label += tr("%1 of #%2").arg(experimentTitle(c.experiment)).arg(c.parentRunId);
+    else
+        label += experimentTitle(c.experiment);
+    if (c.experiment == Experiment::Concurrent)
+        label += QStringLiteral(" [%1]").arg(c.concurrentIndex + 1);
+    label += QStringLiteral(" · ") + c.engine.kvMode;
+    return label;
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: Apache-2.0
+// What a run asked for: the task, the part of the document, the engine
+// settings it ran with, and, for a teaching experiment, which run it varies.
+// Plain values, no widgets; the history shows them and run.json records them.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace kvlens::ui {
+
+enum class TaskKind { OneLine, KeyPoints, Detailed, Question };
+QString taskKey(TaskKind t);                    // "one-line", "key-points", "detailed", "question"
+bool parseTaskKey(const QString& key, TaskKind& out);
+
+// One-click variations of a run (design.md, "What must be visible").
+enum class Experiment {
+    None,
+    KvOff,          // same request, KV mode "off": every step recomputes the prefix
+    HalfDocument,   // the first half of the selected text
+    LongerAnswer,   // max new tokens x 2
+    ShorterAnswer,  // max new tokens / 4: TTFT does not get shorter
+    FollowUp,       // a follow-up question on the same document: prefix cache hit
+    BrokenCache,    // a timestamp in front of the system prompt: no prefix reuse
+    Concurrent,     // several copies at once: queueing and KV multiplied
+};
+QString experimentKey(Experiment e);            // "kv-off", "half-document", ...
+
+struct EngineSettings {
+    QString modelPath;
+    QString backend = QStringLiteral("auto");   // "auto", "cpu", "cuda"
+    QString kvMode = QStringLiteral("paged");   // "paged", "static", "off"
+    QString kvDtype = QStringLiteral("f16");    // "f16", "q8_0"
+    int kvBlock = 16;           // tokens per KV block
+    int chunk = 256;            // prefill chunk, tokens
+    int contextTokens = 4096;   // n_ctx per sequence, tokens (0: the model's)
+    int parallel = 4;           // requests decoded together at most
+    int threads = 0;            // CPU threads, 0: one per core
+    // Engine options above need a reload when they change; the rest is per request.
+    bool sameEngine(const EngineSettings& o) const;
+};
+
+struct SamplingSettings {
+    int maxTokens = 192;        // max new tokens
+    double temperature = 0.0;   // 0: greedy
+    int topK = 40;
+    double topP = 0.95;
+    double minP = 0.05;
+    double repeatPenalty = 1.1;
+    quint64 seed = 0;
+};
+
+struct RunConfig {
+    TaskKind task = TaskKind::OneLine;
+    QString question;               // TaskKind::Question, and follow-ups
+    QString documentTitle;          // shown in the history
+    int firstPage = 1;              // 1-based, inclusive
+    int lastPage = 1;
+    double documentFraction = 1.0;  // < 1: only the leading part (HalfDocument)
+    Experiment experiment = Experiment::None;
+    int parentRunId = 0;            // the run this one varies (0: none)
+    int concurrentIndex = 0;        // Concurrent: which copy (0-based)
+    bool timestampSystemPrompt = false;  // BrokenCache
+    QString timestamp;              // BrokenCache: the prefix that was put in front
+    EngineSettings engine;
+    SamplingSettings sampling;
+    // Follow-up: the earlier exchange kept in the conversation.
+    QStringList history;            // alternating user, assistant texts after the document
+};
+
+// The one-line label of a run in the history and chart legends, e.g.
+// "#3 Key points · paged" or "#4 Follow-up of #3".
+QString runLabel(int id, const RunConfig& c);
+QString taskTitle(TaskKind t);      // translated, e.g. "Key points"
+QString experimentTitle(Experiment e);
+
+}  // namespace kvlens::ui
