@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Causal attention of a batch of query tokens over the paged KV cache. Each
+// token belongs to a sequence (its block table) and sits at a position; it sees
+// that sequence's keys from max(0, pos - window + 1) to pos, inclusive.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/backend/cpu/thread_pool.h"
+#include "engine/kv/kv_storage.h"
+#include "engine/kv/kv_types.h"
+
+namespace kvlens {
+
+struct attention_args {
+    const float* q = nullptr;          // (n_tokens, n_head * head_dim) f32, RoPE applied
+    float* out = nullptr;              // (n_tokens, n_head * head_dim) f32
+    int n_tokens = 0;
+    int n_head = 0;
+    int n_head_kv = 0;
+    int head_dim = 0;
+    int layer = 0;
+    int window = 0;                    // sliding window in tokens; 0: full causal
+    float scale = 1.0f;                // usually 1/sqrt(head_dim)
+    kv_dtype dtype = kv_dtype::f16;
+    const kv_storage* kv = nullptr;
+    const std::int32_t* const* block_tables = nullptr;  // (n_tokens) each its sequence's block ids
+    const std::int32_t* positions = nullptr;            // (n_tokens) position of each token
+};
+
+// Per-thread buffers, sized once for the longest context.
+struct attention_scratch {
+    std::vector<std::vector<float>> scores;   // (n_threads) x (heads per kv head * n_ctx) f32
+    std::vector<std::vector<std::uint8_t>> q_conv;  // (n_threads) query head in the K row format
+    std::vector<std::vector<float>> v_row;    // (n_threads) x head_dim f32, a decoded V head
+    void reserve(int n_threads, int group, int n_ctx, int head_dim);
+};
+
+void attention(const attention_args& a, thread_pool& pool, attention_scratch& s);
+
+// Writes the K and V rows (n_tokens, n_head_kv * head_dim) f32 of a batch into
+// the cache at each token's (block, slot).
+void store_kv(kv_storage& kv, kv_dtype dtype, int layer, const float* k, const float* v, int n_tokens,
+              int row_elems, const std::int32_t* const* block_tables, const std::int32_t* positions);
+
+}  // namespace kvlens

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CPU backend: the forward pass of the llama family (llama, qwen2, qwen3)
+// over a batch of tokens, with the KV cache in host memory. Buffers are
+// allocated once for the largest batch; a forward pass allocates nothing.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/cpu/attention.h"
+#include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul.h"
+#include "engine/backend/cpu/ops.h"
+#include "engine/backend/cpu/thread_pool.h"
+#include "engine/kv/kv_storage.h"
+#include "engine/model/model.h"
+
+namespace kvlens {
+
+namespace {
+
+class cpu_backend final : public backend {
+public:
+    cpu_backend(const model& m, const backend_options& o)
+        : m_(m), c_(m.config()), pool_(o.n_threads), max_batch_(o.max_batch), max_ctx_(o.max_ctx) {}
+
+    status allocate() {
+        const std::size_t B = static_cast<std::size_t>(max_batch_);
+        try {
+            x_.resize(B * c_.n_embd);
+            xb_.resize(B * c_.n_embd);
+            q_.resize(B * c_.n_q());
+            k_.resize(B * c_.n_kv());
+            v_.resize(B * c_.n_kv());
+            att_.resize(B * c_.n_q());
+            hb_.resize(B * c_.n_ff);
+            hb2_.resize(B * c_.n_ff);
+            att_scratch_.reserve(pool_.size(), c_.n_head / c_.n_head_kv, max_ctx_, c_.head_dim);
+            // Quantized activations: the widest input row (n_ff) for a whole batch.
+            mm_.act.resize(static_cast<std::size_t>(B) * (c_.n_ff * 4 + 64));
+        } catch (const std::bad_alloc&) {
+            return make_error(fmt::format("out of memory allocating CPU buffers for a batch of {} tokens", max_batch_));
+        }
+        return {};
+    }
+
+    std::string name() const override { return "cpu"; }
+    std::string description() const override {
+        return fmt::format("cpu: {} threads, {} kernels", pool_.size(), cpu_kernel_level());
+    }
+
+    status init_kv(const kv_geometry& g, std::int32_t n_blocks) override {
+        auto s = kv_storage::create(g, n_blocks);
+        if (!s) return s.err();
+        kv_ = std::move(*s);
+        geo_ = g;
+        return {};
+    }
+
+    std::int64_t weight_bytes() const override { return m_.info().weight_bytes; }
+    std::int64_t kv_bytes() const override { return kv_.n_layer() ? kv_.total_bytes() : 0; }
+    std::int64_t scratch_bytes() const override {
+        std::int64_t b = 0;
+        for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_}) b += static_cast<std::int64_t>(v->size()) * 4;
+        for (const auto& s : att_scratch_.scores) b += static_cast<std::int64_t>(s.size()) * 4;
+        return b + static_cast<std::int64_t>(mm_.act.size());
+    }
+
+    status forward(const forward_batch& batch, float* logits, forward_counts* counts) override;
+
+private:
+    void embed(const forward_batch& b);
+    void layer(int il, const forward_batch& b, int n);
+    void mm(const weight_view& w, const float* x, int n, float* y) { matmul(w, x, n, y, pool_, mm_); }
+
+    const model& m_;
+    const model_config& c_;
+    thread_pool pool_;
+    int max_batch_;
+    int max_ctx_;
+    kv_storage kv_;
+    kv_geometry geo_;
+
+    std::vector<float> x_;     // (max_batch, n_embd) residual stream
+    std::vector<float> xb_;    // (max_batch, n_embd) normed input / branch output
+    std::vector<float> q_;     // (max_batch, n_head * head_dim)
+    std::vector<float> k_;     // (max_batch, n_head_kv * head_dim)
+    std::vector<float> v_;     // (max_batch, n_head_kv * head_dim)
+    std::vector<float> att_;   // (max_batch, n_head * head_dim) attention output
+    std::vector<float> hb_;    // (max_batch, n_ff) gate, then silu(gate) * up
+    std::vector<float> hb2_;   // (max_batch, n_ff) up
+    matmul_scratch mm_;
+    attention_scratch att_scratch_;
+};
+
+void cpu_backend::embed(const forward_batch& b) {
+    const weight_view& e = m_.weights().tok_embd;
+    const to_float_fn conv = to_float_for(e.type);
+    for (std::size_t t = 0; t < b.size(); ++t)
+        conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
+}
+
+void cpu_backend::layer(int il, const forward_batch& b, int n) {
+    const layer_weights& l = m_.weights().layers[static_cast<std::size_t>(il)];
+    const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
+
+    // Attention block.
+    for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
+    mm(l.wq, xb_.data(), n, q_.data());
+    mm(l.wk, xb_.data(), n, k_.data());
+    mm(l.wv, xb_.data(), n, v_.data());
+    for (int t = 0; t < n; ++t) {
+        float* q = &q_[static_cast<std::size_t>(t) * NQ];
+        float* k = &k_[static_cast<std::size_t>(t) * NKV];
+        if (!l.bq.empty()) add_inplace(q, l.bq.data(), NQ);
+        if (!l.bk.empty()) add_inplace(k, l.bk.data(), NKV);
+        if (!l.bv.empty()) add_inplace(&v_[static_cast<std::size_t>(t) * NKV], l.bv.data(), NKV);
+        if (!l.q_norm.empty()) {
+            for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
+            for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
+        }
+        rope(q, c_.n_head, HD, c_.n_rot, b.positions[t], c_.rope_freq_base, c_.rope_freq_scale, c_.rope_neox);
+        rope(k, c_.n_head_kv, HD, c_.n_rot, b.positions[t], c_.rope_freq_base, c_.rope_freq_scale, c_.rope_neox);
+    }
+    store_kv(kv_, geo_.dtype, il, k_.data(), v_.data(), n, NKV, b.block_tables.data(), b.positions.data());
+
+    attention_args a;
+    a.q = q_.data();
+    a.out = att_.data();
+    a.n_tokens = n;
+    a.n_head = c_.n_head;
+    a.n_head_kv = c_.n_head_kv;
+    a.head_dim = HD;
+    a.layer = il;
+    a.window = c_.layer_window[static_cast<std::size_t>(il)];
+    a.scale = 1.0f / std::sqrt(static_cast<float>(HD));
+    a.dtype = geo_.dtype;
+    a.kv = &kv_;
+    a.block_tables = b.block_tables.data();
+    a.positions = b.positions.data();
+    attention(a, pool_, att_scratch_);
+
+    mm(l.wo, att_.data(), n, xb_.data());
+    add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
+
+    // Feed-forward block (SwiGLU).
+    for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.ffn_norm.data(), &xb_[t * E], E, c_.rms_eps);
+    mm(l.w_gate, xb_.data(), n, hb_.data());
+    mm(l.w_up, xb_.data(), n, hb2_.data());
+    silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+    mm(l.w_down, hb_.data(), n, xb_.data());
+    add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
+}
+
+status cpu_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
+    const int n = static_cast<int>(b.size());
+    if (n == 0) return {};
+    if (n > max_batch_) return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, max_batch_));
+    if (kv_.n_layer() == 0) return make_error("KV storage not initialised");
+    for (int t = 0; t < n; ++t) {
+        if (b.tokens[t] < 0 || b.tokens[t] >= c_.n_vocab)
+            return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], c_.n_vocab));
+        if (b.positions[t] < 0 || b.positions[t] >= max_ctx_)
+            return make_error(fmt::format("position {} beyond the context of {}", b.positions[t], max_ctx_));
+    }
+
+    embed(b);
+    for (int il = 0; il < c_.n_layer; ++il) layer(il, b, n);
+
+    const int E = c_.n_embd;
+    const int n_logits = static_cast<int>(b.logit_rows.size());
+    for (int i = 0; i < n_logits; ++i)
+        rms_norm(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], m_.weights().output_norm.data(),
+                 &xb_[static_cast<std::size_t>(i) * E], E, c_.rms_eps);
+    if (n_logits > 0) mm(m_.weights().output, xb_.data(), n_logits, logits);
+
+    if (counts) {
+        const weight_view& out = m_.weights().output;
+        const double out_flop = 2.0 * out.n_in * out.n_out;
+        double keys = 0;
+        for (int t = 0; t < n; ++t) keys += b.positions[t] + 1;
+        counts->flop = (m_.matmul_flop_per_token() - out_flop) * n + out_flop * n_logits +
+                       4.0 * keys * c_.head_dim * c_.n_head * c_.n_layer;
+        counts->weight_bytes = m_.decode_weight_bytes();
+        counts->kv_bytes = keys * 2.0 * static_cast<double>(geo_.row_bytes()) * c_.n_layer;
+    }
+    return {};
+}
+
+}  // namespace
+
+result<std::unique_ptr<backend>> make_cpu_backend(const model& m, const backend_options& o) {
+    auto b = std::make_unique<cpu_backend>(m, o);
+    status s = b->allocate();
+    if (!s) return s.err();
+    return std::unique_ptr<backend>(std::move(b));
+}
+
+}  // namespace kvlens

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: Apache-2.0
+// How SIMD kernel files plug into the kernel table: each returns the entries it
+// overrides. Each lives in a file compiled with its own -m flags and is only
+// called after the CPU was found to support it.
+#pragma once
+
+#include <vector>
+
+#include "engine/backend/cpu/kernels.h"
+
+namespace kvlens {
+
+struct simd_overrides {
+    struct from_float_entry { ggml_type type; from_float_fn fn; };
+    struct to_float_entry { ggml_type type; to_float_fn fn; };
+    struct vec_dot_entry { ggml_type type; vec_dot_fn fn; };   // keyed by the weight type
+    std::vector<from_float_entry> from_float;
+    std::vector<to_float_entry> to_float;
+    std::vector<vec_dot_entry> vec_dot;
+};
+
+simd_overrides avx2_overrides();     // kernels_avx2.cpp
+simd_overrides avx512_overrides();   // kernels_avx512.cpp
+bool have_avx512_kernels();          // false when the build has no AVX-512 kernels
+
+}  // namespace kvlens

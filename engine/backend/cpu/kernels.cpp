@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: Apache-2.0
+// The kernel table and its run-time selection by CPU features. The SIMD tables
+// (kernels_avx2.cpp, kernels_avx512.cpp) override entries of the scalar table
+// where they have a faster kernel; anything they leave out stays scalar.
+#include "engine/backend/cpu/kernels.h"
+
+#include <array>
+#include <cstring>
+
+#include "engine/backend/cpu/kernel_tables.h"
+#include "engine/backend/cpu/quants_scalar.h"
+
+namespace kvlens {
+
+namespace {
+
+using namespace scalar_impl;
+
+constexpr std::size_t k_types = 31;  // ggml_type ids go up to bf16 = 30
+
+struct kernel_table {
+    std::array<weight_kernels, k_types> weights{};
+    std::array<from_float_fn, k_types> from_float{};
+    std::array<to_float_fn, k_types> to_float{};
+};
+
+std::size_t idx(ggml_type t) { return static_cast<std::size_t>(t); }
+
+kernel_table make_scalar_table() {
+    kernel_table k;
+    k.from_float[idx(ggml_type::f32)] = f32_from_float;
+    k.from_float[idx(ggml_type::f16)] = f16_from_float;
+    k.from_float[idx(ggml_type::bf16)] = bf16_from_float;
+    k.from_float[idx(ggml_type::q8_0)] = q8_0_from_float;
+    k.from_float[idx(ggml_type::q8_1)] = q8_1_from_float;
+    k.from_float[idx(ggml_type::q8_K)] = q8_K_from_float;
+    k.from_float[idx(ggml_type::q4_0)] = q4_0_from_float;
+    k.from_float[idx(ggml_type::q4_1)] = q4_1_from_float;
+
+    k.to_float[idx(ggml_type::f32)] = f32_to_float;
+    k.to_float[idx(ggml_type::f16)] = f16_to_float;
+    k.to_float[idx(ggml_type::bf16)] = bf16_to_float;
+    k.to_float[idx(ggml_type::q8_0)] = q8_0_to_float;
+    k.to_float[idx(ggml_type::q4_0)] = q4_0_to_float;
+    k.to_float[idx(ggml_type::q4_1)] = q4_1_to_float;
+    k.to_float[idx(ggml_type::q4_K)] = q4_K_to_float;
+    k.to_float[idx(ggml_type::q5_K)] = q5_K_to_float;
+    k.to_float[idx(ggml_type::q6_K)] = q6_K_to_float;
+
+    k.weights[idx(ggml_type::f32)] = {ggml_type::f32, f32_to_float, dot_f32};
+    k.weights[idx(ggml_type::f16)] = {ggml_type::f16, f16_to_float, dot_f16};
+    k.weights[idx(ggml_type::bf16)] = {ggml_type::bf16, bf16_to_float, dot_bf16};
+    k.weights[idx(ggml_type::q4_0)] = {ggml_type::q8_0, q4_0_to_float, dot_q4_0_q8_0};
+    k.weights[idx(ggml_type::q4_1)] = {ggml_type::q8_1, q4_1_to_float, dot_q4_1_q8_1};
+    k.weights[idx(ggml_type::q8_0)] = {ggml_type::q8_0, q8_0_to_float, dot_q8_0_q8_0};
+    k.weights[idx(ggml_type::q4_K)] = {ggml_type::q8_K, q4_K_to_float, dot_q4_K_q8_K};
+    k.weights[idx(ggml_type::q5_K)] = {ggml_type::q8_K, q5_K_to_float, dot_q5_K_q8_K};
+    k.weights[idx(ggml_type::q6_K)] = {ggml_type::q8_K, q6_K_to_float, dot_q6_K_q8_K};
+    return k;
+}
+
+// Copies the non-null entries of a SIMD override list onto a table.
+void apply(kernel_table& k, const simd_overrides& o) {
+    for (const auto& e : o.from_float) k.from_float[idx(e.type)] = e.fn;
+    for (const auto& e : o.to_float) k.to_float[idx(e.type)] = e.fn;
+    for (const auto& e : o.vec_dot) k.weights[idx(e.type)].vec_dot = e.fn;
+}
+
+const kernel_table& scalar_table() {
+    static const kernel_table t = make_scalar_table();
+    return t;
+}
+
+kernel_table make_table(const char* level) {
+    kernel_table k = make_scalar_table();
+    if (std::strcmp(level, "avx2") == 0 || std::strcmp(level, "avx512") == 0) apply(k, avx2_overrides());
+    if (std::strcmp(level, "avx512") == 0) apply(k, avx512_overrides());
+    return k;
+}
+
+const char* best_level() {
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl") && have_avx512_kernels())
+        return "avx512";
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+        return "avx2";
+    return "scalar";
+}
+
+struct active_table {
+    const char* level = best_level();
+    kernel_table table = make_table(level);
+};
+
+active_table& active() {
+    static active_table a;
+    return a;
+}
+
+}  // namespace
+
+const weight_kernels* kernels_for(ggml_type t) {
+    if (idx(t) >= k_types) return nullptr;
+    const weight_kernels& k = active().table.weights[idx(t)];
+    return k.vec_dot ? &k : nullptr;
+}
+from_float_fn from_float_for(ggml_type t) {
+    return idx(t) < k_types ? active().table.from_float[idx(t)] : nullptr;
+}
+to_float_fn to_float_for(ggml_type t) {
+    return idx(t) < k_types ? active().table.to_float[idx(t)] : nullptr;
+}
+
+std::int64_t row_bytes(ggml_type t, std::int64_t n) {
+    const type_traits& tr = traits_of(t);
+    return n / tr.block_size * tr.type_size;
+}
+
+const char* cpu_kernel_level() { return active().level; }
+
+bool set_cpu_kernel_level(const char* level) {
+    static const char* const levels[] = {"scalar", "avx2", "avx512"};
+    const char* best = best_level();
+    int want = -1, have = 0;
+    for (int i = 0; i < 3; ++i) {
+        if (std::strcmp(levels[i], level) == 0) want = i;
+        if (std::strcmp(levels[i], best) == 0) have = i;
+    }
+    if (want < 0 || want > have) return false;
+    active().level = levels[want];
+    active().table = make_table(levels[want]);
+    return true;
+}
+
+namespace scalar {
+const weight_kernels* kernels_for(ggml_type t) {
+    if (idx(t) >= k_types) return nullptr;
+    const weight_kernels& k = scalar_table().weights[idx(t)];
+    return k.vec_dot ? &k : nullptr;
+}
+from_float_fn from_float_for(ggml_type t) {
+    return idx(t) < k_types ? scalar_table().from_float[idx(t)] : nullptr;
+}
+}  // namespace scalar
+
+}  // namespace kvlens

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CPU kernel table: for each weight type, the activation format its dot
+// product pairs with (activations are quantized to 8-bit blocks matching the
+// weights' blocks, as llama.cpp's CPU path does), the row converters and the
+// dot product. Chosen once at start-up by CPU features (AVX-512, AVX2, scalar).
+#pragma once
+
+#include <cstdint>
+
+#include "engine/gguf/gguf_types.h"
+
+namespace kvlens {
+
+// dst = row of n values in the type's block layout, from n floats (n % block == 0).
+using from_float_fn = void (*)(const float* src, void* dst, std::int64_t n);
+// n floats from a row in the type's layout.
+using to_float_fn = void (*)(const void* src, float* dst, std::int64_t n);
+// Dot product of one weight row and one activation row of n elements.
+using vec_dot_fn = float (*)(std::int64_t n, const void* w, const void* a);
+
+struct weight_kernels {
+    ggml_type vec_dot_type = ggml_type::f32;  // how activations are stored for vec_dot
+    to_float_fn to_float = nullptr;           // dequantize a weight row
+    vec_dot_fn vec_dot = nullptr;             // nullptr: this type cannot be multiplied
+};
+
+// nullptr when the weight type is not supported for matrix products.
+const weight_kernels* kernels_for(ggml_type weight_type);
+// Quantizer producing activations in `act_type` (an entry's vec_dot_type).
+from_float_fn from_float_for(ggml_type act_type);
+// Any supported type to floats (embeddings, norms); nullptr if unsupported.
+to_float_fn to_float_for(ggml_type type);
+// Bytes of a row of n elements of type t.
+std::int64_t row_bytes(ggml_type t, std::int64_t n);
+
+// "avx512", "avx2" or "scalar": what the table uses on this CPU.
+const char* cpu_kernel_level();
+// Forces a level for tests ("scalar", "avx2", "avx512"); false if the CPU lacks it.
+bool set_cpu_kernel_level(const char* level);
+
+// The scalar reference kernels, for tests comparing SIMD against them.
+namespace scalar {
+const weight_kernels* kernels_for(ggml_type weight_type);
+from_float_fn from_float_for(ggml_type act_type);
+}  // namespace scalar
+
+}  // namespace kvlens

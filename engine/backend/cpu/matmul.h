@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: Apache-2.0
+// Matrix products of weights (any supported type, possibly quantized) with
+// f32 activations: the activations are first quantized to the weights'
+// vec-dot format, then each output is one quantized dot product.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/backend/cpu/thread_pool.h"
+#include "engine/gguf/gguf_types.h"
+
+namespace kvlens {
+
+// A weight matrix as stored: n_out rows of n_in elements in `type`.
+struct weight_view {
+    ggml_type type = ggml_type::f32;
+    std::int64_t n_in = 0;      // elements per row (ne[0])
+    std::int64_t n_out = 0;     // rows (ne[1])
+    const std::uint8_t* data = nullptr;
+    std::int64_t row_bytes = 0; // bytes per row
+};
+
+// Reusable buffer for quantized activations; grows only, so steady-state
+// decode allocates nothing.
+struct matmul_scratch {
+    std::vector<std::uint8_t> act;   // (n_tokens, row_bytes(vec_dot_type, n_in)) bytes
+};
+
+// y (n_tokens, w.n_out) f32 = x (n_tokens, w.n_in) f32 times w transposed.
+// The weight type must have kernels (checked at model load).
+void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* y,
+            thread_pool& pool, matmul_scratch& scratch);
+
+// Bytes of scratch matmul needs for n_tokens rows against w (to reserve up front).
+std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens);
+
+}  // namespace kvlens

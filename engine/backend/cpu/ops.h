@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: Apache-2.0
+// Element-wise and row-wise operations of the forward pass, on f32 rows.
+#pragma once
+
+#include <cstdint>
+
+namespace kvlens {
+
+// y (n) = x (n) / sqrt(mean(x^2) + eps) * weight (n). y may alias x.
+void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps);
+
+// Rotary position embedding in place on n_heads heads of head_dim floats.
+// neox = false: pairs (2i, 2i+1) (GGUF llama); true: pairs (i, i + n_rot/2).
+// Only the first n_rot dimensions of each head rotate.
+void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base,
+          float freq_scale, bool neox);
+
+// y (n) = silu(gate) * up, element-wise. y may alias gate.
+void silu_mul(const float* gate, const float* up, float* y, std::int64_t n);
+
+// y (n) += x (n).
+void add_inplace(float* y, const float* x, std::int64_t n);
+
+// In-place softmax of n scores; returns nothing, scores sum to 1.
+void softmax(float* x, std::int64_t n);
+
+}  // namespace kvlens

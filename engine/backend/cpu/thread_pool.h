@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: Apache-2.0
+// A fixed pool of worker threads for data-parallel loops. The caller's thread
+// takes part as worker 0. Workers spin briefly between jobs (decode issues
+// hundreds of small jobs per token, too short to pay a futex wake each), then
+// sleep on a condition variable when idle.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace kvlens {
+
+class thread_pool {
+public:
+    // n_threads counts the caller; 0 means one per core.
+    explicit thread_pool(int n_threads);
+    ~thread_pool();
+    thread_pool(const thread_pool&) = delete;
+    thread_pool& operator=(const thread_pool&) = delete;
+
+    int size() const { return n_threads_; }
+
+    // Runs fn(thread_index, n_threads) once on every thread and returns when all
+    // have finished. Not reentrant.
+    void run(const std::function<void(int ith, int nth)>& fn);
+
+    // Splits [0, n) into contiguous ranges, one per thread: fn(begin, end).
+    void parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)>& fn);
+
+    static int default_threads();
+
+private:
+    void worker_loop(int ith);
+
+    int n_threads_;
+    std::vector<std::thread> workers_;
+    const std::function<void(int, int)>* job_ = nullptr;
+    std::atomic<std::uint64_t> generation_{0};
+    std::atomic<int> pending_{0};
+    std::atomic<bool> stop_{false};
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::atomic<int> sleepers_{0};
+};
+
+}  // namespace kvlens

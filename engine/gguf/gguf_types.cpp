@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: Apache-2.0
+// Block layouts of the GGUF tensor types (facts of the format).
+#include "engine/gguf/gguf_types.h"
+
+#include <array>
+
+namespace kvlens {
+
+namespace {
+
+struct entry {
+    std::uint32_t id;
+    type_traits t;
+};
+
+constexpr std::array<entry, 20> k_types = {{
+    {0, {"F32", 1, 4}},      {1, {"F16", 1, 2}},      {2, {"Q4_0", 32, 18}},
+    {3, {"Q4_1", 32, 20}},   {6, {"Q5_0", 32, 22}},   {7, {"Q5_1", 32, 24}},
+    {8, {"Q8_0", 32, 34}},   {9, {"Q8_1", 32, 36}},   {10, {"Q2_K", 256, 84}},
+    {11, {"Q3_K", 256, 110}}, {12, {"Q4_K", 256, 144}}, {13, {"Q5_K", 256, 176}},
+    {14, {"Q6_K", 256, 210}}, {15, {"Q8_K", 256, 292}}, {24, {"I8", 1, 1}},
+    {25, {"I16", 1, 2}},     {26, {"I32", 1, 4}},     {27, {"I64", 1, 8}},
+    {28, {"F64", 1, 8}},     {30, {"BF16", 1, 2}},
+}};
+
+constexpr type_traits k_unknown = {"unknown", 1, 0};
+
+}  // namespace
+
+bool type_known(std::uint32_t type_id) {
+    for (const auto& e : k_types)
+        if (e.id == type_id) return true;
+    return false;
+}
+
+const type_traits& traits_of(ggml_type t) {
+    for (const auto& e : k_types)
+        if (e.id == static_cast<std::uint32_t>(t)) return e.t;
+    return k_unknown;
+}
+
+}  // namespace kvlens

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: Apache-2.0
+// Model loading: find every tensor the architecture needs, check its shape and
+// type against the configuration, and fill the model panel's figures.
+#include "engine/model/model.h"
+
+#include <fmt/format.h>
+
+#include "engine/backend/cpu/kernels.h"
+
+namespace kvlens {
+
+namespace {
+
+class weight_loader {
+public:
+    explicit weight_loader(const gguf_file& f) : f_(f) {}
+
+    // A matrix of n_out rows of n_in elements whose type has dot kernels.
+    bool matrix(const std::string& name, std::int64_t n_in, std::int64_t n_out, weight_view& out) {
+        const gguf_tensor* t = f_.tensor(name);
+        if (!t) return fail(fmt::format("missing tensor '{}'", name));
+        if (t->n_dims != 2 || t->ne[0] != n_in || t->ne[1] != n_out)
+            return fail(fmt::format("tensor '{}' has shape [{}, {}], expected [{}, {}]", name, t->ne[0],
+                                    t->n_dims > 1 ? t->ne[1] : 1, n_in, n_out));
+        if (!kernels_for(t->type))
+            return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply", name, type_name(t->type)));
+        out = {t->type, n_in, n_out, t->data, row_bytes(t->type, n_in)};
+        return true;
+    }
+    // A vector of n elements, converted to f32.
+    bool vector(const std::string& name, std::int64_t n, f32_vector& out, bool optional = false) {
+        const gguf_tensor* t = f_.tensor(name);
+        if (!t) return optional ? true : fail(fmt::format("missing tensor '{}'", name));
+        if (t->n_elements != n)
+            return fail(fmt::format("tensor '{}' has {} elements, expected {}", name, t->n_elements, n));
+        to_float_fn conv = to_float_for(t->type);
+        if (!conv) return fail(fmt::format("tensor '{}' has unsupported type {}", name, type_name(t->type)));
+        out.resize(static_cast<std::size_t>(n));
+        conv(t->data, out.data(), n);
+        return true;
+    }
+    const std::string& why() const { return why_; }
+
+private:
+    bool fail(std::string w) {
+        why_ = std::move(w);
+        return false;
+    }
+    const gguf_file& f_;
+    std::string why_;
+};
+
+std::string chat_kind_of(const std::string& tmpl) {
+    if (tmpl.find("<|im_start|>") != std::string::npos) return "chatml";
+    if (tmpl.find("<|start_header_id|>") != std::string::npos) return "llama3";
+    if (tmpl.find("<start_of_turn>") != std::string::npos) return "gemma";
+    return "none";
+}
+
+}  // namespace
+
+result<std::unique_ptr<model>> model::load(const std::string& path) {
+    auto f = gguf_file::open(path);
+    if (!f) return f.err();
+    return from_file(*f);
+}
+
+result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
+    auto cfg = read_model_config(*f);
+    if (!cfg) return make_error(fmt::format("{}: {}", f->path(), cfg.message()));
+    std::unique_ptr<model> m(new model());
+    m->file_ = f;
+    m->config_ = *cfg;
+    const model_config& c = m->config_;
+    model_weights& w = m->weights_;
+    weight_loader ld(*f);
+    auto fail = [&] { return make_error(fmt::format("{}: {}", f->path(), ld.why())); };
+
+    // The embedding must be readable row by row (any type with a converter).
+    const gguf_tensor* emb = f->tensor("token_embd.weight");
+    if (!emb) return make_error(fmt::format("{}: missing tensor 'token_embd.weight'", f->path()));
+    if (emb->n_dims != 2 || emb->ne[0] != c.n_embd || emb->ne[1] != c.n_vocab)
+        return make_error(fmt::format("{}: token_embd.weight has shape [{}, {}], expected [{}, {}]", f->path(),
+                                      emb->ne[0], emb->ne[1], c.n_embd, c.n_vocab));
+    if (!to_float_for(emb->type))
+        return make_error(fmt::format("{}: token_embd.weight has unsupported type {}", f->path(), type_name(emb->type)));
+    w.tok_embd = {emb->type, c.n_embd, c.n_vocab, emb->data, row_bytes(emb->type, c.n_embd)};
+
+    if (!ld.vector("output_norm.weight", c.n_embd, w.output_norm)) return fail();
+    if (f->tensor("output.weight")) {
+        if (!ld.matrix("output.weight", c.n_embd, c.n_vocab, w.output)) return fail();
+    } else {
+        if (!kernels_for(emb->type))
+            return make_error(fmt::format("{}: tied output uses token_embd.weight of type {}, which kvlens cannot multiply",
+                                          f->path(), type_name(emb->type)));
+        w.output = w.tok_embd;
+    }
+
+    w.layers.resize(static_cast<std::size_t>(c.n_layer));
+    for (int il = 0; il < c.n_layer; ++il) {
+        layer_weights& l = w.layers[static_cast<std::size_t>(il)];
+        const std::string p = fmt::format("blk.{}.", il);
+        if (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
+            !ld.matrix(p + "attn_q.weight", c.n_embd, c.n_q(), l.wq) ||
+            !ld.matrix(p + "attn_k.weight", c.n_embd, c.n_kv(), l.wk) ||
+            !ld.matrix(p + "attn_v.weight", c.n_embd, c.n_kv(), l.wv) ||
+            !ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||
+            !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm) ||
+            !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate) ||
+            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up) ||
+            !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down))
+            return fail();
+        if (c.has_qkv_bias &&
+            (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, true) || !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, true) ||
+             !ld.vector(p + "attn_v.bias", c.n_kv(), l.bv, true)))
+            return fail();
+        if (c.has_qk_norm && (!ld.vector(p + "attn_q_norm.weight", c.head_dim, l.q_norm) ||
+                              !ld.vector(p + "attn_k_norm.weight", c.head_dim, l.k_norm)))
+            return fail();
+    }
+
+    // Counted figures: FLOPs of the matrix products and bytes a decode step reads.
+    double flop = 0, bytes = 0;
+    auto count = [&](const weight_view& v) {
+        flop += 2.0 * static_cast<double>(v.n_in) * static_cast<double>(v.n_out);
+        bytes += static_cast<double>(v.row_bytes) * static_cast<double>(v.n_out);
+    };
+    for (const auto& l : w.layers) {
+        count(l.wq); count(l.wk); count(l.wv); count(l.wo);
+        count(l.w_gate); count(l.w_up); count(l.w_down);
+    }
+    count(w.output);
+    m->matmul_flop_ = flop;
+    m->decode_weight_bytes_ = bytes;
+
+    model_info& info = m->info_;
+    info.path = f->path();
+    info.name = f->get_string("general.name", "");
+    info.architecture = c.arch_name;
+    info.n_layer = c.n_layer;
+    info.n_head = c.n_head;
+    info.n_head_kv = c.n_head_kv;
+    info.head_dim = c.head_dim;
+    info.n_embd = c.n_embd;
+    info.n_ff = c.n_ff;
+    info.n_ctx_train = c.n_ctx_train;
+    info.n_vocab = c.n_vocab;
+    for (const auto& t : f->tensors()) {
+        info.n_params += t.n_elements;
+        info.weight_bytes += t.n_bytes;
+        info.tensor_types[type_name(t.type)] += 1;
+    }
+    const std::int64_t kv_elems_per_token = 2LL * c.n_layer * c.n_head_kv * c.head_dim;
+    info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
+    info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
+    info.chat_template_kind = chat_kind_of(f->get_string("tokenizer.chat_template"));
+    static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
+                                             "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
+                                             "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K"};
+    const std::int64_t ft = f->get_int("general.file_type", -1);
+    info.file_type = ft >= 0 && ft < 19 ? file_types[ft] : (ft == 32 ? "BF16" : "");
+    return m;
+}
+
+}  // namespace kvlens

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// A loaded model: the mapped GGUF file, its configuration, and views of every
+// weight tensor, checked for presence, shape and a supported type at load.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/backend/cpu/matmul.h"
+#include "engine/common/result.h"
+#include "engine/gguf/gguf_reader.h"
+#include "engine/model/model_config.h"
+#include "engine/model/model_info.h"
+
+namespace kvlens {
+
+// Small vectors (norms, biases) are converted to f32 and owned.
+using f32_vector = std::vector<float>;
+
+struct layer_weights {
+    f32_vector attn_norm;         // (n_embd)
+    weight_view wq;               // (n_q, n_embd)
+    weight_view wk;               // (n_kv, n_embd)
+    weight_view wv;               // (n_kv, n_embd)
+    weight_view wo;               // (n_embd, n_q)
+    f32_vector bq, bk, bv;        // (n_q), (n_kv), (n_kv); empty without biases
+    f32_vector q_norm, k_norm;    // (head_dim); empty without per-head norms
+    f32_vector ffn_norm;          // (n_embd)
+    weight_view w_gate;           // (n_ff, n_embd)
+    weight_view w_up;             // (n_ff, n_embd)
+    weight_view w_down;           // (n_embd, n_ff)
+};
+
+struct model_weights {
+    weight_view tok_embd;         // (n_vocab, n_embd) rows looked up by token id
+    f32_vector output_norm;       // (n_embd)
+    weight_view output;           // (n_vocab, n_embd); token_embd when tied
+    std::vector<layer_weights> layers;
+};
+
+class model {
+public:
+    static result<std::unique_ptr<model>> load(const std::string& path);
+    static result<std::unique_ptr<model>> from_file(std::shared_ptr<gguf_file> f);
+
+    const model_config& config() const { return config_; }
+    const model_weights& weights() const { return weights_; }
+    const model_info& info() const { return info_; }
+    const gguf_file& file() const { return *file_; }
+    std::shared_ptr<gguf_file> file_ptr() const { return file_; }
+
+    // FLOPs of the matrix products for one token (2 x multiply-adds).
+    double matmul_flop_per_token() const { return matmul_flop_; }
+    // Bytes of the weights a decode step reads (every matrix once, embedding row aside).
+    double decode_weight_bytes() const { return decode_weight_bytes_; }
+
+private:
+    std::shared_ptr<gguf_file> file_;
+    model_config config_;
+    model_weights weights_;
+    model_info info_;
+    double matmul_flop_ = 0;
+    double decode_weight_bytes_ = 0;
+};
+
+}  // namespace kvlens
