@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: Apache-2.0
+// Row codecs of the KV cache (see kv_codec.h): f16 and q8_0, portable code,
+// with an F16C path for f16 when the compiler targets it.
+#include "engine/kv/kv_codec.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "engine/kv/half.h"
+
+#if defined(__F16C__)
+#include <immintrin.h>
+#endif
+
+namespace kvlens {
+
+namespace {
+
+void store_f16(const float* src, std::uint8_t* dst, int n)
+{
+    int i = 0;
+#if defined(__F16C__)
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * i), h);
+    }
+#endif
+    for (; i < n; ++i) {
+        const std::uint16_t h = f32_to_f16(src[i]);
+        std::memcpy(dst + 2 * i, &h, 2);
+    }
+}
+
+void load_f16(const std::uint8_t* src, float* dst, int n)
+{
+    int i = 0;
+#if defined(__F16C__)
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    }
+#endif
+    for (; i < n; ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, src + 2 * i, 2);
+        dst[i] = f16_to_f32(h);
+    }
+}
+
+// One q8_0 block: 32 floats -> 34 bytes.
+void store_q8_0_block(const float* x, std::uint8_t* out)
+{
+    float amax = 0.0f;
+    for (int j = 0; j < q8_0_block_elems; ++j)
+        amax = std::max(amax, std::fabs(x[j]));
+    // The scale is stored as f16, so quantize against the stored value: the
+    // reconstruction error is then bounded by half the scale actually used.
+    const float d = std::min(amax / 127.0f, 65504.0f);
+    const std::uint16_t d16 = f32_to_f16(d);
+    const float dq = f16_to_f32(d16);
+    const float id = dq != 0.0f ? 1.0f / dq : 0.0f;
+    std::memcpy(out, &d16, 2);
+    for (int j = 0; j < q8_0_block_elems; ++j) {
+        const float q = std::clamp(std::round(x[j] * id), -127.0f, 127.0f);
+        out[2 + j] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
+    }
+}
+
+void load_q8_0_block(const std::uint8_t* in, float* y)
+{
+    std::uint16_t d16;
+    std::memcpy(&d16, in, 2);
+    const float d = f16_to_f32(d16);
+    for (int j = 0; j < q8_0_block_elems; ++j)
+        y[j] = d * static_cast<float>(static_cast<std::int8_t>(in[2 + j]));
+}
+
+}  // namespace
+
+bool row_elems_valid(kv_dtype dtype, int n)
+{
+    if (n <= 0)
+        return false;
+    return dtype == kv_dtype::f16 || n % q8_0_block_elems == 0;
+}
+
+std::int64_t row_bytes(kv_dtype dtype, int n)
+{
+    if (dtype == kv_dtype::q8_0)
+        return static_cast<std::int64_t>(n / q8_0_block_elems) * q8_0_block_bytes;
+    return static_cast<std::int64_t>(n) * 2;
+}
+
+bool store_row(kv_dtype dtype, const float* src, std::uint8_t* dst, int n)
+{
+    if (!row_elems_valid(dtype, n))
+        return false;
+    if (dtype == kv_dtype::f16) {
+        store_f16(src, dst, n);
+        return true;
+    }
+    for (int b = 0; b < n / q8_0_block_elems; ++b)
+        store_q8_0_block(src + b * q8_0_block_elems, dst + b * q8_0_block_bytes);
+    return true;
+}
+
+bool load_row(kv_dtype dtype, const std::uint8_t* src, float* dst, int n)
+{
+    if (!row_elems_valid(dtype, n))
+        return false;
+    if (dtype == kv_dtype::f16) {
+        load_f16(src, dst, n);
+        return true;
+    }
+    for (int b = 0; b < n / q8_0_block_elems; ++b)
+        load_q8_0_block(src + b * q8_0_block_bytes, dst + b * q8_0_block_elems);
+    return true;
+}
+
+}  // namespace kvlens

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: Apache-2.0
+// Sizes derived from the KV cache's shape (see kv_geometry.h).
+#include "engine/kv/kv_geometry.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "engine/kv/kv_codec.h"
+#include "engine/model/model_info.h"
+
+namespace kvlens {
+
+namespace {
+// Generous ceilings that keep every size product far inside int64.
+constexpr int max_layers = 4096;
+constexpr int max_row_elems = 1 << 24;
+constexpr int max_block_size = 4096;
+}  // namespace
+
+std::int64_t kv_geometry::row_bytes() const
+{
+    return kvlens::row_bytes(dtype, row_elems());
+}
+
+std::int64_t kv_geometry::block_layer_bytes() const
+{
+    return static_cast<std::int64_t>(block_size) * row_bytes();
+}
+
+std::int64_t kv_geometry::block_bytes() const
+{
+    return 2 * static_cast<std::int64_t>(n_layer) * block_layer_bytes();
+}
+
+std::int64_t kv_geometry::layer_tokens(int il, std::int64_t n_tokens) const
+{
+    if (il >= 0 && static_cast<std::size_t>(il) < layer_window.size() && layer_window[il] > 0)
+        return std::min<std::int64_t>(n_tokens, layer_window[il]);
+    return n_tokens;
+}
+
+std::int64_t kv_geometry::blocks_for_tokens(std::int64_t n_tokens) const
+{
+    if (n_tokens <= 0 || block_size <= 0)
+        return 0;
+    return (n_tokens + block_size - 1) / block_size;
+}
+
+std::int64_t kv_geometry::logical_bytes(std::int64_t n_tokens) const
+{
+    const std::int64_t rb = row_bytes();
+    std::int64_t total = 0;
+    for (int il = 0; il < n_layer; ++il)
+        total += 2 * rb * layer_tokens(il, n_tokens);
+    return total;
+}
+
+status validate(const kv_geometry& g)
+{
+    if (g.n_layer <= 0 || g.n_layer > max_layers)
+        return make_error(fmt::format("KV cache: n_layer {} out of range 1..{}", g.n_layer, max_layers));
+    if (g.n_kv_heads <= 0 || g.head_dim <= 0 ||
+        static_cast<std::int64_t>(g.n_kv_heads) * g.head_dim > max_row_elems)
+        return make_error(fmt::format("KV cache: n_kv_heads {} x head_dim {} out of range",
+                                      g.n_kv_heads, g.head_dim));
+    if (g.block_size <= 0 || g.block_size > max_block_size)
+        return make_error(fmt::format("KV cache: block size {} out of range 1..{}", g.block_size, max_block_size));
+    if (!row_elems_valid(g.dtype, g.row_elems()))
+        return make_error(fmt::format("KV cache: a {} row needs a multiple of 32 elements, got {} (n_kv_heads {} x head_dim {})",
+                                      to_string(g.dtype), g.row_elems(), g.n_kv_heads, g.head_dim));
+    if (!g.layer_window.empty()) {
+        if (g.layer_window.size() != static_cast<std::size_t>(g.n_layer))
+            return make_error(fmt::format("KV cache: {} layer windows for {} layers", g.layer_window.size(), g.n_layer));
+        for (int w : g.layer_window)
+            if (w < 0)
+                return make_error(fmt::format("KV cache: negative sliding window {}", w));
+    }
+    return {};
+}
+
+kv_geometry make_kv_geometry(const model_info& info, kv_dtype dtype, int block_size)
+{
+    kv_geometry g;
+    g.n_layer = info.n_layer;
+    g.n_kv_heads = info.n_head_kv;
+    g.head_dim = info.head_dim;
+    g.dtype = dtype;
+    g.block_size = block_size;
+    return g;
+}
+
+result<std::int32_t> blocks_for_budget(const kv_geometry& g, std::int64_t budget_mib)
+{
+    if (status s = validate(g); !s)
+        return s.err();
+    constexpr std::int64_t max_mib = std::int64_t{1} << 40;  // keeps the byte count inside int64
+    if (budget_mib <= 0 || budget_mib > max_mib)
+        return make_error(fmt::format("KV budget {} MiB out of range", budget_mib));
+    const std::int64_t n = budget_mib * (std::int64_t{1} << 20) / g.block_bytes();
+    if (n < 1)
+        return make_error(fmt::format("KV budget {} MiB is smaller than one block ({} bytes)", budget_mib, g.block_bytes()));
+    if (n > std::numeric_limits<std::int32_t>::max())
+        return make_error(fmt::format("KV budget {} MiB is more than {} blocks", budget_mib,
+                                      std::numeric_limits<std::int32_t>::max()));
+    return static_cast<std::int32_t>(n);
+}
+
+result<std::int32_t> blocks_for_context(const kv_geometry& g, std::int64_t n_ctx, int n_sequences)
+{
+    if (status s = validate(g); !s)
+        return s.err();
+    if (n_ctx <= 0 || n_ctx > std::numeric_limits<std::int32_t>::max() || n_sequences <= 0)
+        return make_error(fmt::format("KV pool for {} tokens x {} sequences: out of range", n_ctx, n_sequences));
+    const std::int64_t n = g.blocks_for_tokens(n_ctx) * n_sequences;
+    if (n > std::numeric_limits<std::int32_t>::max())
+        return make_error(fmt::format("KV pool for {} tokens x {} sequences: too many blocks", n_ctx, n_sequences));
+    return static_cast<std::int32_t>(n);
+}
+
+}  // namespace kvlens

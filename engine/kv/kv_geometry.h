@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// The shape of a KV cache and every size derived from it: row and block
+// bytes, the logical / allocated byte figures of design.md, and pool sizing.
+// How many tokens a layer holds is decided in one place, layer_tokens(), so
+// sliding-window layers (Gemma 3) change only that function's inputs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/common/result.h"
+#include "engine/kv/kv_types.h"
+
+namespace kvlens {
+
+struct model_info;
+
+struct kv_geometry {
+    int n_layer = 0;
+    int n_kv_heads = 0;
+    int head_dim = 0;
+    kv_dtype dtype = kv_dtype::f16;
+    int block_size = 16;             // tokens per block
+    std::vector<int> layer_window;   // (n_layer) sliding window in tokens, 0: full attention; empty: all full
+
+    int row_elems() const { return n_kv_heads * head_dim; }   // elements of one token's K (or V) row
+    std::int64_t row_bytes() const;                           // bytes of that row in dtype
+    std::int64_t block_layer_bytes() const;                   // K or V of one block in one layer: block_size * row_bytes
+    std::int64_t block_bytes() const;                         // K and V of one block in all layers: 2 * n_layer * block_layer_bytes
+
+    // Tokens of a sequence of n_tokens whose K/V layer il holds (the one place that knows).
+    std::int64_t layer_tokens(int il, std::int64_t n_tokens) const;
+    // Blocks that hold n_tokens: ceil(n_tokens / block_size).
+    std::int64_t blocks_for_tokens(std::int64_t n_tokens) const;
+
+    // design.md figures, bytes:
+    // logical: sum over layers of 2 * n_kv_heads * head_dim * bytes/element * layer_tokens
+    // (q8_0: 34/32 bytes per element).
+    std::int64_t logical_bytes(std::int64_t n_tokens) const;
+    // The same for one token in every layer (the formula line of the KV chart).
+    std::int64_t bytes_per_token() const { return 2 * static_cast<std::int64_t>(n_layer) * row_bytes(); }
+    // Whole blocks: n_blocks * block_bytes.
+    std::int64_t blocks_bytes(std::int64_t n_blocks) const { return n_blocks * block_bytes(); }
+};
+
+// Checks that every count is positive and in range, that layer_window is empty
+// or has n_layer entries >= 0, and that q8_0 rows are a multiple of 32 elements.
+status validate(const kv_geometry& g);
+
+// The geometry of a model's KV cache (every layer full attention; the caller
+// fills layer_window for models with sliding-window layers).
+kv_geometry make_kv_geometry(const model_info& info, kv_dtype dtype, int block_size);
+
+// Pool sizing: blocks that fit in budget_mib MiB (floor), or that hold n_ctx
+// tokens for each of n_sequences sequences. Errors: invalid geometry, a budget
+// smaller than one block, more blocks than int32 can count.
+result<std::int32_t> blocks_for_budget(const kv_geometry& g, std::int64_t budget_mib);
+result<std::int32_t> blocks_for_context(const kv_geometry& g, std::int64_t n_ctx, int n_sequences);
+
+}  // namespace kvlens
