@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+// read_document: helper process -> validated raw text -> cleaned pages.
+#include "pdf/reader_process.h"
+
+#include "pdf/helper_protocol.h"
+#include "pdf/subprocess.h"
+#include "pdf/text_cleanup.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <signal.h>
+#include <unistd.h>
+
+namespace kvlens::pdf {
+
+namespace {
+
+bool is_executable(const std::filesystem::path& p) {
+    std::error_code ec;
+    return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
+}
+
+error fail(failure_kind* out, failure_kind kind, std::string message) {
+    if (out) *out = kind;
+    return make_error(std::move(message));
+}
+
+std::string seconds(std::chrono::milliseconds ms) {
+    const long long s10 = (ms.count() + 50) / 100;
+    return s10 % 10 == 0 ? std::to_string(s10 / 10) + " s" : std::to_string(s10 / 10) + "." + std::to_string(s10 % 10) + " s";
+}
+
+// The last non-empty line of the helper's stderr, for a crash message.
+std::string last_line(const std::string& err) {
+    std::string_view s = err;
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.remove_suffix(1);
+    const auto nl = s.rfind('\n');
+    std::string line(nl == std::string_view::npos ? s : s.substr(nl + 1));
+    if (line.size() > 200) line.resize(200);
+    return line;
+}
+
+}  // namespace
+
+result<std::filesystem::path> find_helper(const std::filesystem::path& explicit_path) {
+    if (!explicit_path.empty()) {
+        if (is_executable(explicit_path)) return explicit_path;
+        return make_error("the PDF helper '" + explicit_path.string() + "' is missing or not executable");
+    }
+    if (const char* env = std::getenv(helper_env_var); env && *env) {
+        if (is_executable(env)) return std::filesystem::path(env);
+        return make_error(std::string("the PDF helper named by ") + helper_env_var + " ('" + env +
+                          "') is missing or not executable");
+    }
+    std::error_code ec;
+    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const std::filesystem::path dir = self.parent_path();
+        for (const auto& candidate : {dir / helper_name, dir.parent_path() / "pdf_helper" / helper_name,
+                                      dir.parent_path() / "libexec" / "kvlens" / helper_name})
+            if (is_executable(candidate)) return candidate;
+    }
+    return make_error(std::string("the PDF helper ") + helper_name + " was not found next to the program; set " +
+                      helper_env_var);
+}
+
+std::string format_page_list(const std::vector<int>& pages_in) {
+    std::vector<int> pages = pages_in;
+    std::sort(pages.begin(), pages.end());
+    pages.erase(std::unique(pages.begin(), pages.end()), pages.end());
+    std::string out;
+    for (std::size_t i = 0; i < pages.size();) {
+        std::size_t j = i;
+        while (j + 1 < pages.size() && pages[j + 1] == pages[j] + 1) ++j;
+        if (!out.empty()) out += ", ";
+        out += std::to_string(pages[i]);
+        if (j > i) out += "\u2013" + std::to_string(pages[j]);
+        i = j + 1;
+    }
+    return out;
+}
+
+result<document_text> read_document(const std::filesystem::path& file, const read_options& options,
+                                    failure_kind* failure) {
+    if (failure) *failure = failure_kind::none;
+    auto helper = find_helper(options.helper_path);
+    if (!helper) return fail(failure, failure_kind::helper_missing, helper.message());
+
+    // Running headers are found by comparing pages, so a short range is read
+    // with two pages of context on each side, which are dropped afterwards.
+    const page_range want = options.pages.value_or(page_range{});
+    constexpr int context_pages = 2;
+    page_range ask = want;
+    if (options.pages && options.clean) {
+        ask.first = std::max(1, want.first - context_pages);
+        if (want.last != 0) ask.last = want.last + context_pages;
+    }
+
+    process_request request;
+    request.executable = *helper;
+    request.args = {"extract", std::filesystem::absolute(file).string(), "--first", std::to_string(ask.first),
+                    "--last", std::to_string(ask.last)};
+    if (!options.password.empty()) {
+        request.args.push_back("--password-stdin");
+        request.stdin_data = options.password;
+    }
+    request.timeout = options.timeout;
+    request.max_stdout_bytes = 512u << 20;
+    auto run = run_process(request);
+    if (!run) return fail(failure, failure_kind::helper_missing, run.message());
+    const process_outcome& p = *run;
+    const std::string name = file.filename().string();
+    if (p.timed_out)
+        return fail(failure, failure_kind::timeout,
+                    "reading '" + name + "' took longer than " + seconds(options.timeout) + "; the PDF helper was stopped");
+    if (p.output_capped) return fail(failure, failure_kind::bad_output, "reading '" + name + "' produced too much text");
+    if (p.term_signal != 0)
+        return fail(failure, failure_kind::helper_crashed,
+                    "the PDF helper crashed on '" + name + "' (signal " + std::to_string(p.term_signal) + ", " +
+                        strsignal(p.term_signal) + "): the file is probably damaged");
+
+    failure_kind kind = failure_kind::none;
+    auto raw = decode_extract_answer(p.out, &kind);
+    if (!raw) {
+        if (kind == failure_kind::bad_output && p.exit_code != 0)
+            return fail(failure, failure_kind::helper_crashed,
+                        "the PDF helper failed on '" + name + "' (exit code " + std::to_string(p.exit_code) +
+                            (p.err.empty() ? "" : ": " + last_line(p.err)) + ")");
+        return fail(failure, kind, raw.message());
+    }
+
+    // Requested pages past the end: an error when none remain, else clipped.
+    const int n_total = raw->metadata.page_count;
+    document_text doc;
+    doc.metadata = raw->metadata;
+    doc.warnings = raw->warnings;
+    if (want.first > n_total)
+        return fail(failure, failure_kind::bad_range,
+                    "page " + std::to_string(want.first) + " asked for, but '" + name + "' has " +
+                        std::to_string(n_total) + " page" + (n_total == 1 ? "" : "s"));
+    if (want.last > n_total)
+        doc.warnings.push_back("pages past " + std::to_string(n_total) + " do not exist; read up to page " +
+                               std::to_string(n_total));
+
+    cleanup_report report;
+    const std::vector<std::string> texts = options.clean ? clean_pages(raw->pages, &report) : raw->pages;
+    const int last = want.last == 0 ? n_total : std::min(want.last, n_total);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const int number = raw->first_page + static_cast<int>(i);
+        if (number < want.first || number > last) continue;
+        page_text page;
+        page.number = number;
+        page.text = texts[i];
+        page.chars = count_code_points(page.text);
+        // A page whose raw text has no letters or digits has no usable text layer.
+        const std::string& r = raw->pages[i];
+        const bool has_text = std::any_of(r.begin(), r.end(), [](char c) {
+            return (static_cast<unsigned char>(c) & 0x80) || std::isalnum(static_cast<unsigned char>(c));
+        });
+        if (!has_text) doc.pages_without_text.push_back(number);
+        doc.pages.push_back(std::move(page));
+    }
+
+    if (const std::size_t n = doc.pages_without_text.size(); n > 0) {
+        if (n == doc.pages.size() && n > 1)
+            doc.warnings.push_back("none of the " + std::to_string(n) + " pages has a text layer: scanned?");
+        else if (n == doc.pages.size())
+            doc.warnings.push_back("the page has no text layer: scanned?");
+        else
+            doc.warnings.push_back((n == 1 ? "page " : "pages ") + format_page_list(doc.pages_without_text) +
+                                   (n == 1 ? " has" : " have") + " no text layer: scanned?");
+    }
+    if (!report.running_lines.empty()) {
+        std::string list;
+        for (std::size_t i = 0; i < report.running_lines.size() && i < 3; ++i)
+            list += (i ? "\", \"" : "") + report.running_lines[i];
+        doc.warnings.push_back("dropped running headers/footers: \"" + list + "\"" +
+                               (report.running_lines.size() > 3 ? " and more" : ""));
+    }
+    return doc;
+}
+
+}  // namespace kvlens::pdf
