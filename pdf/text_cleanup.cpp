@@ -279,13 +279,20 @@ u32 unwrap_u32(u32v text) {
     std::vector<u32> lines = split_lines(text);
     for (u32& l : lines) l = tidy_line(l);
 
-    // The width of the page's full lines: the 80th percentile of line widths.
-    std::vector<int> widths;
-    for (const u32& l : lines)
-        if (!l.empty()) widths.push_back(utf8::display_width(l));
-    if (widths.empty()) return {};
+    // The width of the page's full lines: the median width of lines of at least
+    // ten columns. (A median, not a maximum: poppler prints a line pair it
+    // de-hyphenated as one long line, and figure labels are short.)
+    std::vector<int> widths, all_widths;
+    for (const u32& l : lines) {
+        if (l.empty()) continue;
+        const int w = utf8::display_width(l);
+        all_widths.push_back(w);
+        if (w >= 10) widths.push_back(w);
+    }
+    if (all_widths.empty()) return {};
+    if (widths.empty()) widths = all_widths;
     std::sort(widths.begin(), widths.end());
-    const int full = widths[std::min(widths.size() - 1, widths.size() * 8 / 10)];
+    const int full = widths[widths.size() / 2];
 
     std::vector<u32> paragraphs;
     u32 current;
@@ -402,6 +409,7 @@ std::vector<std::string> clean_pages(const std::vector<std::string>& raw_pages, 
     }
     std::set<std::string> reported;
     for (auto& lines : pages) {
+        std::vector<std::size_t> running;
         for (std::size_t i : edge_lines(lines, edge_depth)) {
             const std::string text = utf8::encode(lines[i]);
             if (is_page_number_line(text)) {
@@ -412,10 +420,16 @@ std::vector<std::string> clean_pages(const std::vector<std::string>& raw_pages, 
             const int count = pages_with_key[header_key(lines[i])];
             const bool most_pages = n_pages >= 3 && count >= 3 && static_cast<std::size_t>(count) * 2 >= n_pages;
             const bool running_head = count >= 3 && is_upper_case_heading(lines[i]);
-            if (most_pages || running_head) {
-                if (report && reported.insert(text).second) report->running_lines.push_back(text);
-                lines[i] = removed_line;
-            }
+            if (most_pages || running_head) running.push_back(i);
+        }
+        // A page made only of repeated lines (the same short text on every
+        // page) keeps them: they are its content, not its header.
+        const auto kept = std::count_if(lines.begin(), lines.end(), [&](const u32& l) { return !l.empty() && l != removed_line; });
+        if (static_cast<std::size_t>(kept) <= running.size()) continue;
+        for (std::size_t i : running) {
+            const std::string text = utf8::encode(lines[i]);
+            if (report && reported.insert(text).second) report->running_lines.push_back(text);
+            lines[i] = removed_line;
         }
     }
 
