@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Row codecs of the KV cache (see kv_codec.h): f16 and q8_0, portable code,
-// with an F16C path for f16 when the compiler targets it.
+// with an F16C path for f16 on x86 CPUs that have it (checked at run time).
 #include "engine/kv/kv_codec.h"
 
 #include <algorithm>
@@ -9,43 +9,77 @@
 
 #include "engine/kv/half.h"
 
-#if defined(__F16C__)
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
+#define KVLENS_KV_F16C 1   // an F16C path, chosen at run time when the CPU has it
 #endif
 
 namespace kvlens {
 
 namespace {
 
-void store_f16(const float* src, std::uint8_t* dst, int n)
+void store_f16_portable(const float* src, std::uint8_t* dst, int n)
 {
-    int i = 0;
-#if defined(__F16C__)
-    for (; i + 8 <= n; i += 8) {
-        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * i), h);
-    }
-#endif
-    for (; i < n; ++i) {
+    for (int i = 0; i < n; ++i) {
         const std::uint16_t h = f32_to_f16(src[i]);
         std::memcpy(dst + 2 * i, &h, 2);
     }
 }
 
-void load_f16(const std::uint8_t* src, float* dst, int n)
+void load_f16_portable(const std::uint8_t* src, float* dst, int n)
 {
-    int i = 0;
-#if defined(__F16C__)
-    for (; i + 8 <= n; i += 8) {
-        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
-        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
-    }
-#endif
-    for (; i < n; ++i) {
+    for (int i = 0; i < n; ++i) {
         std::uint16_t h;
         std::memcpy(&h, src + 2 * i, 2);
         dst[i] = f16_to_f32(h);
     }
+}
+
+#ifdef KVLENS_KV_F16C
+// Same results as the portable code (both round to nearest even), 8 at a time.
+__attribute__((target("avx,f16c"))) void store_f16_f16c(const float* src, std::uint8_t* dst, int n)
+{
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm256_cvtps_ph(_mm256_loadu_ps(src + i), _MM_FROUND_TO_NEAREST_INT);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 2 * i), h);
+    }
+    store_f16_portable(src + i, dst + 2 * i, n - i);
+}
+
+__attribute__((target("avx,f16c"))) void load_f16_f16c(const std::uint8_t* src, float* dst, int n)
+{
+    int i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + 2 * i));
+        _mm256_storeu_ps(dst + i, _mm256_cvtph_ps(h));
+    }
+    load_f16_portable(src + 2 * i, dst + i, n - i);
+}
+
+bool cpu_has_f16c()
+{
+    static const bool has = __builtin_cpu_supports("avx") && __builtin_cpu_supports("f16c");
+    return has;
+}
+#endif
+
+void store_f16(const float* src, std::uint8_t* dst, int n)
+{
+#ifdef KVLENS_KV_F16C
+    if (cpu_has_f16c())
+        return store_f16_f16c(src, dst, n);
+#endif
+    store_f16_portable(src, dst, n);
+}
+
+void load_f16(const std::uint8_t* src, float* dst, int n)
+{
+#ifdef KVLENS_KV_F16C
+    if (cpu_has_f16c())
+        return load_f16_f16c(src, dst, n);
+#endif
+    load_f16_portable(src, dst, n);
 }
 
 // One q8_0 block: 32 floats -> 34 bytes.

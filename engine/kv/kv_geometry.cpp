@@ -68,9 +68,10 @@ status validate(const kv_geometry& g)
                                       g.n_kv_heads, g.head_dim));
     if (g.block_size <= 0 || g.block_size > max_block_size)
         return make_error(fmt::format("KV cache: block size {} out of range 1..{}", g.block_size, max_block_size));
-    if (!row_elems_valid(g.dtype, g.row_elems()))
-        return make_error(fmt::format("KV cache: a {} row needs a multiple of 32 elements, got {} (n_kv_heads {} x head_dim {})",
-                                      to_string(g.dtype), g.row_elems(), g.n_kv_heads, g.head_dim));
+    // Attention reads one head at a time, so a q8_0 block must not straddle two heads.
+    if (!row_elems_valid(g.dtype, g.head_dim))
+        return make_error(fmt::format("KV cache: {} needs head_dim a multiple of 32, got {} (try --kv-dtype f16)",
+                                      to_string(g.dtype), g.head_dim));
     if (!g.layer_window.empty()) {
         if (g.layer_window.size() != static_cast<std::size_t>(g.n_layer))
             return make_error(fmt::format("KV cache: {} layer windows for {} layers", g.layer_window.size(), g.n_layer));

@@ -44,7 +44,8 @@ struct kv_geometry {
 };
 
 // Checks that every count is positive and in range, that layer_window is empty
-// or has n_layer entries >= 0, and that q8_0 rows are a multiple of 32 elements.
+// or has n_layer entries >= 0, and that q8_0 heads are a multiple of 32
+// elements (so every head's K/V row is whole q8_0 blocks).
 status validate(const kv_geometry& g);
 
 // The geometry of a model's KV cache (every layer full attention; the caller

@@ -27,6 +27,7 @@ private slots:
     void rowBytes();
     void f16RowRoundTrip_data();
     void f16RowRoundTrip();
+    void f16RowSpecialValues();
     void q8RowRoundTrip_data();
     void q8RowRoundTrip();
     void q8ExactValuesAreLossless();
@@ -184,6 +185,34 @@ void TestKvCodec::f16RowRoundTrip()
             max_rel = std::max(max_rel, err / std::fabs(double(x[i])));
     }
     QVERIFY(max_rel <= std::ldexp(1.0, -11));
+}
+
+// The row path (vectorised where the CPU allows) stores exactly the bits of
+// the scalar conversion, edge cases included.
+void TestKvCodec::f16RowSpecialValues()
+{
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::vector<float> x = {1.0f, -0.0f, 65504.0f, 65519.0f, 65520.0f, 1e9f, -inf, inf,
+                                  std::ldexp(1.0f, -25), std::ldexp(1.5f, -25), std::ldexp(1.5f, -24),
+                                  std::ldexp(1.0f, -14), 1.0f + std::ldexp(1.0f, -11), 0.1f, -3.14159f,
+                                  std::numeric_limits<float>::quiet_NaN(), 2.5f, -1e-30f};
+    const int n = static_cast<int>(x.size());
+    std::vector<std::uint8_t> stored(static_cast<std::size_t>(2 * n));
+    std::vector<float> y(x.size());
+    QVERIFY(store_row(kv_dtype::f16, x.data(), stored.data(), n));
+    QVERIFY(load_row(kv_dtype::f16, stored.data(), y.data(), n));
+    for (int i = 0; i < n; ++i) {
+        std::uint16_t h;
+        std::memcpy(&h, stored.data() + 2 * i, 2);
+        if (std::isnan(x[static_cast<std::size_t>(i)])) {
+            QVERIFY(std::isnan(y[static_cast<std::size_t>(i)]));
+            continue;
+        }
+        QCOMPARE(uint(h), uint(f32_to_f16(x[static_cast<std::size_t>(i)])));
+        QCOMPARE(y[static_cast<std::size_t>(i)], f16_to_f32(h));
+    }
+    QCOMPARE(y[4], inf);            // 65520 overflows
+    QCOMPARE(y[9], std::ldexp(1.0f, -24));
 }
 
 void TestKvCodec::q8RowRoundTrip_data()

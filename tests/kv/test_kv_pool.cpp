@@ -41,8 +41,8 @@ kv_geometry tiny_geometry(int block_size)
 {
     kv_geometry g;
     g.n_layer = 2;
-    g.n_kv_heads = 2;
-    g.head_dim = 16;
+    g.n_kv_heads = 1;
+    g.head_dim = 32;
     g.block_size = block_size;
     return g;
 }
@@ -184,8 +184,11 @@ void TestKvPool::geometryValidation()
     status s = validate(g);
     QVERIFY(!s.ok());
     QVERIFY(QString::fromStdString(s.message()).contains("multiple of 32"));
+    g.n_kv_heads = 2;
+    g.head_dim = 48;   // a 96-element row, but a q8_0 block would straddle the two heads
+    QVERIFY(!validate(g).ok());
     g.dtype = kv_dtype::f16;
-    QVERIFY(validate(g).ok());   // f16 takes any row
+    QVERIFY(validate(g).ok());   // f16 takes any head size
     g.block_size = 0;
     QVERIFY(!validate(g).ok());
     g = smollm_geometry();
