@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: Apache-2.0
+// Chat formats: recognising the kind from a template's markers, reading a
+// ChatML template's default system prompt, and rendering each kind exactly
+// as its official template would (compared as whole strings).
+#include <QtTest>
+
+#include <string>
+#include <vector>
+
+#include "engine/tokenizer/chat_template.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "tests/tokenizer/tiny_vocab.h"
+
+using namespace kvlens;
+
+Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(std::vector<kvlens::chat_message>)
+
+namespace {
+
+// SmolLM2-Instruct's template, as its GGUF stores it (real newlines).
+const std::string k_smollm2 =
+    "{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}{{ '<|im_start|>system\n"
+    "You are a helpful AI assistant named SmolLM, trained by Hugging Face<|im_end|>\n"
+    "' }}{% endif %}{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}"
+    "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}";
+
+// Qwen2.5's way: the default inside a Jinja literal with escaped newlines.
+const std::string k_qwen25 = R"({%- if messages[0]['role'] == 'system' %}
+    {{- '<|im_start|>system\n' + messages[0]['content'] + '<|im_end|>\n' }}
+{%- else %}
+    {{- '<|im_start|>system\nYou are Qwen, created by Alibaba Cloud. You\'re a helpful assistant.<|im_end|>\n' }}
+{%- endif %}
+{%- for message in messages %}{{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}{%- endfor %}
+{%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %})";
+
+const std::string k_chatml_plain = R"({%- for message in messages %}{{- '<|im_start|>' + message.role + '\n' + message.content + '<|im_end|>' + '\n' }}{%- endfor %}{%- if add_generation_prompt %}{{- '<|im_start|>assistant\n' }}{%- endif %})";
+
+const std::string k_llama30 = R"({% set loop_messages = messages %}{% for message in loop_messages %}{% set content = '<|start_header_id|>' + message['role'] + '<|end_header_id|>
+
+'+ message['content'] | trim + '<|eot_id|>' %}{% if loop.index0 == 0 %}{% set content = bos_token + content %}{% endif %}{{ content }}{% endfor %}{% if add_generation_prompt %}{{ '<|start_header_id|>assistant<|end_header_id|>
+
+' }}{% endif %})";
+
+const std::string k_llama31 = R"({{- bos_token }}
+{%- if not date_string is defined %}{%- set date_string = "26 Jul 2024" %}{%- endif %}
+{{- "<|start_header_id|>system<|end_header_id|>\n\n" }}
+{{- "Cutting Knowledge Date: December 2023\n" }}
+{{- "Today Date: " + date_string + "\n\n" }}
+{{- system_message }}
+{{- "<|eot_id|>" }})";
+
+const std::string k_gemma3 = R"({{ bos_token }}
+{%- if messages[0]['role'] == 'system' -%}{%- set first_user_prefix = messages[0]['content'] + '\n\n' -%}
+{%- for message in loop_messages -%}{{ '<start_of_turn>' + role + '\n' + (first_user_prefix if loop.first else "") }}
+{{ message['content'] | trim }}{{ '<end_of_turn>\n' }}{%- endfor -%}
+{%- if add_generation_prompt -%}{{'<start_of_turn>model\n'}}{%- endif -%})";
+
+std::vector<chat_message> conv(std::initializer_list<std::pair<const char*, const char*>> turns) {
+    std::vector<chat_message> out;
+    for (const auto& [role, content] : turns) out.push_back({role, content});
+    return out;
+}
+
+}  // namespace
+
+class TestChatTemplate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void detectsKind_data() {
+        QTest::addColumn<std::string>("tmpl");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<std::string>("default_system");
+        QTest::newRow("smollm2") << k_smollm2 << "chatml"
+                                 << std::string("You are a helpful AI assistant named SmolLM, trained by Hugging Face");
+        QTest::newRow("qwen2.5") << k_qwen25 << "chatml"
+                                 << std::string("You are Qwen, created by Alibaba Cloud. You're a helpful assistant.");
+        QTest::newRow("chatml, no default") << k_chatml_plain << "chatml" << std::string();
+        QTest::newRow("llama 3.0") << k_llama30 << "llama3" << std::string();
+        QTest::newRow("llama 3.1") << k_llama31 << "llama3" << std::string();
+        QTest::newRow("gemma 3") << k_gemma3 << "gemma" << std::string();
+        QTest::newRow("unknown") << std::string("{{ messages }}") << "none" << std::string();
+    }
+    void detectsKind() {
+        QFETCH(std::string, tmpl);
+        QFETCH(QString, kind);
+        QFETCH(std::string, default_system);
+        const chat_format f = chat_format::from_template(tmpl);
+        QCOMPARE(QString(to_string(f.kind)), kind);
+        QCOMPARE(f.default_system, default_system);
+    }
+
+    void renders_data() {
+        QTest::addColumn<std::string>("tmpl");
+        QTest::addColumn<std::vector<chat_message>>("messages");
+        QTest::addColumn<bool>("generation");
+        QTest::addColumn<std::string>("expected");
+
+        QTest::newRow("smollm2 default system")
+            << k_smollm2 << conv({{"user", "Hi"}}) << true
+            << std::string("<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face"
+                           "<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n");
+        QTest::newRow("smollm2 own system, no trim")
+            << k_smollm2 << conv({{"system", "Be brief."}, {"user", " Hi "}}) << false
+            << std::string("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\n Hi <|im_end|>\n");
+        QTest::newRow("smollm2 multi-turn")
+            << k_smollm2 << conv({{"user", "2+2?"}, {"assistant", "4"}, {"user", "and 3+3?"}}) << true
+            << std::string("<|im_start|>system\nYou are a helpful AI assistant named SmolLM, trained by Hugging Face"
+                           "<|im_end|>\n<|im_start|>user\n2+2?<|im_end|>\n<|im_start|>assistant\n4<|im_end|>\n"
+                           "<|im_start|>user\nand 3+3?<|im_end|>\n<|im_start|>assistant\n");
+        QTest::newRow("smollm2 empty") << k_smollm2 << conv({}) << true << std::string("<|im_start|>assistant\n");
+        QTest::newRow("chatml without default")
+            << k_chatml_plain << conv({{"user", "Hi"}}) << true
+            << std::string("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n");
+        QTest::newRow("llama 3.0")
+            << k_llama30 << conv({{"system", "  Be brief. "}, {"user", "Hi \n"}}) << true
+            << std::string("<|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
+                           "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>"
+                           "<|start_header_id|>assistant<|end_header_id|>\n\n");
+        QTest::newRow("llama 3.1 dated system")
+            << k_llama31 << conv({{"user", "Hi"}}) << true
+            << std::string("<|start_header_id|>system<|end_header_id|>\n\nCutting Knowledge Date: December 2023\n"
+                           "Today Date: 26 Jul 2024\n\n<|eot_id|><|start_header_id|>user<|end_header_id|>\n\nHi"
+                           "<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n");
+        QTest::newRow("gemma system into first user turn")
+            << k_gemma3 << conv({{"system", "Be brief."}, {"user", " Hi "}, {"assistant", "Hello!"}, {"user", "Bye"}})
+            << true
+            << std::string("<start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n<start_of_turn>model\nHello!"
+                           "<end_of_turn>\n<start_of_turn>user\nBye<end_of_turn>\n<start_of_turn>model\n");
+        QTest::newRow("gemma no system")
+            << k_gemma3 << conv({{"user", "Hi"}}) << false << std::string("<start_of_turn>user\nHi<end_of_turn>\n");
+        QTest::newRow("none")
+            << std::string("{{ messages }}") << conv({{"system", "S"}, {"user", "Q"}}) << true
+            << std::string("System: S\n\nUser: Q\n\nAssistant:");
+    }
+    void renders() {
+        QFETCH(std::string, tmpl);
+        QFETCH(std::vector<chat_message>, messages);
+        QFETCH(bool, generation);
+        QFETCH(std::string, expected);
+        QCOMPARE(chat_format::from_template(tmpl).render(messages, generation), expected);
+    }
+
+    // Through the tokenizer: template from the GGUF, rendered text encodes to
+    // the control tokens.
+    void tokenizerRendersAndEncodesChatml() {
+        test::vocab_spec v = test::byte_level_vocab();
+        const token_id start = v.add("<|im_start|>", 3);
+        const token_id end = v.add("<|im_end|>", 3);
+        v.chat_template = k_smollm2;
+        auto t = v.build();
+        QVERIFY2(t.ok(), t.ok() ? "" : t.message().c_str());
+        const tokenizer& tok = **t;
+        QCOMPARE(tok.chat_template_kind(), "chatml");
+        QCOMPARE(tok.chat_template(), k_smollm2);
+        const std::string text = tok.render_chat(conv({{"system", "S"}, {"user", "Q"}}), true);
+        const auto ids = tok.encode(text, false, true);
+        const std::vector<token_id> expected = {start, 's', 'y', 's', 't', 'e', 'm', '\n', 'S', end, '\n',
+                                                start, 'u', 's', 'e', 'r', '\n', 'Q', end, '\n',
+                                                start, 'a', 's', 's', 'i', 's', 't', 'a', 'n', 't', '\n'};
+        QCOMPARE(ids, expected);
+        QVERIFY(tok.is_end_of_generation(end));
+    }
+
+    void gemmaAndLlama3FromTokens() {
+        for (const auto& [marker, closer, kind] : {std::tuple{"<start_of_turn>", "<end_of_turn>", "gemma"},
+                                                   std::tuple{"<|start_header_id|>", "<|eot_id|>", "llama3"}}) {
+            test::vocab_spec v = test::byte_level_vocab();
+            v.add(marker, 3);
+            const token_id eot = v.add(closer, 3);
+            auto t = v.build();
+            QVERIFY(t.ok());
+            QCOMPARE((*t)->chat_template_kind(), kind);
+            QVERIFY((*t)->is_end_of_generation(eot));
+            QCOMPARE((*t)->eot_id(), eot);
+        }
+        auto plain = test::byte_level_vocab().build();
+        QVERIFY(plain.ok());
+        QCOMPARE((*plain)->chat_template_kind(), "none");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestChatTemplate)
+#include "test_chat_template.moc"
