@@ -351,9 +351,10 @@ std::string fix_rtl_visual_order(std::string_view text) {
 }
 
 bool is_page_number_line(std::string_view line) {
+    // Case-sensitive on purpose: roman numerals are all lower or all upper case ("Mix" is a word).
     static const std::regex pattern(
-        R"(^(-|–|—|\s)*(page|seite|p\.|pg\.?|第)?\s*([0-9]{1,4}|[ivxlcdm]{1,7})\s*((/|of|von|de|sur)\s*[0-9]{1,4})?\s*(页|頁)?(-|–|—|\s)*$)",
-        std::regex::icase | std::regex::ECMAScript);
+        R"(^(-|–|—|\s)*([Pp]age|PAGE|[Ss]eite|SEITE|p\.|S\.|pg\.?|第)?\s*([0-9]{1,4}|[ivxlcdm]{1,7}|[IVXLCDM]{1,7})\s*((/|of|von|de|sur)\s*[0-9]{1,4})?\s*(页|頁)?(-|–|—|\s)*$)",
+        std::regex::ECMAScript);
     if (line.empty() || line.size() > 40) return false;
     return std::regex_match(line.begin(), line.end(), pattern);
 }
