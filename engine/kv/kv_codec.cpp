@@ -82,12 +82,25 @@ void load_f16(const std::uint8_t* src, float* dst, int n)
     load_f16_portable(src, dst, n);
 }
 
+// roundf() for |v| <= 2^23 (here |v| <= ~127.1), without a libm call: v - trunc(v) is exact.
+inline std::int32_t round_half_away(float v)
+{
+    const std::int32_t i = static_cast<std::int32_t>(v);
+    const float frac = v - static_cast<float>(i);
+    return i + static_cast<std::int32_t>(frac >= 0.5f) - static_cast<std::int32_t>(frac <= -0.5f);  // no branch: data is random
+}
+
 // One q8_0 block: 32 floats -> 34 bytes.
 void store_q8_0_block(const float* x, std::uint8_t* out)
 {
+    // Eight running maxima: independent chains the compiler can keep in one vector.
+    float m[8] = {};
+    for (int j = 0; j < q8_0_block_elems; j += 8)
+        for (int k = 0; k < 8; ++k)
+            m[k] = std::max(m[k], std::fabs(x[j + k]));
     float amax = 0.0f;
-    for (int j = 0; j < q8_0_block_elems; ++j)
-        amax = std::max(amax, std::fabs(x[j]));
+    for (float v : m)
+        amax = std::max(amax, v);
     // The scale is stored as f16, so quantize against the stored value: the
     // reconstruction error is then bounded by half the scale actually used.
     const float d = std::min(amax / 127.0f, 65504.0f);
@@ -96,7 +109,7 @@ void store_q8_0_block(const float* x, std::uint8_t* out)
     const float id = dq != 0.0f ? 1.0f / dq : 0.0f;
     std::memcpy(out, &d16, 2);
     for (int j = 0; j < q8_0_block_elems; ++j) {
-        const float q = std::clamp(std::round(x[j] * id), -127.0f, 127.0f);
+        const std::int32_t q = std::clamp(round_half_away(x[j] * id), -127, 127);
         out[2 + j] = static_cast<std::uint8_t>(static_cast<std::int8_t>(q));
     }
 }
