@@ -165,7 +165,7 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
 
     if (const std::size_t n = doc.pages_without_text.size(); n > 0) {
         if (n == doc.pages.size() && n > 1)
-            doc.warnings.push_back("none of the " + std::to_string(n) + " pages has a text layer: scanned?");
+            doc.warnings.push_back("all " + std::to_string(n) + " pages have no text layer: scanned?");
         else if (n == doc.pages.size())
             doc.warnings.push_back("the page has no text layer: scanned?");
         else
