@@ -12,20 +12,15 @@
 #include <vector>
 
 #include "engine/common/result.h"
+#include "engine/kv/kv_types.h"
 #include "engine/metrics/events.h"
 #include "engine/model/model_info.h"
 #include "engine/runtime/sampling.h"
+#include "engine/tokenizer/chat_message.h"
 
 namespace kvlens {
 
 class tokenizer;
-
-enum class kv_mode { paged, static_reserve, off };
-enum class kv_dtype { f16, q8_0 };
-const char* to_string(kv_mode m);      // "paged", "static", "off"
-const char* to_string(kv_dtype d);     // "f16", "q8_0"
-bool parse_kv_mode(const std::string& s, kv_mode& out);
-bool parse_kv_dtype(const std::string& s, kv_dtype& out);
 
 struct engine_options {
     std::string model_path;
@@ -38,11 +33,6 @@ struct engine_options {
     std::int64_t kv_budget_mib = 0; // KV pool size in MiB; 0: room for n_ctx tokens x parallel
     int chunk = 256;                // prefill chunk, tokens
     int parallel = 1;               // requests decoded together at most
-};
-
-struct chat_message {
-    std::string role;               // "system", "user", "assistant"
-    std::string content;
 };
 
 struct request_params {

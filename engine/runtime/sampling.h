@@ -21,3 +21,30 @@ struct sampling_params {
 };
 
 }  // namespace kvlens
+
+namespace kvlens {
+
+// Picks the next token from a row of logits. Greedy (temperature 0) is the
+// argmax (ties: the lowest id) and deterministic; otherwise, in order: the
+// repetition penalty over the last repeat_last_n tokens, top-k, softmax at the
+// temperature, top-p, min-p, then a draw from the seeded generator.
+class sampler {
+public:
+    explicit sampler(const sampling_params& p);
+
+    std::int32_t sample(std::span<const float> logits);
+    // Remembers a token for the repetition penalty (prompt and generated).
+    void accept(std::int32_t token);
+
+private:
+    sampling_params p_;
+    std::mt19937_64 rng_;
+    std::vector<std::int32_t> recent_;            // last repeat_last_n tokens
+    std::vector<std::int32_t> unique_;            // distinct recent tokens (penalty)
+    std::vector<std::pair<float, std::int32_t>> cand_;  // (n_vocab) working candidates
+};
+
+// Index of the largest value (the lowest index among equals).
+std::int32_t argmax(std::span<const float> logits);
+
+}  // namespace kvlens

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kvlens-cli generate`: each --prompt / --prompt-file is one request of one
+// engine, run in order (or up to --parallel at once); text streams to stdout.
+#include <fstream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "app/cli/commands.h"
+#include "app/cli/generate_options.h"
+
+namespace {
+
+struct generate_args {
+    generate_options o;
+    std::vector<std::string> prompts;
+    std::vector<std::string> prompt_files;
+    bool chat = false;
+};
+
+int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::string>>& order) {
+    std::vector<kvlens::request_params> reqs;
+    for (const auto& [is_file, value] : order) {
+        std::string text = value;
+        if (is_file) {
+            std::ifstream in(value, std::ios::binary);
+            if (!in) {
+                fmt::print(stderr, "kvlens-cli generate: cannot read prompt file '{}'\n", value);
+                return 1;
+            }
+            std::ostringstream ss;
+            ss << in.rdbuf();
+            text = ss.str();
+        }
+        kvlens::request_params p;
+        p.chat = a.chat;
+        if (a.chat) {
+            if (!a.o.system.empty()) p.messages.push_back({"system", a.o.system});
+            p.messages.push_back({"user", text});
+        } else {
+            p.text = text;
+        }
+        p.max_tokens = a.o.max_tokens;
+        p.sampling = make_sampling(a.o);
+        reqs.push_back(std::move(p));
+    }
+    if (reqs.empty()) {
+        fmt::print(stderr, "kvlens-cli generate: give at least one --prompt or --prompt-file\n");
+        return 1;
+    }
+    kvlens::engine_options eo;
+    std::string why;
+    if (!make_engine_options(a.o, eo, why)) {
+        fmt::print(stderr, "kvlens-cli generate: {}\n", why);
+        return 1;
+    }
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> metrics(nullptr, &std::fclose);
+    if (!a.o.metrics_json.empty()) {
+        metrics.reset(std::fopen(a.o.metrics_json.c_str(), "w"));
+        if (!metrics) {
+            fmt::print(stderr, "kvlens-cli generate: cannot write metrics file '{}'\n", a.o.metrics_json);
+            return 1;
+        }
+    }
+    auto e = kvlens::engine::create(eo);
+    if (!e) {
+        fmt::print(stderr, "kvlens-cli generate: {}\n", e.message());
+        return 1;
+    }
+    if (!a.o.quiet) fmt::print(stderr, "kvlens: {} | context {} tokens\n", (*e)->backend_description(), (*e)->context_length());
+    run_result r;
+    const bool ok = run_requests(**e, reqs, a.o.parallel, metrics.get(), true, r, "kvlens-cli generate");
+    if (!a.o.quiet) {
+        for (std::size_t i = 0; i < r.done.size(); ++i) {
+            const auto& f = r.done[i].figures;
+            fmt::print(stderr,
+                       "request {}: {} prompt tokens ({} cached), {} generated | TTFT {:.1f} ms | prefill {:.1f} tok/s | "
+                       "decode {:.1f} tok/s | {}\n",
+                       i + 1, f.prompt_tokens, f.cached_tokens, f.generated_tokens, f.ttft_ms, f.prefill_tok_s,
+                       f.decode_tok_s, kvlens::to_string(r.done[i].reason));
+        }
+    }
+    return ok ? 0 : 1;
+}
+
+}  // namespace
+
+void add_generate_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<generate_args>();
+    // Prompts keep their command-line order across --prompt and --prompt-file.
+    auto order = std::make_shared<std::vector<std::pair<bool, std::string>>>();
+    CLI::App* cmd = app.add_subcommand("generate", "Generate text; each --prompt is one request of the same engine");
+    add_generate_options(cmd, args->o, true);
+    cmd->add_option_function<std::vector<std::string>>(
+           "--prompt,-p", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back({false, s}); },
+           "A prompt (repeatable)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_option_function<std::vector<std::string>>(
+           "--prompt-file", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back({true, s}); },
+           "A file holding a prompt (repeatable)")
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    cmd->add_flag("--chat", args->chat, "Render each prompt through the model's chat template");
+    cmd->callback([args, order, &exit_code] { exit_code = run_generate(*args, *order); });
+}

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: Apache-2.0
+// `kvlens-cli info MODEL.gguf [--json]`: what a model is, and what its KV cache costs.
+#include <cstdio>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/cli/commands.h"
+#include "engine/backend/cpu/kernels.h"
+#include "engine/model/model.h"
+#include "engine/tokenizer/tokenizer.h"
+#if KVLENS_HAVE_CUDA
+#include "engine/backend/cuda/cuda_device.h"
+#endif
+
+namespace {
+
+struct info_args {
+    std::string model;
+    bool json = false;
+};
+
+std::string backend_line() {
+#if KVLENS_HAVE_CUDA
+    std::string why;
+    if (auto d = kvlens::cuda_probe_device(why)) return fmt::format("auto -> cuda ({})", *d);
+    return fmt::format("auto -> cpu (CUDA unavailable: {})", why);
+#else
+    return "auto -> cpu (built without CUDA)";
+#endif
+}
+
+int run_info(const info_args& a) {
+    auto m = kvlens::model::load(a.model);
+    if (!m) {
+        fmt::print(stderr, "kvlens-cli info: {}\n", m.message());
+        return 1;
+    }
+    auto tok = kvlens::tokenizer::from_gguf((*m)->file());
+    if (!tok) {
+        fmt::print(stderr, "kvlens-cli info: {}: {}\n", a.model, tok.message());
+        return 1;
+    }
+    const kvlens::model_info& i = (*m)->info();
+    if (a.json) {
+        nlohmann::json j = {{"path", i.path}, {"name", i.name}, {"architecture", i.architecture},
+                            {"n_layer", i.n_layer}, {"n_head", i.n_head}, {"n_head_kv", i.n_head_kv},
+                            {"head_dim", i.head_dim}, {"n_embd", i.n_embd}, {"n_ff", i.n_ff},
+                            {"n_ctx_train", i.n_ctx_train}, {"n_vocab", i.n_vocab}, {"n_params", i.n_params},
+                            {"weight_bytes", i.weight_bytes},
+                            {"kv_bytes_per_token", {{"f16", i.kv_bytes_per_token_f16}, {"q8_0", i.kv_bytes_per_token_q8_0}}},
+                            {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
+                            {"file_type", i.file_type}, {"tokenizer", (*tok)->model_name()},
+                            {"pre_tokenizer", (*tok)->pre_name()}, {"backend", backend_line()},
+                            {"cpu_kernels", kvlens::cpu_kernel_level()}};
+        fmt::print("{}\n", j.dump(2));
+        return 0;
+    }
+    fmt::print("model          {}\n", i.path);
+    fmt::print("name           {}\n", i.name);
+    fmt::print("architecture   {}  ({})\n", i.architecture, i.file_type);
+    fmt::print("layers         {}\n", i.n_layer);
+    fmt::print("heads          {} query, {} key/value (GQA group {}), head_dim {}\n", i.n_head, i.n_head_kv,
+               i.n_head / i.n_head_kv, i.head_dim);
+    fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
+    fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
+    fmt::print("vocabulary     {} tokens ({} tokenizer, pre-tokenizer '{}'), chat template: {}\n", i.n_vocab,
+               (*tok)->model_name(), (*tok)->pre_name(), (*tok)->chat_template_kind());
+    fmt::print("parameters     {} ({:.1f} M)\n", i.n_params, i.n_params / 1e6);
+    fmt::print("weights        {} bytes ({:.1f} MiB)\n", i.weight_bytes, i.weight_bytes / 1048576.0);
+    fmt::print("KV per token   f16: {} bytes = 2 x {} layers x {} kv_heads x {} head_dim x 2 bytes\n",
+               i.kv_bytes_per_token_f16, i.n_layer, i.n_head_kv, i.head_dim);
+    fmt::print("               q8_0: {} bytes (34 bytes per 32 elements)\n", i.kv_bytes_per_token_q8_0);
+    std::string types;
+    for (const auto& [t, n] : i.tensor_types) types += fmt::format("{}{} x{}", types.empty() ? "" : ", ", t, n);
+    fmt::print("tensor types   {}\n", types);
+    fmt::print("backend        {}\n", backend_line());
+    fmt::print("cpu kernels    {}\n", kvlens::cpu_kernel_level());
+    return 0;
+}
+
+}  // namespace
+
+void add_info_command(CLI::App& app, int& exit_code) {
+    auto args = std::make_shared<info_args>();
+    CLI::App* cmd = app.add_subcommand("info", "Describe a GGUF model: shape, sizes, KV bytes per token");
+    cmd->add_option("model", args->model, "GGUF model file")->required();
+    cmd->add_flag("--json", args->json, "One JSON document on stdout");
+    cmd->callback([args, &exit_code] { exit_code = run_info(*args); });
+}

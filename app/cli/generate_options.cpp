@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: Apache-2.0
+// Shared generate options and the request run loop of the CLI.
+#include "app/cli/generate_options.h"
+
+#include <condition_variable>
+#include <mutex>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "engine/metrics/event_json.h"
+
+void add_generate_options(CLI::App* cmd, generate_options& o, bool model_required) {
+    auto* m = cmd->add_option("--model,-m", o.model, "GGUF model file");
+    if (model_required) m->required();
+    cmd->add_option("--system", o.system, "System prompt (chat)");
+    cmd->add_option("--max-tokens,-n", o.max_tokens, "Tokens to generate at most")->check(CLI::PositiveNumber);
+    cmd->add_option("--temp", o.temp, "Temperature (0: greedy)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--top-k", o.top_k, "Top-k (0: off)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--top-p", o.top_p, "Top-p (1: off)")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--min-p", o.min_p, "Min-p (0: off)")->check(CLI::Range(0.0, 1.0));
+    cmd->add_option("--repeat-penalty", o.repeat_penalty, "Repetition penalty (1: off)")->check(CLI::PositiveNumber);
+    cmd->add_option("--seed", o.seed, "Sampling seed");
+    cmd->add_option("--backend", o.backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
+    cmd->add_option("--threads", o.threads, "CPU threads (0: one per core)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--kv", o.kv, "KV cache mode: paged, static or off")->check(CLI::IsMember({"paged", "static", "off"}));
+    cmd->add_option("--kv-dtype", o.kv_dtype, "KV element type: f16 or q8_0")->check(CLI::IsMember({"f16", "q8_0"}));
+    cmd->add_option("--kv-block", o.kv_block, "Tokens per KV block")->check(CLI::Range(1, 1024));
+    cmd->add_option("--kv-budget", o.kv_budget, "KV pool size in MiB (0: the context x parallel)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--chunk", o.chunk, "Prefill chunk in tokens")->check(CLI::Range(1, 8192));
+    cmd->add_option("--parallel", o.parallel, "Requests run at once")->check(CLI::Range(1, 64));
+    cmd->add_option("--ctx", o.ctx, "Context length per request (0: the model's, at most 8192)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--metrics-json", o.metrics_json, "Write the events as JSON lines to this file");
+    cmd->add_flag("--quiet,-q", o.quiet, "Do not print the backend line on stderr");
+}
+
+bool make_engine_options(const generate_options& o, kvlens::engine_options& e, std::string& why) {
+    e.model_path = o.model;
+    e.backend = o.backend;
+    e.n_threads = o.threads;
+    e.n_ctx = o.ctx;
+    if (!kvlens::parse_kv_mode(o.kv, e.kv)) { why = "unknown --kv mode " + o.kv; return false; }
+    if (!kvlens::parse_kv_dtype(o.kv_dtype, e.kv_type)) { why = "unknown --kv-dtype " + o.kv_dtype; return false; }
+    e.kv_block = o.kv_block;
+    e.kv_budget_mib = o.kv_budget;
+    e.chunk = o.chunk;
+    e.parallel = o.parallel;
+    return true;
+}
+
+kvlens::sampling_params make_sampling(const generate_options& o) {
+    kvlens::sampling_params s;
+    s.temperature = o.temp;
+    s.top_k = o.top_k;
+    s.top_p = o.top_p;
+    s.min_p = o.min_p;
+    s.repeat_penalty = o.repeat_penalty;
+    s.seed = o.seed;
+    return s;
+}
+
+bool run_requests(kvlens::engine& e, const std::vector<kvlens::request_params>& reqs, int parallel,
+                  std::FILE* metrics, bool stream_stdout, run_result& out, const char* who) {
+    std::mutex mu;
+    std::condition_variable cv;
+    int running = 0;
+    bool ok = true;
+    out.texts.assign(reqs.size(), {});
+    out.done.assign(reqs.size(), {});
+    const bool stream = stream_stdout && parallel == 1;
+
+    for (std::size_t i = 0; i < reqs.size(); ++i) {
+        {
+            std::unique_lock<std::mutex> lock(mu);
+            cv.wait(lock, [&] { return running < parallel; });
+            ++running;
+        }
+        e.submit(reqs[i], [&, i](const kvlens::event& ev) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (metrics) {
+                std::string line = kvlens::event_to_json_line(ev);
+                std::fwrite(line.data(), 1, line.size(), metrics);
+                std::fputc('\n', metrics);
+            }
+            if (const auto* t = std::get_if<kvlens::event_token>(&ev)) {
+                if (stream) {
+                    std::fwrite(t->text.data(), 1, t->text.size(), stdout);
+                    std::fflush(stdout);
+                }
+            } else if (const auto* d = std::get_if<kvlens::event_done>(&ev)) {
+                out.texts[i] = d->text;
+                out.done[i] = *d;
+                if (stream) {
+                    // The stream's tail (an unfinished character) comes only with done.
+                    std::fputc('\n', stdout);
+                    std::fflush(stdout);
+                } else if (stream_stdout) {
+                    fmt::print("=== request {} ===\n{}\n", i + 1, d->text);
+                    std::fflush(stdout);
+                }
+                if (d->reason == kvlens::finish_reason::error) {
+                    fmt::print(stderr, "{}: request {}: {}\n", who, i + 1, d->error);
+                    ok = false;
+                }
+                --running;
+                cv.notify_all();
+            }
+        });
+    }
+    e.wait_idle();
+    if (metrics) std::fflush(metrics);
+    return ok;
+}

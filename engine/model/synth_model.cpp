@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+// Synthetic models. Weights are drawn as N(0, 0.02)-like values and quantized
+// by the scalar reference quantizers; to make multi-GB models quickly, a pool
+// of 4096 random quantized rows-chunks is made once and tensors are filled by
+// drawing chunks from it.
+#include "engine/model/synth_model.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/backend/cpu/kernels.h"
+#include "engine/gguf/gguf_writer.h"
+
+namespace kvlens {
+
+namespace {
+
+struct xorshift {
+    std::uint64_t s;
+    std::uint64_t next() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        return s;
+    }
+    // Roughly normal: sum of uniforms, scaled to the given deviation.
+    float normal(float sd) {
+        float acc = 0;
+        for (int i = 0; i < 4; ++i) acc += static_cast<float>(next() >> 40) / static_cast<float>(1 << 24);
+        return (acc - 2.0f) * sd * 1.732f;
+    }
+};
+
+// A pool of random encoded chunks of 256 elements of one type.
+class chunk_pool {
+public:
+    chunk_pool(ggml_type type, float sd, std::uint64_t seed) : type_(type), bytes_(row_bytes(type, k_chunk)) {
+        xorshift rng{seed * 0x9E3779B97F4A7C15ULL + 1};
+        std::vector<float> values(k_chunk);
+        data_.resize(static_cast<std::size_t>(k_pool * bytes_));
+        from_float_fn q = scalar::from_float_for(type);
+        for (int c = 0; c < k_pool; ++c) {
+            for (auto& v : values) v = rng.normal(sd);
+            q(values.data(), data_.data() + c * bytes_, k_chunk);
+        }
+    }
+    void fill(std::uint8_t* dst, std::int64_t n_bytes, std::uint64_t seed) const {
+        xorshift rng{seed | 1};
+        std::int64_t at = 0;
+        while (at < n_bytes) {
+            const std::int64_t c = static_cast<std::int64_t>(rng.next() % k_pool);
+            const std::int64_t n = std::min(bytes_, n_bytes - at);
+            std::memcpy(dst + at, data_.data() + c * bytes_, static_cast<std::size_t>(n));
+            at += n;
+        }
+    }
+
+private:
+    static constexpr int k_chunk = 256;   // elements; a multiple of every block size
+    static constexpr int k_pool = 4096;
+    ggml_type type_;
+    std::int64_t bytes_;
+    std::vector<std::uint8_t> data_;
+};
+
+std::vector<std::string> synth_vocab(int n_vocab) {
+    std::vector<std::string> v;
+    v.reserve(static_cast<std::size_t>(n_vocab));
+    v.push_back("<|endoftext|>");
+    v.push_back("<|im_start|>");
+    v.push_back("<|im_end|>");
+    // The 256 byte-level symbols (GPT-2 alphabet), as UTF-8.
+    for (int b = 0; b < 256; ++b) {
+        int cp = b;
+        if (!((b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255))) {
+            int k = 0;
+            for (int x = 0; x < b; ++x)
+                if (!((x >= 33 && x <= 126) || (x >= 161 && x <= 172) || (x >= 174 && x <= 255))) ++k;
+            cp = 256 + k;
+        }
+        std::string s;
+        if (cp < 0x80) s.push_back(static_cast<char>(cp));
+        else {
+            s.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+            s.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+        }
+        v.push_back(s);
+    }
+    while (static_cast<int>(v.size()) < n_vocab) v.push_back(fmt::format("<synth_{}>", v.size()));
+    v.resize(static_cast<std::size_t>(n_vocab));
+    return v;
+}
+
+}  // namespace
+
+std::vector<std::string> synth_shape_names() { return {"tiny", "smollm2-135m", "llama-1b", "llama-8b"}; }
+
+result<synth_shape> synth_shape_named(const std::string& name) {
+    // Shapes of real models (public configurations); tiny is for tests.
+    if (name == "tiny") return synth_shape{"tiny", 2, 64, 128, 4, 2, 512, 512, 10000.0f, true};
+    if (name == "smollm2-135m") return synth_shape{"smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true};
+    if (name == "llama-1b") return synth_shape{"llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true};
+    if (name == "llama-8b") return synth_shape{"llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false};
+    std::string known;
+    for (const auto& n : synth_shape_names()) known += (known.empty() ? "" : ", ") + n;
+    return make_error(fmt::format("unknown model shape '{}' (known: {})", name, known));
+}
+
+status write_synth_model(const synth_shape& s, ggml_type type, const std::string& path, std::uint64_t seed) {
+    if (!kernels_for(type) || !scalar::from_float_for(type))
+        return make_error(fmt::format("synth-model cannot write weights of type {} (use F32, F16, BF16, Q8_0, Q4_0, Q4_1)",
+                                      type_name(type)));
+    const int head_dim = s.n_embd / s.n_head;
+    gguf_writer w;
+    w.set_string("general.architecture", "llama");
+    w.set_string("general.name", fmt::format("synthetic {} ({})", s.name, type_name(type)));
+    w.set_u32("llama.block_count", static_cast<std::uint32_t>(s.n_layer));
+    w.set_u32("llama.context_length", static_cast<std::uint32_t>(s.n_ctx));
+    w.set_u32("llama.embedding_length", static_cast<std::uint32_t>(s.n_embd));
+    w.set_u32("llama.feed_forward_length", static_cast<std::uint32_t>(s.n_ff));
+    w.set_u32("llama.attention.head_count", static_cast<std::uint32_t>(s.n_head));
+    w.set_u32("llama.attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
+    w.set_u32("llama.rope.dimension_count", static_cast<std::uint32_t>(head_dim));
+    w.set_f32("llama.rope.freq_base", s.rope_base);
+    w.set_f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
+    w.set_u32("llama.vocab_size", static_cast<std::uint32_t>(s.n_vocab));
+    w.set_string("tokenizer.ggml.model", "gpt2");
+    w.set_string("tokenizer.ggml.pre", "gpt2");
+    w.set_string_array("tokenizer.ggml.tokens", synth_vocab(s.n_vocab));
+    std::vector<std::int32_t> types(static_cast<std::size_t>(s.n_vocab), 1);
+    types[0] = types[1] = types[2] = 3;   // control tokens
+    w.set_i32_array("tokenizer.ggml.token_type", types);
+    w.set_string_array("tokenizer.ggml.merges", {});
+    w.set_u32("tokenizer.ggml.bos_token_id", 1);
+    w.set_u32("tokenizer.ggml.eos_token_id", 2);
+    w.set_bool("tokenizer.ggml.add_bos_token", false);
+    w.set_string("tokenizer.chat_template",
+                 "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + "
+                 "'<|im_end|>' + '\\n'}}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}");
+
+    const bool float_type = type == ggml_type::f32 || type == ggml_type::f16 || type == ggml_type::bf16;
+    const ggml_type emb_type = float_type ? type : ggml_type::q8_0;
+    auto weights = std::make_shared<chunk_pool>(type, 0.02f, seed);
+    auto embeds = std::make_shared<chunk_pool>(emb_type, 1.0f, seed + 7);
+    std::uint64_t tensor_seed = seed * 1000003ULL;
+    auto matrix = [&](const std::string& name, int n_in, int n_out, std::shared_ptr<chunk_pool> pool, ggml_type t) {
+        const std::uint64_t ts = ++tensor_seed;
+        w.add_tensor(name, t, {n_in, n_out},
+                     [pool, ts](std::uint8_t* dst, std::int64_t n) { pool->fill(dst, n, ts); });
+    };
+    auto ones = [&](const std::string& name, int n) {
+        std::vector<std::uint8_t> b(static_cast<std::size_t>(n) * 4);
+        const float one = 1.0f;
+        for (int i = 0; i < n; ++i) std::memcpy(b.data() + i * 4, &one, 4);
+        w.add_tensor(name, ggml_type::f32, {n}, std::move(b));
+    };
+
+    matrix("token_embd.weight", s.n_embd, s.n_vocab, embeds, emb_type);
+    ones("output_norm.weight", s.n_embd);
+    if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
+    for (int il = 0; il < s.n_layer; ++il) {
+        const std::string p = fmt::format("blk.{}.", il);
+        ones(p + "attn_norm.weight", s.n_embd);
+        matrix(p + "attn_q.weight", s.n_embd, s.n_head * head_dim, weights, type);
+        matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
+        matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
+        matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
+        ones(p + "ffn_norm.weight", s.n_embd);
+        matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
+        matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
+        matrix(p + "ffn_down.weight", s.n_ff, s.n_embd, weights, type);
+    }
+    return w.write_file(path);
+}
+
+}  // namespace kvlens

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: Apache-2.0
+// The engine's implementation: a model, a backend, a KV pool and the
+// scheduler thread that turns queued requests into forward passes: prefill in
+// chunks, decode steps of up to `parallel` requests batched together.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "engine/backend/backend.h"
+#include "engine/kv/kv_pool.h"
+#include "engine/model/model.h"
+#include "engine/runtime/engine.h"
+#include "engine/runtime/request_state.h"
+#include "engine/tokenizer/tokenizer.h"
+
+namespace kvlens {
+
+class engine_impl final : public engine {
+public:
+    static result<std::unique_ptr<engine>> create(const engine_options& opts);
+    ~engine_impl() override;
+
+    const model_info& info() const override { return model_->info(); }
+    const tokenizer& vocab() const override { return *tok_; }
+    std::string backend_description() const override { return backend_desc_; }
+    int context_length() const override { return n_ctx_; }
+
+    request_id submit(request_params params, event_callback on_event) override;
+    void cancel(request_id id) override;
+    void wait_idle() override;
+
+    double kv_usage() const override { return pool_->usage(); }
+    std::int64_t kv_pool_bytes() const override { return backend_->kv_bytes(); }
+    std::int64_t weight_bytes() const override { return backend_->weight_bytes(); }
+    std::int64_t scratch_bytes() const override { return backend_->scratch_bytes(); }
+
+private:
+    engine_impl() = default;
+    void loop();
+    void take_inbox(std::unique_lock<std::mutex>& lock);
+    void admit();
+    bool try_start(request_state& r);
+    void step();
+    void step_kv_off(request_state& r);
+    void after_prompt_done(request_state& r, const float* logits);
+    void emit_token(request_state& r, std::int32_t id, steady::time_point now);
+    void finish(request_state& r, finish_reason why, std::string error = {});
+    void reap_finished();
+    std::int64_t blocks_still_needed(const request_state& r) const;
+
+    engine_options opts_;
+    std::unique_ptr<model> model_;
+    std::unique_ptr<tokenizer> tok_;
+    std::unique_ptr<backend> backend_;
+    std::unique_ptr<kv_pool> pool_;
+    std::string backend_desc_;
+    int n_ctx_ = 0;
+    int max_batch_ = 0;
+
+    // Shared with submitting threads (under mutex_).
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::condition_variable idle_;
+    std::deque<std::unique_ptr<request_state>> inbox_;
+    std::map<request_id, std::shared_ptr<std::atomic<bool>>> cancel_flags_;
+    request_id next_id_ = 1;
+    int in_flight_ = 0;            // submitted and not yet done
+    bool stop_ = false;
+
+    // The scheduler thread's own state.
+    std::deque<std::unique_ptr<request_state>> waiting_;
+    std::vector<std::unique_ptr<request_state>> active_;
+    forward_batch batch_;
+    std::vector<float> logits_;    // (max logit rows, n_vocab)
+    std::thread thread_;
+};
+
+}  // namespace kvlens

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: Apache-2.0
+// Everything the scheduler keeps about one request while it is queued or
+// running: its tokens, its KV sequence, its sampler and text stream, and the
+// clocks from which the figures of design.md are computed.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/kv/kv_sequence.h"
+#include "engine/metrics/events.h"
+#include "engine/model/forward_batch.h"
+#include "engine/runtime/engine.h"
+#include "engine/runtime/sampling.h"
+#include "engine/tokenizer/utf8_stream.h"
+
+namespace kvlens {
+
+using steady = std::chrono::steady_clock;
+
+inline double ms_between(steady::time_point a, steady::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+enum class request_phase { waiting, prefill, decode, finished };
+
+struct request_state {
+    request_id id = 0;
+    request_params params;
+    event_callback on_event;
+    std::shared_ptr<std::atomic<bool>> cancel_flag;
+    std::string tokenize_error;        // set when the prompt could not be built
+
+    std::vector<std::int32_t> prompt;  // (prompt_tokens) ids, BOS included
+    int max_new = 0;                   // max_tokens clamped to the context
+    request_phase phase = request_phase::waiting;
+    std::optional<kv_sequence> seq;
+    int n_prompt_done = 0;             // prompt tokens whose K/V are held (cached included)
+    std::vector<std::int32_t> generated;
+    std::int32_t pending_token = -1;   // sampled, not yet fed back
+    std::optional<sampler> samp;
+    utf8_stream stream;
+    std::string text;                  // whole generated text
+    bool in_hidden = false;            // inside <think>...</think>
+
+    steady::time_point t_submit;
+    steady::time_point t_started;
+    steady::time_point t_first_token;
+    steady::time_point t_last_token;
+    request_figures fig;
+    double prefill_ms = 0;             // wall time of the forward passes that held its prompt
+    double decode_step_ms = 0;
+    bool visible_seen = false;
+
+    double since_submit(steady::time_point t) const { return ms_between(t_submit, t); }
+};
+
+}  // namespace kvlens
