@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// kvlens: the window, or with --headless its twin that writes the figures
+// without a display. Wiring only.
+#include <QApplication>
+#include <QIcon>
+#include <QStyleFactory>
+#include <cstdio>
+
+#include "ui/app_settings.h"
+#include "ui/headless_runner.h"
+#include "ui/i18n.h"
+#include "ui/main_window.h"
+
+int main(int argc, char** argv)
+{
+    // Headless, or no display at all: the offscreen platform, set before
+    // QApplication reads it.
+    bool headless = false;
+    for (int i = 1; i < argc; ++i)
+        headless = headless || std::string(argv[i]) == "--headless";
+    if ((headless || (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")))
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("kvlens"));
+    QApplication::setApplicationName(QStringLiteral("kvlens"));
+    QApplication::setApplicationVersion(QStringLiteral(KVLENS_VERSION));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.kvlens.kvlens"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/kvlens.svg")));
+    kvlens::ui::i18n::install(kvlens::ui::i18n::resolve(kvlens::ui::AppSettings::language()));
+
+    kvlens::ui::HeadlessOptions options;
+    bool wanted = false;
+    QString error;
+    if (!kvlens::ui::parseHeadlessArgs(QApplication::arguments().mid(1), options, wanted, error)) {
+        std::fprintf(stderr, "kvlens: %s\n", error.toUtf8().constData());
+        return 2;
+    }
+    if (wanted)
+        return kvlens::ui::runHeadless(options);
+
+    kvlens::ui::MainWindow window;
+    window.show();
+    for (const QString& a : QApplication::arguments().mid(1)) {
+        if (!a.startsWith(QLatin1Char('-'))) {
+            QString err;
+            window.openDocumentNow(a, &err);
+            break;
+        }
+    }
+    return app.exec();
+}

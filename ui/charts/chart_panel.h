@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: Apache-2.0
+// ChartPanel: the base of the five live charts. Holds a QChartView, restyles
+// on palette and presentation changes, offers "Export..." in its context menu
+// and redraws from the run records when told (the window tells it at most ~30
+// times a second). Subclasses build their series once and replace the points
+// in plot().
+#pragma once
+
+#include <QPointer>
+#include <QVector>
+#include <QWidget>
+
+#include "ui/charts/chart_style.h"
+
+class QChart;
+class QChartView;
+
+namespace kvlens::ui {
+
+class RunRecord;
+
+// What the charts show: the selected run, the run overlaid on it (may be
+// null), and the recent runs for the side-by-side bars, oldest first.
+struct ChartInput {
+    const RunRecord* primary = nullptr;
+    const RunRecord* compare = nullptr;
+    QVector<const RunRecord*> recent;
+    QString kvFormula;          // "2 × 30 layers × 3 KV heads × 64 × 2 B = 23,040 B per token"
+};
+
+class ChartPanel : public QWidget {
+    Q_OBJECT
+public:
+    // `key` names the exported files ("prefill" -> prefill.png).
+    ChartPanel(const QString& key, QWidget* parent = nullptr);
+
+    QString key() const { return key_; }
+    QChart* chart() const { return chart_; }
+    QChartView* view() const { return view_; }
+    const ChartStyle& style() const { return style_; }
+    int pointCount() const;    // points over all XY series: tests watch it grow
+
+    void setStyle(const ChartStyle& style);
+    virtual void plot(const ChartInput& in) = 0;
+    // Writes the chart to `path` (format from the suffix); "" or the reason.
+    QString exportTo(const QString& path) const;
+
+signals:
+    void exportRequested(kvlens::ui::ChartPanel* panel);
+
+protected:
+    virtual void restyle() = 0;   // re-apply style_ to the series and axes
+    void contextMenuEvent(QContextMenuEvent* e) override;
+    void changeEvent(QEvent* e) override;
+    static QString runName(const RunRecord* r);
+
+    ChartStyle style_;
+    QChart* chart_ = nullptr;
+
+private:
+    QString key_;
+    QChartView* view_ = nullptr;
+};
+
+}  // namespace kvlens::ui

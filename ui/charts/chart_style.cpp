@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: Apache-2.0
+// ChartStyle: colours, fonts, palette.
+#include "ui/charts/chart_style.h"
+
+#include <QAbstractAxis>
+#include <QApplication>
+#include <QChart>
+#include <QLegend>
+#include <QPalette>
+#include <QValueAxis>
+#include <cmath>
+
+namespace kvlens::ui {
+
+QColor ChartStyle::runColor(int slot)
+{
+    return slot == 0 ? QColor(0x2f, 0x6f, 0xde) : QColor(0xe0, 0x7b, 0x39);
+}
+QColor ChartStyle::queueColor() { return QColor(0x9a, 0xa5, 0xb1); }
+QColor ChartStyle::tokenizeColor() { return QColor(0x8e, 0x6c, 0xd1); }
+QColor ChartStyle::prefillColor() { return QColor(0x2f, 0x6f, 0xde); }
+QColor ChartStyle::sampleColor() { return QColor(0x2f, 0xa5, 0x6f); }
+QColor ChartStyle::kvLogicalColor() { return QColor(0x2f, 0x6f, 0xde); }
+QColor ChartStyle::kvAllocatedColor() { return QColor(0x1a, 0x9e, 0x9e); }
+QColor ChartStyle::kvReservedColor() { return QColor(0xc0, 0x39, 0x2b); }
+QColor ChartStyle::formulaColor() { return QColor(0x7f, 0x8c, 0x8d); }
+QColor ChartStyle::weightsColor() { return QColor(0x5b, 0x6b, 0x7f); }
+QColor ChartStyle::scratchColor() { return QColor(0xe0, 0xa8, 0x2e); }
+
+QColor ChartStyle::textColor() const { return dark ? QColor(0xe6, 0xe8, 0xeb) : QColor(0x23, 0x2a, 0x33); }
+QColor ChartStyle::gridColor() const { return dark ? QColor(0x3a, 0x40, 0x48) : QColor(0xe3, 0xe6, 0xea); }
+QColor ChartStyle::backgroundColor() const { return dark ? QColor(0x1f, 0x23, 0x28) : QColor(0xff, 0xff, 0xff); }
+
+QFont ChartStyle::titleFont() const
+{
+    QFont f = QApplication::font();
+    f.setPointSizeF(presentation ? 20 : 10.5);
+    f.setWeight(QFont::DemiBold);
+    return f;
+}
+
+QFont ChartStyle::axisTitleFont() const
+{
+    QFont f = QApplication::font();
+    f.setPointSizeF(presentation ? 16 : 9);
+    return f;
+}
+
+QFont ChartStyle::labelFont() const
+{
+    QFont f = QApplication::font();
+    f.setPointSizeF(presentation ? 15 : 8.5);
+    return f;
+}
+
+qreal ChartStyle::lineWidth() const { return presentation ? 4.0 : 2.0; }
+qreal ChartStyle::markerSize() const { return presentation ? 9.0 : 5.0; }
+
+QPen ChartStyle::linePen(const QColor& c, Qt::PenStyle s) const
+{
+    QPen p(c, lineWidth(), s, Qt::RoundCap, Qt::RoundJoin);
+    return p;
+}
+
+void ChartStyle::applyTo(QChart* chart) const
+{
+    chart->setBackgroundBrush(backgroundColor());
+    chart->setBackgroundRoundness(0);
+    chart->setPlotAreaBackgroundVisible(false);
+    chart->setTitleFont(titleFont());
+    chart->setTitleBrush(textColor());
+    chart->setMargins(QMargins(6, 4, 6, 4));
+    chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
+    QLegend* legend = chart->legend();
+    legend->setFont(labelFont());
+    legend->setLabelColor(textColor());
+    legend->setAlignment(Qt::AlignBottom);
+    legend->setMarkerShape(QLegend::MarkerShapeFromSeries);
+}
+
+void ChartStyle::applyTo(QAbstractAxis* axis, const QString& title) const
+{
+    axis->setTitleText(title);
+    axis->setTitleFont(axisTitleFont());
+    axis->setTitleBrush(textColor());
+    axis->setLabelsFont(labelFont());
+    axis->setLabelsColor(textColor());
+    axis->setGridLineColor(gridColor());
+    axis->setLinePenColor(gridColor());
+    axis->setMinorGridLineVisible(false);
+}
+
+ChartStyle ChartStyle::fromApplication(bool presentation)
+{
+    ChartStyle s;
+    s.presentation = presentation;
+    s.dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
+    return s;
+}
+
+QString formatBytes(double bytes)
+{
+    const double kib = 1024.0, mib = kib * 1024, gib = mib * 1024;
+    if (bytes >= gib)
+        return QStringLiteral("%1 GiB").arg(bytes / gib, 0, 'f', 2);
+    if (bytes >= mib)
+        return QStringLiteral("%1 MiB").arg(bytes / mib, 0, 'f', bytes >= 100 * mib ? 0 : 1);
+    if (bytes >= kib)
+        return QStringLiteral("%1 KiB").arg(bytes / kib, 0, 'f', 0);
+    return QStringLiteral("%1 B").arg(bytes, 0, 'f', 0);
+}
+
+QString formatMs(double ms)
+{
+    if (ms >= 1000)
+        return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', ms >= 10000 ? 1 : 2);
+    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms >= 10 ? 0 : 1);
+}
+
+double niceCeil(double v)
+{
+    if (v <= 0)
+        return 1;
+    const double p = std::pow(10.0, std::floor(std::log10(v)));
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (v <= m * p * 1.0000001)
+            return m * p;
+    }
+    return 10 * p;
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: Apache-2.0
+// The look shared by every chart: the meaning of each colour (one per run,
+// one per TTFT part, one per KV line, one per memory kind), fonts and line
+// widths for the normal and the presentation mode, and the light/dark palette
+// taken from the application's palette.
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QPen>
+
+class QChart;
+class QAbstractAxis;
+class QValueAxis;
+
+namespace kvlens::ui {
+
+struct ChartStyle {
+    bool presentation = false;  // classroom: everything larger and thicker
+    bool dark = false;          // follows the window palette
+
+    // Colours with a meaning, the same in every chart and in the legends.
+    static QColor runColor(int slot);       // 0: the selected run, 1: the compared run
+    static QColor queueColor();
+    static QColor tokenizeColor();
+    static QColor prefillColor();
+    static QColor sampleColor();
+    static QColor kvLogicalColor();
+    static QColor kvAllocatedColor();
+    static QColor kvReservedColor();
+    static QColor formulaColor();
+    static QColor weightsColor();
+    static QColor scratchColor();
+
+    QColor textColor() const;
+    QColor gridColor() const;
+    QColor backgroundColor() const;
+    QFont titleFont() const;
+    QFont axisTitleFont() const;
+    QFont labelFont() const;
+    qreal lineWidth() const;       // px, data lines
+    qreal markerSize() const;      // px, scatter points
+    QPen linePen(const QColor& c, Qt::PenStyle s = Qt::SolidLine) const;
+
+    // Applies background, fonts and legend placement to a chart, and fonts,
+    // colours and grid to an axis (with its title, which names the unit).
+    void applyTo(QChart* chart) const;
+    void applyTo(QAbstractAxis* axis, const QString& title) const;
+
+    static ChartStyle fromApplication(bool presentation);
+};
+
+// "12.3 MiB", "850 KiB", "1.20 GiB": bytes for people.
+QString formatBytes(double bytes);
+// "850 ms", "1.25 s"
+QString formatMs(double ms);
+// Rounds an axis maximum up to 1, 2 or 5 x 10^k so ticks land on round values.
+double niceCeil(double v);
+
+}  // namespace kvlens::ui

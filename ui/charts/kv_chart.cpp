@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: Apache-2.0
+// KvChart.
+#include "ui/charts/kv_chart.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "ui/model/run_record.h"
+
+namespace kvlens::ui {
+
+KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
+{
+    formula_ = new QLineSeries;
+    reserved_ = new QLineSeries;
+    allocated_ = new QLineSeries;
+    logical_ = new QLineSeries;
+    compareAllocated_ = new QLineSeries;
+    compareLogical_ = new QLineSeries;
+    x_ = new QValueAxis;
+    y_ = new QValueAxis;
+    chart_->addAxis(x_, Qt::AlignBottom);
+    chart_->addAxis(y_, Qt::AlignLeft);
+    for (QLineSeries* s : {formula_, reserved_, compareAllocated_, compareLogical_, allocated_, logical_}) {
+        chart_->addSeries(s);
+        s->attachAxis(x_);
+        s->attachAxis(y_);
+    }
+    x_->setRange(0, 100);
+    y_->setRange(0, 1);
+    chart_->setTitle(tr("KV cache"));
+    setStyle(style_);
+}
+
+void KvChart::restyle()
+{
+    style_.applyTo(x_, tr("tokens held (tokens)"));
+    style_.applyTo(y_, tr("KV cache (MiB)"));
+    x_->setLabelFormat(QStringLiteral("%.0f"));
+    QPen formula = style_.linePen(ChartStyle::formulaColor(), Qt::DotLine);
+    formula_->setPen(formula);
+    reserved_->setPen(style_.linePen(ChartStyle::kvReservedColor(), Qt::DashLine));
+    allocated_->setPen(style_.linePen(ChartStyle::kvAllocatedColor()));
+    logical_->setPen(style_.linePen(ChartStyle::kvLogicalColor()));
+    compareAllocated_->setPen(style_.linePen(ChartStyle::runColor(1).lighter(120), Qt::DashDotLine));
+    compareLogical_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
+}
+
+QList<QPointF> KvChart::staircase(const QVector<QPointF>& pts, double scale)
+{
+    QList<QPointF> out;
+    out.reserve(pts.size() * 2);
+    for (int i = 0; i < pts.size(); ++i) {
+        if (i > 0 && pts[i].y() != pts[i - 1].y())
+            out.append(QPointF(pts[i].x(), pts[i - 1].y() * scale));
+        out.append(QPointF(pts[i].x(), pts[i].y() * scale));
+    }
+    return out;
+}
+
+void KvChart::plot(const ChartInput& in)
+{
+    const RunRecord* p = in.primary;
+    const RunRecord* c = in.compare;
+    double maxTokens = 16, maxBytes = 1024;
+    for (const RunRecord* r : {p, c}) {
+        if (!r)
+            continue;
+        for (RunRecord::KvKind k : {RunRecord::KvKind::Logical, RunRecord::KvKind::Allocated,
+                                    RunRecord::KvKind::Reserved}) {
+            for (const QPointF& pt : r->kvPoints(k)) {
+                maxTokens = std::max(maxTokens, pt.x());
+                maxBytes = std::max(maxBytes, pt.y());
+            }
+        }
+        maxTokens = std::max<double>(maxTokens, r->promptTokens());
+    }
+    // KiB for tiny models, MiB otherwise.
+    const bool mib = maxBytes >= 1024.0 * 1024.0;
+    const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
+    const double scale = 1.0 / unit;
+    y_->setTitleText(mib ? tr("KV cache (MiB)") : tr("KV cache (KiB)"));
+
+    auto series = [&](const RunRecord* r, RunRecord::KvKind k) {
+        return r ? staircase(r->kvPoints(k), scale) : QList<QPointF>();
+    };
+    logical_->replace(series(p, RunRecord::KvKind::Logical));
+    allocated_->replace(series(p, RunRecord::KvKind::Allocated));
+    reserved_->replace(series(p, RunRecord::KvKind::Reserved));
+    compareLogical_->replace(series(c, RunRecord::KvKind::Logical));
+    compareAllocated_->replace(series(c, RunRecord::KvKind::Allocated));
+
+    const double xMax = niceCeil(maxTokens * 1.05);
+    const qint64 perToken = p ? p->kvBytesPerToken() : 0;
+    formula_->replace(perToken > 0 ? QList<QPointF>{{0, 0}, {xMax, xMax * perToken * scale}} : QList<QPointF>());
+    const QString pn = runName(p), cn = runName(c);
+    logical_->setName(tr("%1 logical").arg(pn));
+    allocated_->setName(tr("%1 allocated blocks").arg(pn));
+    reserved_->setName(tr("%1 reserved").arg(pn));
+    compareLogical_->setName(tr("%1 logical").arg(cn));
+    compareAllocated_->setName(tr("%1 allocated blocks").arg(cn));
+    formula_->setName(in.kvFormula.isEmpty() ? tr("formula") : in.kvFormula);
+    formula_->setVisible(perToken > 0);
+    for (QLineSeries* s : {logical_, allocated_, reserved_})
+        s->setVisible(p != nullptr);
+    for (QLineSeries* s : {compareLogical_, compareAllocated_})
+        s->setVisible(c != nullptr);
+    x_->setRange(0, xMax);
+    y_->setRange(0, niceCeil(maxBytes * scale * 1.1));
+
+    QString title = tr("KV cache");
+    if (p && !p->tokens().isEmpty()) {
+        const KvSnapshot& kv = p->tokens().last().kv;
+        title += QStringLiteral("  —  ") + tr("%1 logical · %2 allocated · %3 reserved")
+                                               .arg(formatBytes(double(kv.logicalBytes)),
+                                                    formatBytes(double(kv.allocatedBytes)),
+                                                    formatBytes(double(kv.reservedBytes)));
+    }
+    chart_->setTitle(title);
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// The KV cache of a request against the tokens it holds: logical bytes (what
+// the formula 2 × layers × kv_heads × head_dim × bytes × tokens says), the
+// bytes of whole blocks allocated (a staircase in paged mode), and what the
+// mode reserved (flat from the start in static mode), next to the formula's
+// line. The compared run is drawn dashed in its own colour.
+#pragma once
+
+#include "ui/charts/chart_panel.h"
+
+class QLineSeries;
+class QValueAxis;
+
+namespace kvlens::ui {
+
+class KvChart : public ChartPanel {
+    Q_OBJECT
+public:
+    explicit KvChart(QWidget* parent = nullptr);
+    void plot(const ChartInput& in) override;
+
+    // Points with a vertical step wherever y changes: (x0,y0) (x1,y0) (x1,y1) ...
+    static QList<QPointF> staircase(const QVector<QPointF>& pts, double scale);
+
+protected:
+    void restyle() override;
+
+private:
+    QLineSeries* formula_;
+    QLineSeries* reserved_;
+    QLineSeries* allocated_;
+    QLineSeries* logical_;
+    QLineSeries* compareAllocated_;
+    QLineSeries* compareLogical_;
+    QValueAxis* x_;
+    QValueAxis* y_;
+};
+
+}  // namespace kvlens::ui

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: Apache-2.0
+// LatencyChart.
+#include "ui/charts/latency_chart.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "ui/model/run_record.h"
+
+namespace kvlens::ui {
+
+namespace {
+
+// Points and moving average of a run, without the first token.
+void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, double& maxX, double& maxY)
+{
+    QList<QPointF> p, a;
+    if (r) {
+        const QVector<QPointF> lat = r->latencyPoints();
+        for (int i = 1; i < lat.size(); ++i) {
+            p.append(lat[i]);
+            // The average over the window, first token excluded.
+            const int n = std::min(i, LatencyChart::kAverageWindow);
+            double sum = 0;
+            for (int k = i - n + 1; k <= i; ++k)
+                sum += lat[k].y();
+            a.append(QPointF(lat[i].x(), sum / n));
+            maxX = std::max(maxX, lat[i].x());
+            maxY = std::max(maxY, lat[i].y());
+        }
+    }
+    pts->replace(p);
+    avg->replace(a);
+}
+
+}  // namespace
+
+LatencyChart::LatencyChart(QWidget* parent) : ChartPanel(QStringLiteral("latency"), parent)
+{
+    points_ = new QScatterSeries;
+    average_ = new QLineSeries;
+    comparePoints_ = new QScatterSeries;
+    compareAverage_ = new QLineSeries;
+    x_ = new QValueAxis;
+    y_ = new QValueAxis;
+    chart_->addAxis(x_, Qt::AlignBottom);
+    chart_->addAxis(y_, Qt::AlignLeft);
+    for (QXYSeries* s : std::initializer_list<QXYSeries*>{comparePoints_, compareAverage_, points_, average_}) {
+        chart_->addSeries(s);
+        s->attachAxis(x_);
+        s->attachAxis(y_);
+    }
+    x_->setRange(0, 16);
+    y_->setRange(0, 10);
+    chart_->setTitle(tr("Decode latency per token"));
+    setStyle(style_);
+}
+
+void LatencyChart::restyle()
+{
+    style_.applyTo(x_, tr("generated token (index)"));
+    style_.applyTo(y_, tr("latency since previous token (ms)"));
+    x_->setLabelFormat(QStringLiteral("%.0f"));
+    y_->setLabelFormat(QStringLiteral("%.1f"));
+    QColor c0 = ChartStyle::runColor(0);
+    QColor c1 = ChartStyle::runColor(1);
+    QColor p0 = c0;
+    p0.setAlpha(110);
+    QColor p1 = c1;
+    p1.setAlpha(90);
+    points_->setColor(p0);
+    points_->setBorderColor(Qt::transparent);
+    points_->setMarkerSize(style_.markerSize() * 1.3);
+    comparePoints_->setColor(p1);
+    comparePoints_->setBorderColor(Qt::transparent);
+    comparePoints_->setMarkerSize(style_.markerSize() * 1.3);
+    average_->setPen(style_.linePen(c0));
+    compareAverage_->setPen(style_.linePen(c1, Qt::DashLine));
+}
+
+void LatencyChart::plot(const ChartInput& in)
+{
+    double maxX = 16, maxY = 1;
+    fill(in.primary, points_, average_, maxX, maxY);
+    fill(in.compare, comparePoints_, compareAverage_, maxX, maxY);
+    const QString p = runName(in.primary), c = runName(in.compare);
+    points_->setName(tr("%1 each token").arg(p));
+    average_->setName(tr("%1 mean of %2").arg(p).arg(kAverageWindow));
+    comparePoints_->setName(tr("%1 each token").arg(c));
+    compareAverage_->setName(tr("%1 mean of %2").arg(c).arg(kAverageWindow));
+    comparePoints_->setVisible(in.compare != nullptr);
+    compareAverage_->setVisible(in.compare != nullptr);
+    points_->setVisible(in.primary != nullptr);
+    average_->setVisible(in.primary != nullptr);
+    x_->setRange(0, niceCeil(maxX + 1));
+    y_->setRange(0, niceCeil(maxY * 1.1));
+
+    QString title = tr("Decode latency per token");
+    if (in.primary && in.primary->tokens().size() >= 2) {
+        const double tokS = in.primary->decodeTokPerSecond();
+        title += QStringLiteral("  —  ") + tr("%1 tok/s").arg(tokS, 0, 'f', 1);
+        if (tokS > 0)
+            title += QStringLiteral(" · ") + tr("%1 per token").arg(formatMs(1000.0 / tokS));
+    }
+    chart_->setTitle(title);
+}
+
+}  // namespace kvlens::ui

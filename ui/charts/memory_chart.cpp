@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// MemoryChart.
+#include "ui/charts/memory_chart.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QHorizontalStackedBarSeries>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "ui/model/run_record.h"
+
+namespace kvlens::ui {
+
+MemoryChart::MemoryChart(QWidget* parent) : ChartPanel(QStringLiteral("memory"), parent)
+{
+    series_ = new QHorizontalStackedBarSeries;
+    weights_ = new QBarSet(tr("weights"));
+    kvUsed_ = new QBarSet(tr("KV used (peak)"));
+    kvFree_ = new QBarSet(tr("KV pool, unused"));
+    scratch_ = new QBarSet(tr("scratch"));
+    for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_})
+        series_->append(s);
+    series_->setBarWidth(0.55);
+    chart_->addSeries(series_);
+    runs_ = new QBarCategoryAxis;
+    mib_ = new QValueAxis;
+    chart_->addAxis(runs_, Qt::AlignLeft);
+    chart_->addAxis(mib_, Qt::AlignBottom);
+    series_->attachAxis(runs_);
+    series_->attachAxis(mib_);
+    mib_->setRange(0, 100);
+    chart_->setTitle(tr("Memory"));
+    setStyle(style_);
+}
+
+void MemoryChart::restyle()
+{
+    style_.applyTo(mib_, tr("memory (MiB)"));
+    style_.applyTo(runs_, tr("run"));
+    mib_->setLabelFormat(QStringLiteral("%.0f"));
+    QColor free = ChartStyle::kvLogicalColor();
+    free.setAlpha(70);
+    const QColor colors[] = {ChartStyle::weightsColor(), ChartStyle::kvLogicalColor(), free,
+                             ChartStyle::scratchColor()};
+    int i = 0;
+    for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {
+        s->setColor(colors[i++]);
+        s->setBorderColor(style_.backgroundColor());
+    }
+}
+
+void MemoryChart::plot(const ChartInput& in)
+{
+    const double mib = 1024.0 * 1024.0;
+    QStringList labels;
+    QList<qreal> w, used, freeKv, scratch;
+    double maxMib = 1;
+    for (const RunRecord* r : {in.compare, in.primary}) {
+        if (!r || r->memory().weightBytes == 0)
+            continue;
+        const MemorySnapshot& m = r->memory();
+        const double peak = double(std::max(r->kvPeakBytes(RunRecord::KvKind::Logical),
+                                            r->hasFigures() ? r->figures().kvBytesPeak : 0));
+        labels << runName(r);
+        w << m.weightBytes / mib;
+        used << peak / mib;
+        freeKv << std::max(0.0, double(m.kvPoolBytes) - peak) / mib;
+        scratch << m.scratchBytes / mib;
+        maxMib = std::max(maxMib, (m.weightBytes + std::max<double>(m.kvPoolBytes, peak) + m.scratchBytes) / mib);
+    }
+    runs_->clear();
+    runs_->append(labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
+    auto fill = [](QBarSet* set, const QList<qreal>& v) {
+        set->remove(0, set->count());
+        set->append(v);
+    };
+    fill(weights_, w);
+    fill(kvUsed_, used);
+    fill(kvFree_, freeKv);
+    fill(scratch_, scratch);
+    mib_->setRange(0, niceCeil(maxMib * 1.05));
+
+    QString title = tr("Memory");
+    if (in.primary && in.primary->memory().weightBytes > 0) {
+        const MemorySnapshot& m = in.primary->memory();
+        title += QStringLiteral("  —  ") + tr("weights %1 · KV pool %2 · scratch %3")
+                                               .arg(formatBytes(double(m.weightBytes)),
+                                                    formatBytes(double(m.kvPoolBytes)),
+                                                    formatBytes(double(m.scratchBytes)));
+    }
+    chart_->setTitle(title);
+}
+
+}  // namespace kvlens::ui

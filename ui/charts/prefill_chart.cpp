@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: Apache-2.0
+// PrefillChart.
+#include "ui/charts/prefill_chart.h"
+
+#include <QChart>
+#include <QLineSeries>
+#include <QLocale>
+#include <QValueAxis>
+#include <algorithm>
+
+#include "ui/model/run_record.h"
+
+namespace kvlens::ui {
+
+PrefillChart::PrefillChart(QWidget* parent) : ChartPanel(QStringLiteral("prefill"), parent)
+{
+    primary_ = new QLineSeries;
+    compare_ = new QLineSeries;
+    total_ = new QLineSeries;
+    cached_ = new QLineSeries;
+    total_->setName(tr("prompt length"));
+    cached_->setName(tr("from prefix cache"));
+    x_ = new QValueAxis;
+    y_ = new QValueAxis;
+    chart_->addAxis(x_, Qt::AlignBottom);
+    chart_->addAxis(y_, Qt::AlignLeft);
+    for (QLineSeries* s : {total_, cached_, compare_, primary_}) {
+        chart_->addSeries(s);
+        s->attachAxis(x_);
+        s->attachAxis(y_);
+    }
+    x_->setRange(0, 1000);
+    y_->setRange(0, 100);
+    chart_->setTitle(tr("Prefill progress"));
+    setStyle(style_);
+}
+
+void PrefillChart::restyle()
+{
+    style_.applyTo(x_, tr("time since submission (ms)"));
+    style_.applyTo(y_, tr("prompt tokens in KV cache (tokens)"));
+    x_->setLabelFormat(QStringLiteral("%.0f"));
+    y_->setLabelFormat(QStringLiteral("%.0f"));
+    primary_->setPen(style_.linePen(ChartStyle::runColor(0)));
+    primary_->setPointsVisible(true);
+    primary_->setMarkerSize(style_.markerSize() * 1.4);
+    compare_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
+    compare_->setPointsVisible(true);
+    compare_->setMarkerSize(style_.markerSize() * 1.4);
+    QPen thin = style_.linePen(style_.textColor(), Qt::DotLine);
+    thin.setWidthF(style_.lineWidth() / 2);
+    total_->setPen(thin);
+    cached_->setPen(style_.linePen(ChartStyle::sampleColor(), Qt::DashDotLine));
+}
+
+void PrefillChart::plot(const ChartInput& in)
+{
+    const RunRecord* p = in.primary;
+    const RunRecord* c = in.compare;
+    primary_->replace(p ? p->prefillPoints() : QList<QPointF>());
+    compare_->replace(c ? c->prefillPoints() : QList<QPointF>());
+    primary_->setName(p ? runName(p) : tr("no run yet"));
+    compare_->setName(c ? runName(c) : QString());
+    compare_->setVisible(c != nullptr);
+
+    double maxT = 100, maxTokens = 10;
+    for (const RunRecord* r : {p, c}) {
+        if (!r)
+            continue;
+        for (const QPointF& pt : r->prefillPoints())
+            maxT = std::max(maxT, pt.x());
+        maxTokens = std::max<double>(maxTokens, r->promptTokens());
+        if (r->hasFirstToken())
+            maxT = std::max(maxT, r->ttftMs());
+    }
+    const int total = p ? p->promptTokens() : 0;
+    total_->replace(total > 0 ? QList<QPointF>{{0, double(total)}, {niceCeil(maxT * 1.05), double(total)}}
+                              : QList<QPointF>());
+    total_->setVisible(total > 0);
+    const int cached = p ? p->cachedTokens() : 0;
+    cached_->replace(cached > 0 ? QList<QPointF>{{0, double(cached)}, {niceCeil(maxT * 1.05), double(cached)}}
+                                : QList<QPointF>());
+    cached_->setVisible(cached > 0);
+    cached_->setName(tr("from prefix cache (%1)").arg(QLocale().toString(cached)));
+    x_->setRange(0, niceCeil(maxT * 1.05));
+    y_->setRange(0, niceCeil(maxTokens * 1.05));
+
+    QString title = tr("Prefill progress");
+    if (p && p->promptTokens() > 0) {
+        const QLocale loc;
+        title += QStringLiteral("  —  %1 %").arg(qRound(p->prefillFraction() * 100));
+        const double rate = p->prefillTokPerSecond();
+        if (rate > 0)
+            title += QStringLiteral(" · ") + tr("%1 tok/s").arg(loc.toString(rate, 'f', 0));
+        const double eta = p->prefillEtaMs();
+        if (p->prefillFraction() < 1.0 && !p->isFinished())
+            title += QStringLiteral(" · ") + (eta >= 0 ? tr("ETA %1").arg(formatMs(eta)) : tr("ETA …"));
+        else if (p->hasFirstToken())
+            title += QStringLiteral(" · ") + tr("%1 of %2 tokens computed").arg(loc.toString(
+                p->promptTokens() - p->cachedTokens())).arg(loc.toString(p->promptTokens()));
+    }
+    chart_->setTitle(title);
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: Apache-2.0
+// ModelSummary: from model_info, and the KV formula text.
+#include "ui/engine/model_summary.h"
+
+#include <QCoreApplication>
+#include <QLocale>
+
+#include "engine/model/model_info.h"
+
+namespace kvlens::ui {
+
+namespace {
+QString fromStd(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+}
+
+QString ModelSummary::kvFormula() const
+{
+    const QLocale loc;
+    const bool q8 = kvDtype == QLatin1String("q8_0");
+    // q8_0 stores 32 values in 34 bytes: 1.0625 B per value.
+    const QString bytesPer = q8 ? QStringLiteral("34/32 B") : QStringLiteral("2 B");
+    return QCoreApplication::translate("kvlens::ui::ModelSummary",
+                                       "2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token")
+        .arg(nLayer)
+        .arg(nHeadKv)
+        .arg(headDim)
+        .arg(bytesPer, loc.toString(kvBytesPerToken()));
+}
+
+ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
+{
+    ModelSummary s;
+    s.path = fromStd(info.path);
+    s.name = fromStd(info.name);
+    s.architecture = fromStd(info.architecture);
+    s.fileType = fromStd(info.file_type);
+    s.chatTemplate = fromStd(info.chat_template_kind);
+    s.nLayer = info.n_layer;
+    s.nHead = info.n_head;
+    s.nHeadKv = info.n_head_kv;
+    s.headDim = info.head_dim;
+    s.nEmbd = info.n_embd;
+    s.nFf = info.n_ff;
+    s.nCtxTrain = info.n_ctx_train;
+    s.nVocab = info.n_vocab;
+    s.slidingWindow = info.sliding_window;
+    s.nParams = info.n_params;
+    s.weightBytes = info.weight_bytes;
+    s.kvBytesPerTokenF16 = info.kv_bytes_per_token_f16;
+    s.kvBytesPerTokenQ8 = info.kv_bytes_per_token_q8_0;
+    for (const auto& [type, count] : info.tensor_types)
+        s.tensorTypes.insert(fromStd(type), count);
+    return s;
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: Apache-2.0
+// What the model panel shows about a loaded model, as Qt values: the shape
+// (layers, heads, KV heads, head dimension), sizes, tensor types and the KV
+// bytes per token with its formula written out.
+#pragma once
+
+#include <QMap>
+#include <QMetaType>
+#include <QString>
+
+namespace kvlens {
+struct model_info;
+}
+
+namespace kvlens::ui {
+
+struct ModelSummary {
+    QString path;
+    QString name;
+    QString architecture;
+    QString fileType;           // "Q4_1"
+    QString chatTemplate;       // "chatml", ...
+    QString backend;            // the engine's own description, e.g. "cpu (2 threads, AVX2)"
+    int nLayer = 0;
+    int nHead = 0;
+    int nHeadKv = 0;
+    int headDim = 0;
+    int nEmbd = 0;
+    int nFf = 0;
+    int nCtxTrain = 0;
+    int nVocab = 0;
+    int contextLength = 0;      // n_ctx per sequence the engine runs with, tokens
+    int slidingWindow = 0;      // tokens; 0: all layers full attention
+    qint64 nParams = 0;
+    qint64 weightBytes = 0;     // bytes of the tensors as stored
+    qint64 kvBytesPerTokenF16 = 0;
+    qint64 kvBytesPerTokenQ8 = 0;
+    qint64 kvPoolBytes = 0;     // the engine's KV pool, bytes
+    qint64 scratchBytes = 0;    // the engine's work buffers, bytes
+    QString kvDtype = QStringLiteral("f16");   // the dtype the engine stores KV in
+    QMap<QString, int> tensorTypes;            // "Q4_1" -> tensor count
+
+    bool isValid() const { return nLayer > 0; }
+    qint64 kvBytesPerToken() const { return kvDtype == QLatin1String("q8_0") ? kvBytesPerTokenQ8 : kvBytesPerTokenF16; }
+    // "2 × 30 layers × 3 KV heads × 64 dims × 2 B = 23,040 B per token"
+    QString kvFormula() const;
+    // Fills the shape and sizes from the engine's model_info.
+    static ModelSummary fromInfo(const kvlens::model_info& info);
+};
+
+}  // namespace kvlens::ui
+
+Q_DECLARE_METATYPE(kvlens::ui::ModelSummary)

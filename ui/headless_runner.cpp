@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: Apache-2.0
+// Headless mode: the window, not shown, driven to one run and its exports.
+#include "ui/headless_runner.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QTimer>
+#include <cstdio>
+
+#include "ui/app_settings.h"
+#include "ui/main_window.h"
+#include "ui/model/run_history_model.h"
+#include "ui/widgets/charts_board.h"
+
+namespace kvlens::ui {
+
+namespace {
+
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::Headless", s); }
+
+void fail(const QString& message)
+{
+    std::fprintf(stderr, "kvlens: %s\n", message.toUtf8().constData());
+}
+
+// Runs the event loop until `done` says so (checked on every signal of
+// `sender` and at least every 100 ms), or until `limitMs` passes.
+template <class Sender, class Signal, class Done>
+bool waitFor(Sender* sender, Signal signal, Done done, int limitMs)
+{
+    if (done())
+        return true;
+    QEventLoop loop;
+    QObject::connect(sender, signal, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, &loop, [&] {
+        if (done())
+            loop.quit();
+    });
+    poll.start(100);
+    QTimer::singleShot(limitMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return done();
+}
+
+}  // namespace
+
+QStringList headlessOutputs()
+{
+    return {QStringLiteral("summary.txt"), QStringLiteral("run.json"), QStringLiteral("run.csv"),
+            QStringLiteral("prefill.png"), QStringLiteral("prefill.svg"), QStringLiteral("ttft.png"),
+            QStringLiteral("ttft.svg"),    QStringLiteral("latency.png"), QStringLiteral("latency.svg"),
+            QStringLiteral("kv.png"),      QStringLiteral("kv.svg"),      QStringLiteral("memory.png"),
+            QStringLiteral("memory.svg")};
+}
+
+bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& wanted, QString& error)
+{
+    wanted = false;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        auto value = [&](QString& dst) {
+            if (i + 1 >= args.size()) {
+                error = tr("%1 needs a value").arg(a);
+                return false;
+            }
+            dst = args[++i];
+            return true;
+        };
+        if (a == QLatin1String("--headless")) {
+            wanted = true;
+            if (!value(out.report))
+                return false;
+        } else if (a == QLatin1String("--out")) {
+            if (!value(out.outDir))
+                return false;
+        } else if (a == QLatin1String("--model")) {
+            if (!value(out.model))
+                return false;
+        } else if (a == QLatin1String("--task")) {
+            if (!value(out.task))
+                return false;
+            TaskKind t;
+            if (!parseTaskKey(out.task, t) || t == TaskKind::Question) {
+                error = tr("unknown task \"%1\" (one-line, key-points, detailed)").arg(out.task);
+                return false;
+            }
+        } else if (a == QLatin1String("--question")) {
+            if (!value(out.question))
+                return false;
+        } else if (a == QLatin1String("--max-tokens")) {
+            QString v;
+            if (!value(v))
+                return false;
+            bool ok = false;
+            out.maxTokens = v.toInt(&ok);
+            if (!ok || out.maxTokens < 1) {
+                error = tr("--max-tokens needs a positive number");
+                return false;
+            }
+        } else if (a == QLatin1String("--kv")) {
+            if (!value(out.kvMode))
+                return false;
+        } else if (wanted) {
+            error = tr("unknown argument \"%1\"").arg(a);
+            return false;
+        }
+    }
+    if (wanted && out.outDir.isEmpty()) {
+        error = tr("--headless needs --out DIR");
+        return false;
+    }
+    return true;
+}
+
+int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
+{
+    if (!QFileInfo::exists(o.report)) {
+        fail(tr("no such report: %1").arg(o.report));
+        return 2;
+    }
+    if (!QDir().mkpath(o.outDir)) {
+        fail(tr("cannot create %1").arg(o.outDir));
+        return 2;
+    }
+    EngineSettings engine = AppSettings::engine();
+    if (!o.model.isEmpty())
+        engine.modelPath = QFileInfo(o.model).absoluteFilePath();
+    if (!o.kvMode.isEmpty())
+        engine.kvMode = o.kvMode;
+    if (engine.modelPath.isEmpty() || !QFileInfo::exists(engine.modelPath)) {
+        fail(tr("no model: pass --model FILE.gguf (or run scripts/fetch-model)"));
+        return 2;
+    }
+    SamplingSettings sampling = AppSettings::sampling();
+    if (o.maxTokens > 0)
+        sampling.maxTokens = o.maxTokens;
+
+    MainWindow w(worker);
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    w.resize(1600, 1000);
+    w.show();
+    w.setSampling(sampling);
+    w.setEngineSettings(engine);
+    bool modelDone = false, modelOk = false;
+    QObject::connect(&w, &MainWindow::modelReady, &w, [&](bool ok) {
+        modelDone = true;
+        modelOk = ok;
+    });
+    if (!w.model().isValid())
+        waitFor(&w, &MainWindow::modelReady, [&] { return modelDone || w.model().isValid(); }, 600000);
+    if (!w.model().isValid()) {
+        fail(tr("the model could not be loaded: %1").arg(w.lastError()));
+        return 1;
+    }
+    Q_UNUSED(modelOk);
+
+    QString error;
+    if (!w.openDocumentNow(o.report, &error)) {
+        fail(tr("cannot read %1: %2").arg(o.report, error));
+        return 1;
+    }
+    RunConfig config = w.currentConfig();
+    TaskKind task = TaskKind::OneLine;
+    parseTaskKey(o.task, task);
+    config.task = o.question.isEmpty() ? task : TaskKind::Question;
+    config.question = o.question;
+    const int id = w.startRun(config);
+    RunHistoryModel* h = w.history();
+    waitFor(&w, &MainWindow::runFinished, [&] { return h->run(id) && h->run(id)->isFinished(); }, 3600000);
+    w.flushEvents();
+    QCoreApplication::processEvents();
+    const RunRecord* run = h->run(id);
+    if (!run || !run->isFinished()) {
+        w.cancelAll();
+        fail(tr("the run did not finish"));
+        return 1;
+    }
+
+    // summary.txt, the charts, run.json, run.csv.
+    QSaveFile summary(QDir(o.outDir).filePath(QStringLiteral("summary.txt")));
+    if (!summary.open(QIODevice::WriteOnly)) {
+        fail(tr("cannot write %1").arg(summary.fileName()));
+        return 1;
+    }
+    summary.write(run->text().trimmed().toUtf8() + '\n');
+    if (!summary.commit()) {
+        fail(tr("cannot write %1").arg(summary.fileName()));
+        return 1;
+    }
+    w.selectRun(id);
+    QCoreApplication::processEvents();
+    const QStringList errors = w.charts()->exportAll(o.outDir);
+    if (!errors.isEmpty()) {
+        fail(errors.join(QStringLiteral("; ")));
+        return 1;
+    }
+    const QString runErr = w.exportRun(id, o.outDir);
+    if (!runErr.isEmpty()) {
+        fail(runErr);
+        return 1;
+    }
+    for (const QString& f : headlessOutputs())
+        std::printf("%s\n", QDir(o.outDir).filePath(f).toUtf8().constData());
+    if (run->finishReason() == FinishReason::Error) {
+        fail(tr("the engine failed: %1").arg(run->error()));
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+// The window's headless twin: `kvlens --headless REPORT.pdf --out DIR [--model M]
+// [--task one-line|key-points|detailed] [--question Q]` builds the same window
+// without showing it, runs the same request the Run button would, and writes
+// summary.txt, every chart as PNG and SVG, run.json and run.csv into DIR.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace kvlens::ui {
+
+class EngineWorker;
+
+struct HeadlessOptions {
+    QString report;         // the PDF (or .txt)
+    QString outDir;
+    QString model;          // empty: the settings' model
+    QString task = QStringLiteral("one-line");
+    QString question;       // non-empty: a question instead of the task
+    int maxTokens = 0;      // 0: the settings'
+    QString kvMode;         // empty: the settings'
+};
+
+// Parses the arguments after the program name; false and a message when
+// they are wrong. `wanted` says whether --headless was given at all.
+bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& wanted, QString& error);
+
+// Runs it; returns the exit code (0 on success) after printing the written
+// files on stdout, or one line naming the cause on stderr. `worker`: tests
+// pass a worker with a fake engine; null: the real engine.
+int runHeadless(const HeadlessOptions& options, EngineWorker* worker = nullptr);
+
+// The files a successful run writes into outDir.
+QStringList headlessOutputs();
+
+}  // namespace kvlens::ui

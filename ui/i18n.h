@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: Apache-2.0
+// Translations: English (the source texts) and Simplified Chinese, compiled
+// from resources/translations/*.ts into the program's resources. The language
+// comes from the settings, else from the system locale, and can be switched
+// while the window is open (widgets retranslate on LanguageChange).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace kvlens::ui::i18n {
+
+// "en" or "zh_CN" for a setting ("" : the system's).
+QString resolve(const QString& setting);
+// Installs the translators for `lang` ("en", "zh_CN"), replacing earlier ones.
+// Returns false when the translation could not be loaded.
+bool install(const QString& lang);
+QString current();
+QStringList available();        // {"en", "zh_CN"}
+QString nativeName(const QString& lang);   // "English", "简体中文"
+
+}  // namespace kvlens::ui::i18n

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: Apache-2.0
+// AnswerPane and its latency legend.
+#include "ui/widgets/answer_pane.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLinearGradient>
+#include <QPainter>
+#include <QPushButton>
+#include <QScrollBar>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ui/charts/chart_style.h"
+#include "ui/model/run_record.h"
+#include "ui/widgets/ui_style.h"
+
+namespace kvlens::ui {
+
+namespace {
+
+bool isDark(const QWidget* w) { return w->palette().color(QPalette::Base).lightness() < 128; }
+
+// The p-th percentile (0..1) of the decode latencies (first token excluded).
+double percentile(QVector<double> v, double p)
+{
+    if (v.isEmpty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::clamp(int(p * (v.size() - 1) + 0.5), 0, int(v.size()) - 1)];
+}
+
+}  // namespace
+
+// A small gradient bar: "fast 12 ms ▬▬▬ slow 48 ms".
+class LatencyLegend : public QWidget {
+public:
+    explicit LatencyLegend(QWidget* parent = nullptr) : QWidget(parent) { setMinimumSize(120, 18); }
+    void setRange(double lo, double hi)
+    {
+        lo_ = lo;
+        hi_ = hi;
+        update();
+    }
+    QSize sizeHint() const override { return QSize(220, fontMetrics().height() + 6); }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::Antialiasing);
+        const bool dark = isDark(this);
+        const QString left = formatMs(lo_), right = formatMs(hi_);
+        const QFontMetrics fm = fontMetrics();
+        const int lw = fm.horizontalAdvance(left) + 6, rw = fm.horizontalAdvance(right) + 6;
+        const QRect bar(lw, height() / 2 - 5, std::max(20, width() - lw - rw), 10);
+        QLinearGradient g(bar.topLeft(), bar.topRight());
+        for (double t : {0.0, 0.5, 1.0})
+            g.setColorAt(t, AnswerPane::tintColor(lo_ + t * (hi_ - lo_), lo_, hi_, dark));
+        p.setPen(palette().color(QPalette::Mid));
+        p.setBrush(g);
+        p.drawRoundedRect(bar, 3, 3);
+        p.setPen(palette().color(QPalette::WindowText));
+        p.drawText(QRect(0, 0, lw, height()), Qt::AlignVCenter | Qt::AlignLeft, left);
+        p.drawText(QRect(bar.right() + 4, 0, rw, height()), Qt::AlignVCenter | Qt::AlignLeft, right);
+    }
+
+private:
+    double lo_ = 0, hi_ = 0;
+};
+
+AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
+{
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(style::kMargin, style::kSpacing, style::kMargin, style::kSpacing);
+    l->setSpacing(style::kSpacing);
+    auto* top = new QHBoxLayout;
+    heading_ = new QLabel;
+    style::makeHeading(heading_);
+    status_ = new QLabel;
+    style::makeSecondary(status_);
+    top->addWidget(heading_);
+    top->addStretch();
+    top->addWidget(status_);
+    l->addLayout(top);
+    text_ = new QTextBrowser;
+    text_->setOpenLinks(false);
+    QFont f = text_->font();
+    f.setPointSizeF(f.pointSizeF() * 1.1);
+    text_->setFont(f);
+    l->addWidget(text_, 1);
+    auto* bottom = new QHBoxLayout;
+    tint_ = new QCheckBox;
+    tint_->setChecked(true);
+    legend_ = new LatencyLegend;
+    copy_ = new QPushButton;
+    bottom->addWidget(tint_);
+    bottom->addWidget(legend_, 1);
+    bottom->addStretch();
+    bottom->addWidget(copy_);
+    l->addLayout(bottom);
+    connect(tint_, &QCheckBox::toggled, this, [this](bool on) {
+        legend_->setVisible(on);
+        render();
+        emit tintChanged(on);
+    });
+    connect(copy_, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(plainText()); });
+    retranslate();
+    render();
+}
+
+void AnswerPane::retranslate()
+{
+    tint_->setText(tr("Tint tokens by latency"));
+    tint_->setToolTip(tr("Each token's background shows how long it took to decode, from this run's fast "
+                         "tokens (10th percentile) to its slow ones (90th). The first token is blue: its time "
+                         "is the TTFT."));
+    copy_->setText(tr("Copy"));
+    render();
+}
+
+void AnswerPane::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        retranslate();
+    else if (e->type() == QEvent::PaletteChange)
+        render();
+    QWidget::changeEvent(e);
+}
+
+bool AnswerPane::tint() const { return tint_->isChecked(); }
+void AnswerPane::setTint(bool on) { tint_->setChecked(on); }
+QString AnswerPane::plainText() const { return run_ ? run_->text() : QString(); }
+QString AnswerPane::statusText() const { return status_->text(); }
+
+QColor AnswerPane::tintColor(double latencyMs, double lo, double hi, bool dark)
+{
+    const double t = hi > lo ? std::clamp((latencyMs - lo) / (hi - lo), 0.0, 1.0) : 0.0;
+    // Green -> amber -> red, as pale backgrounds (light) or deep ones (dark).
+    const QColor light[] = {QColor(0xd3, 0xf0, 0xdf), QColor(0xfc, 0xeb, 0xb6), QColor(0xf6, 0xc6, 0xc0)};
+    const QColor deep[] = {QColor(0x1f, 0x4d, 0x36), QColor(0x5c, 0x4a, 0x14), QColor(0x6b, 0x25, 0x1f)};
+    const QColor* c = dark ? deep : light;
+    const int i = t < 0.5 ? 0 : 1;
+    const double u = t < 0.5 ? t * 2 : (t - 0.5) * 2;
+    return QColor::fromRgbF(c[i].redF() + (c[i + 1].redF() - c[i].redF()) * u,
+                            c[i].greenF() + (c[i + 1].greenF() - c[i].greenF()) * u,
+                            c[i].blueF() + (c[i + 1].blueF() - c[i].blueF()) * u);
+}
+
+void AnswerPane::showRun(const RunRecord* run)
+{
+    run_ = run;
+    render();
+}
+
+
+void AnswerPane::render()
+{
+    heading_->setText(run_ ? tr("Answer — %1").arg(run_->label()) : tr("Answer"));
+    if (!run_) {
+        status_->clear();
+        text_->setHtml(QStringLiteral("<p style='color:%1'>%2</p>")
+                           .arg(palette().color(QPalette::PlaceholderText).name(),
+                                tr("Open a report, choose a task and press Run.").toHtmlEscaped()));
+        legend_->setRange(0, 0);
+        return;
+    }
+    // Status line.
+    QString status;
+    switch (run_->state()) {
+    case RunRecord::State::Waiting: status = tr("loading the model…"); break;
+    case RunRecord::State::Queued: status = tr("queued"); break;
+    case RunRecord::State::Prefill:
+        status = tr("reading the report: %1 %").arg(qRound(run_->prefillFraction() * 100));
+        break;
+    case RunRecord::State::Decode:
+        status = tr("writing: %n token(s)", nullptr, int(run_->tokens().size()));
+        break;
+    case RunRecord::State::Finished:
+        switch (run_->finishReason()) {
+        case FinishReason::Stop: status = tr("done"); break;
+        case FinishReason::Length: status = tr("done: reached the max new tokens"); break;
+        case FinishReason::Cancelled: status = tr("cancelled"); break;
+        case FinishReason::Error: status = tr("failed"); break;
+        case FinishReason::None: break;
+        }
+        break;
+    }
+    status_->setText(status);
+
+    const bool dark = isDark(this);
+    QVector<double> lat;
+    for (const TokenStep& t : run_->tokens()) {
+        if (t.index > 0)
+            lat.append(t.latencyMs);
+    }
+    const double lo = percentile(lat, 0.1), hi = percentile(lat, 0.9);
+    legend_->setRange(lo, hi);
+    QString html = QStringLiteral("<div style='white-space: pre-wrap;'>");
+    if (run_->finishReason() == FinishReason::Error) {
+        html += QStringLiteral("<p style='color:%1'><b>%2</b> %3</p>")
+                    .arg(style::badgeColor(style::Badge::Bad).name(), tr("Error:").toHtmlEscaped(),
+                         run_->error().toHtmlEscaped());
+    }
+    const bool tinted = tint_->isChecked();
+    const QColor first = dark ? QColor(0x1d, 0x3a, 0x6b) : QColor(0xd6, 0xe4, 0xfb);
+    const QString hidden = palette().color(QPalette::PlaceholderText).name();
+    for (const TokenStep& t : run_->tokens()) {
+        QString piece = t.text.toHtmlEscaped();
+        if (!t.visible) {
+            html += QStringLiteral("<span style='color:%1; font-style:italic'>%2</span>").arg(hidden, piece);
+            continue;
+        }
+        if (!tinted) {
+            html += piece;
+            continue;
+        }
+        const QColor bg = t.index == 0 ? first : tintColor(t.latencyMs, lo, hi, dark);
+        html += QStringLiteral("<span style='background-color:%1'>%2</span>").arg(bg.name(), piece);
+    }
+    if (run_->tokens().isEmpty() && !run_->text().isEmpty())
+        html += run_->text().toHtmlEscaped();
+    html += QStringLiteral("</div>");
+    QScrollBar* bar = text_->verticalScrollBar();
+    const bool atEnd = bar->value() >= bar->maximum() - 4;
+    text_->setHtml(html);
+    if (atEnd)
+        bar->setValue(bar->maximum());
+}
+
+}  // namespace kvlens::ui

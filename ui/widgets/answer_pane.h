@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: Apache-2.0
+// AnswerPane: the answer streaming in, each token optionally tinted by its
+// decode latency (green fast, amber, red slow, scaled to the run's own 10th
+// and 90th percentiles, shown in a legend), hidden reasoning in grey, a line
+// with the run's state, and Copy.
+#pragma once
+
+#include <QWidget>
+
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QTextBrowser;
+
+namespace kvlens::ui {
+
+class RunRecord;
+class LatencyLegend;
+
+class AnswerPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit AnswerPane(QWidget* parent = nullptr);
+
+    void showRun(const RunRecord* run);    // null: nothing selected
+    bool tint() const;
+    void setTint(bool on);
+    QString plainText() const;
+    QString statusText() const;
+    // Background colour of a latency between lo and hi (fast -> slow).
+    static QColor tintColor(double latencyMs, double lo, double hi, bool dark);
+
+signals:
+    void tintChanged(bool on);
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void retranslate();
+    void render();
+
+    const RunRecord* run_ = nullptr;
+    QLabel* heading_;
+    QLabel* status_;
+    QTextBrowser* text_;
+    QCheckBox* tint_;
+    LatencyLegend* legend_;
+    QPushButton* copy_;
+};
+
+}  // namespace kvlens::ui

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+// ChartsBoard.
+#include "ui/widgets/charts_board.h"
+
+#include <QDir>
+#include <QEvent>
+#include <QGridLayout>
+
+#include "ui/charts/kv_chart.h"
+#include "ui/charts/latency_chart.h"
+#include "ui/charts/memory_chart.h"
+#include "ui/charts/prefill_chart.h"
+#include "ui/charts/ttft_chart.h"
+#include "ui/widgets/stats_card.h"
+
+namespace kvlens::ui {
+
+ChartsBoard::ChartsBoard(QWidget* parent) : QWidget(parent)
+{
+    grid_ = new QGridLayout(this);
+    grid_->setContentsMargins(4, 4, 4, 4);
+    grid_->setSpacing(4);
+    charts_ = {new PrefillChart, new TtftChart, new LatencyChart, new KvChart, new MemoryChart};
+    stats_ = new StatsCard;
+    stats_->setAutoFillBackground(true);
+    stats_->setBackgroundRole(QPalette::Base);
+    relayout();
+}
+
+ChartPanel* ChartsBoard::chart(const QString& key) const
+{
+    for (ChartPanel* c : charts_) {
+        if (c->key() == key)
+            return c;
+    }
+    return nullptr;
+}
+
+void ChartsBoard::relayout()
+{
+    // Normal: 2 columns x 3 rows. Presentation: the same, larger fonts; the
+    // window gives the board more room by hiding the document.
+    const int cols = 2;
+    int i = 0;
+    for (ChartPanel* c : charts_) {
+        grid_->addWidget(c, i / cols, i % cols);
+        ++i;
+    }
+    grid_->addWidget(stats_, i / cols, i % cols);
+    for (int r = 0; r < 3; ++r)
+        grid_->setRowStretch(r, 1);
+    for (int c = 0; c < cols; ++c)
+        grid_->setColumnStretch(c, 1);
+}
+
+void ChartsBoard::plot(const ChartInput& in)
+{
+    for (ChartPanel* c : charts_)
+        c->plot(in);
+    stats_->showRuns(in.primary, in.compare);
+    ++redraws_;
+}
+
+void ChartsBoard::setPresentation(bool on)
+{
+    presentation_ = on;
+    const ChartStyle s = ChartStyle::fromApplication(on);
+    for (ChartPanel* c : charts_)
+        c->setStyle(s);
+    stats_->setPresentation(on);
+}
+
+void ChartsBoard::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange)
+        setPresentation(presentation_);
+    QWidget::changeEvent(e);
+}
+
+QStringList ChartsBoard::exportAll(const QString& dir) const
+{
+    QStringList errors;
+    QDir().mkpath(dir);
+    for (ChartPanel* c : charts_) {
+        for (const char* suffix : {"png", "svg"}) {
+            const QString path = QDir(dir).filePath(c->key() + QLatin1Char('.') + QLatin1String(suffix));
+            const QString err = c->exportTo(path);
+            if (!err.isEmpty())
+                errors << err;
+        }
+    }
+    return errors;
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// ChartsBoard: the live charts in one grid (prefill progress, TTFT parts,
+// decode latency, KV cache, memory) with the stats card, redrawn together
+// from one ChartInput, styled together (normal or presentation mode), and
+// exported together (every chart as PNG and SVG).
+#pragma once
+
+#include <QVector>
+#include <QWidget>
+
+#include "ui/charts/chart_panel.h"
+
+class QGridLayout;
+
+namespace kvlens::ui {
+
+class StatsCard;
+
+class ChartsBoard : public QWidget {
+    Q_OBJECT
+public:
+    explicit ChartsBoard(QWidget* parent = nullptr);
+
+    const QVector<ChartPanel*>& charts() const { return charts_; }
+    ChartPanel* chart(const QString& key) const;
+    StatsCard* stats() const { return stats_; }
+    void plot(const ChartInput& in);
+    int redraws() const { return redraws_; }
+    void setPresentation(bool on);
+    bool presentation() const { return presentation_; }
+    // Writes <key>.png and <key>.svg for every chart into `dir`; returns the
+    // errors (empty on success).
+    QStringList exportAll(const QString& dir) const;
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void relayout();
+
+    QGridLayout* grid_;
+    QVector<ChartPanel*> charts_;
+    StatsCard* stats_;
+    bool presentation_ = false;
+    int redraws_ = 0;
+};
+
+}  // namespace kvlens::ui

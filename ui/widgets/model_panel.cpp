@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: Apache-2.0
+// ModelPanel.
+#include "ui/widgets/model_panel.h"
+
+#include <QEvent>
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include "ui/charts/chart_style.h"
+#include "ui/widgets/ui_style.h"
+
+namespace kvlens::ui {
+
+ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(style::kMargin, style::kMargin, style::kMargin, style::kMargin);
+    l->setSpacing(style::kSpacing);
+    heading_ = new QLabel;
+    style::makeHeading(heading_, 1.25);
+    heading_->setWordWrap(true);
+    statusLabel_ = new QLabel;
+    statusLabel_->setWordWrap(true);
+    style::makeSecondary(statusLabel_);
+    form_ = new QFormLayout;
+    form_->setLabelAlignment(Qt::AlignRight);
+    form_->setHorizontalSpacing(style::kSpacing * 2);
+    formula_ = new QLabel;
+    formula_->setWordWrap(true);
+    formula_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    formula_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    formula_->setFrameShape(QFrame::StyledPanel);
+    formula_->setMargin(style::kSpacing);
+    l->addWidget(heading_);
+    l->addWidget(statusLabel_);
+    l->addLayout(form_);
+    l->addWidget(formula_);
+    l->addStretch();
+    rebuild();
+}
+
+void ModelPanel::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        rebuild();
+    QWidget::changeEvent(e);
+}
+
+void ModelPanel::setSummary(const ModelSummary& s)
+{
+    summary_ = s;
+    status_.clear();
+    rebuild();
+}
+
+void ModelPanel::setLoading(const QString& path)
+{
+    status_ = tr("Loading %1…").arg(QFileInfo(path).fileName());
+    rebuild();
+}
+
+void ModelPanel::setError(const QString& message)
+{
+    status_ = tr("Could not load the model: %1").arg(message);
+    rebuild();
+}
+
+QString ModelPanel::text() const
+{
+    QStringList lines{heading_->text(), statusLabel_->text()};
+    for (int i = 0; i < form_->rowCount(); ++i) {
+        auto* label = qobject_cast<QLabel*>(form_->itemAt(i, QFormLayout::LabelRole)->widget());
+        auto* value = qobject_cast<QLabel*>(form_->itemAt(i, QFormLayout::FieldRole)->widget());
+        if (label && value)
+            lines << label->text() + QLatin1Char(' ') + value->text();
+    }
+    lines << formula_->text();
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ModelPanel::rebuild()
+{
+    while (form_->rowCount() > 0)
+        form_->removeRow(0);
+    const ModelSummary& s = summary_;
+    if (!s.isValid()) {
+        heading_->setText(tr("No model loaded"));
+        statusLabel_->setText(status_.isEmpty() ? tr("Choose a GGUF file in Settings.") : status_);
+        formula_->setVisible(false);
+        return;
+    }
+    const QLocale loc;
+    heading_->setText(s.name.isEmpty() ? QFileInfo(s.path).fileName() : s.name);
+    statusLabel_->setText(status_.isEmpty() ? s.path : status_);
+    auto row = [this](const QString& name, const QString& value) {
+        auto* v = new QLabel(value);
+        v->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        v->setWordWrap(true);
+        form_->addRow(name + QLatin1Char(':'), v);
+    };
+    row(tr("Architecture"), s.architecture);
+    row(tr("Runs on"), s.backend);
+    row(tr("Layers"), loc.toString(s.nLayer));
+    QString heads = tr("%1 query heads, %2 KV heads").arg(s.nHead).arg(s.nHeadKv);
+    if (s.nHeadKv > 0 && s.nHead > s.nHeadKv)
+        heads += QStringLiteral(" (") + (s.nHeadKv == 1 ? tr("MQA") : tr("GQA")) + QStringLiteral(", ")
+                 + tr("KV %1× smaller").arg(s.nHead / s.nHeadKv) + QStringLiteral(")");
+    row(tr("Heads"), heads);
+    row(tr("Head dimension"), loc.toString(s.headDim));
+    row(tr("Embedding"), loc.toString(s.nEmbd));
+    row(tr("Context"), tr("%1 tokens (trained: %2)").arg(loc.toString(s.contextLength), loc.toString(s.nCtxTrain)));
+    if (s.slidingWindow > 0)
+        row(tr("Sliding window"), tr("%1 tokens").arg(loc.toString(s.slidingWindow)));
+    row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
+    row(tr("Weights"), formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));
+    QStringList types;
+    for (auto it = s.tensorTypes.begin(); it != s.tensorTypes.end(); ++it)
+        types << QStringLiteral("%1 × %2").arg(it.key()).arg(it.value());
+    row(tr("Tensor types"), types.join(QStringLiteral(", ")));
+    row(tr("Vocabulary"), tr("%1 tokens, %2 chat format").arg(loc.toString(s.nVocab), s.chatTemplate));
+    row(tr("KV cache per token"), tr("%1 (f16) · %2 (q8_0)")
+                                      .arg(formatBytes(double(s.kvBytesPerTokenF16)),
+                                           formatBytes(double(s.kvBytesPerTokenQ8))));
+    if (s.kvPoolBytes > 0)
+        row(tr("KV pool"), formatBytes(double(s.kvPoolBytes)));
+    formula_->setVisible(true);
+    formula_->setText(tr("KV bytes per token = %1").arg(s.kvFormula()));
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: Apache-2.0
+// StatsCard.
+#include "ui/widgets/stats_card.h"
+
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+#include "ui/charts/chart_style.h"
+#include "ui/model/run_record.h"
+#include "ui/widgets/ui_style.h"
+
+namespace kvlens::ui {
+
+namespace {
+
+QString dash() { return QStringLiteral("—"); }
+
+QString rate(double v, const char* unit)
+{
+    if (v <= 0)
+        return dash();
+    const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+    int i = 0;
+    while (v >= 1000 && i < 5) {
+        v /= 1000;
+        ++i;
+    }
+    return QStringLiteral("%1 %2%3").arg(v, 0, 'f', v >= 100 ? 0 : 1).arg(QLatin1String(prefixes[i]),
+                                                                             QLatin1String(unit));
+}
+
+}  // namespace
+
+QVector<StatsCard::Figure> StatsCard::figures()
+{
+    return {
+        {QStringLiteral("prompt_tokens"), tr("Prompt"), tr("tokens of the rendered prompt, template included")},
+        {QStringLiteral("cached_tokens"), tr("From prefix cache"), tr("prompt tokens whose KV was reused")},
+        {QStringLiteral("computed_tokens"), tr("Prefilled"), tr("prompt tokens this run computed")},
+        {QStringLiteral("generated_tokens"), tr("Generated"), tr("tokens of the answer")},
+        {QStringLiteral("queue_ms"), tr("Queue"), tr("submission → the scheduler took the request")},
+        {QStringLiteral("tokenize_ms"), tr("Tokenize"), tr("chat template and tokenizer")},
+        {QStringLiteral("prefill_ms"), tr("Prefill"), tr("forward passes over the prompt")},
+        {QStringLiteral("ttft_ms"), tr("TTFT"), tr("time to first token: queue + tokenize + prefill + sample")},
+        {QStringLiteral("ttft_visible_ms"), tr("First visible token"), tr("first token outside hidden reasoning")},
+        {QStringLiteral("decode_ms"), tr("Decode"), tr("first token → last token")},
+        {QStringLiteral("e2e_ms"), tr("End to end"), tr("submission → done")},
+        {QStringLiteral("prefill_tok_s"), tr("Prefill speed"), tr("prefilled tokens / prefill time")},
+        {QStringLiteral("decode_tok_s"), tr("Decode speed"), tr("(generated − 1) / decode time")},
+        {QStringLiteral("tpot_ms"), tr("Time per token"), tr("decode time per token after the first")},
+        {QStringLiteral("kv_bytes_peak"), tr("KV peak"), tr("logical KV bytes at the end of the run")},
+        {QStringLiteral("device_memory_peak"), tr("Device memory"), tr("weights + KV pool + scratch")},
+        {QStringLiteral("prefill_flop_s"), tr("Prefill compute"), tr("achieved FLOP/s during the prefill")},
+        {QStringLiteral("decode_bytes_s"), tr("Decode bandwidth"), tr("achieved bytes read per second in decode")},
+    };
+}
+
+QString StatsCard::format(const QString& key, const RunRecord& r)
+{
+    const QLocale loc;
+    const bool done = r.hasFigures();
+    const RunFigures& f = r.figures();
+    auto ms = [](double v) { return v > 0 ? formatMs(v) : dash(); };
+    if (key == QLatin1String("prompt_tokens"))
+        return r.promptTokens() > 0 ? loc.toString(r.promptTokens()) : dash();
+    if (key == QLatin1String("cached_tokens"))
+        return r.promptTokens() > 0 || done ? loc.toString(r.cachedTokens()) : dash();
+    if (key == QLatin1String("computed_tokens")) {
+        if (done)
+            return loc.toString(f.computedTokens);
+        return r.prefill().isEmpty() ? dash() : loc.toString(r.prefill().last().tokensDone - r.cachedTokens());
+    }
+    if (key == QLatin1String("generated_tokens"))
+        return done ? loc.toString(f.generatedTokens) : loc.toString(int(r.tokens().size()));
+    if (key == QLatin1String("queue_ms"))
+        return done ? ms(f.queueMs) : (r.state() >= RunRecord::State::Prefill ? formatMs(r.queueMs()) : dash());
+    if (key == QLatin1String("tokenize_ms"))
+        return done ? ms(f.tokenizeMs) : dash();
+    if (key == QLatin1String("prefill_ms"))
+        return done ? ms(f.prefillMs) : (r.ttftParts().prefillMs > 0 ? formatMs(r.ttftParts().prefillMs) : dash());
+    if (key == QLatin1String("ttft_ms"))
+        return r.hasFirstToken() ? formatMs(r.ttftMs()) : dash();
+    if (key == QLatin1String("ttft_visible_ms"))
+        return done ? ms(f.ttftVisibleMs) : dash();
+    if (key == QLatin1String("decode_ms"))
+        return done ? ms(f.decodeMs) : dash();
+    if (key == QLatin1String("e2e_ms"))
+        return done ? ms(f.e2eMs) : dash();
+    if (key == QLatin1String("prefill_tok_s"))
+        return r.prefillTokPerSecond() > 0 ? QStringLiteral("%1 tok/s").arg(loc.toString(r.prefillTokPerSecond(), 'f', 0))
+                                           : dash();
+    if (key == QLatin1String("decode_tok_s"))
+        return r.decodeTokPerSecond() > 0 ? QStringLiteral("%1 tok/s").arg(r.decodeTokPerSecond(), 0, 'f', 1) : dash();
+    if (key == QLatin1String("tpot_ms")) {
+        const double t = done ? f.tpotMs : (r.decodeTokPerSecond() > 0 ? 1000.0 / r.decodeTokPerSecond() : 0);
+        return ms(t);
+    }
+    if (key == QLatin1String("kv_bytes_peak")) {
+        const double b = done ? double(f.kvBytesPeak) : double(r.kvPeakBytes(RunRecord::KvKind::Logical));
+        return b > 0 ? formatBytes(b) : dash();
+    }
+    if (key == QLatin1String("device_memory_peak"))
+        return done && f.deviceMemoryPeak > 0 ? formatBytes(double(f.deviceMemoryPeak)) : dash();
+    if (key == QLatin1String("prefill_flop_s"))
+        return done ? rate(f.prefillFlopS, "FLOP/s") : dash();
+    if (key == QLatin1String("decode_bytes_s"))
+        return done ? rate(f.decodeBytesS, "B/s") : dash();
+    return dash();
+}
+
+StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
+{
+    auto* l = new QVBoxLayout(this);
+    l->setContentsMargins(style::kMargin, style::kSpacing, style::kMargin, style::kSpacing);
+    heading_ = new QLabel;
+    style::makeHeading(heading_);
+    l->addWidget(heading_);
+    grid_ = new QGridLayout;
+    grid_->setHorizontalSpacing(style::kSpacing * 2);
+    grid_->setVerticalSpacing(2);
+    l->addLayout(grid_);
+    l->addStretch();
+    primaryHead_ = new QLabel;
+    compareHead_ = new QLabel;
+    for (QLabel* h : {primaryHead_, compareHead_}) {
+        h->setAlignment(Qt::AlignRight);
+        QFont f = h->font();
+        f.setWeight(QFont::DemiBold);
+        h->setFont(f);
+    }
+    primaryHead_->setStyleSheet(QStringLiteral("color: %1").arg(ChartStyle::runColor(0).name()));
+    compareHead_->setStyleSheet(QStringLiteral("color: %1").arg(ChartStyle::runColor(1).name()));
+    const int n = int(figures().size());
+    const int half = (n + 1) / 2;
+    grid_->addWidget(primaryHead_, 0, 1);
+    grid_->addWidget(compareHead_, 0, 2);
+    for (int i = 0; i < n; ++i) {
+        auto* name = new QLabel;
+        auto* value = new QLabel;
+        auto* cmp = new QLabel;
+        value->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        cmp->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        QFont vf = value->font();
+        vf.setWeight(QFont::DemiBold);
+        value->setFont(vf);
+        cmp->setStyleSheet(QStringLiteral("color: %1").arg(ChartStyle::runColor(1).name()));
+        const int row = 1 + (i % half), col = (i / half) * 4;
+        grid_->addWidget(name, row, col);
+        grid_->addWidget(value, row, col + 1);
+        grid_->addWidget(cmp, row, col + 2);
+        names_.append(name);
+        values_.append(value);
+        compares_.append(cmp);
+    }
+    grid_->setColumnMinimumWidth(3, style::kSpacing * 2);
+    rebuild();
+}
+
+void StatsCard::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::LanguageChange)
+        rebuild();
+    QWidget::changeEvent(e);
+}
+
+void StatsCard::setPresentation(bool on)
+{
+    presentation_ = on;
+    QFont f = font();
+    f.setPointSizeF(on ? 15 : QFont().pointSizeF());
+    setFont(f);
+    rebuild();
+}
+
+void StatsCard::showRuns(const RunRecord* primary, const RunRecord* compare)
+{
+    primary_ = primary;
+    compare_ = compare;
+    rebuild();
+}
+
+QString StatsCard::valueText(const QString& key) const
+{
+    const auto figs = figures();
+    for (int i = 0; i < figs.size(); ++i) {
+        if (figs[i].key == key)
+            return values_[i]->text();
+    }
+    return {};
+}
+
+void StatsCard::rebuild()
+{
+    heading_->setText(primary_ ? tr("Figures — %1").arg(primary_->label()) : tr("Figures"));
+    primaryHead_->setText(primary_ ? QStringLiteral("#%1").arg(primary_->id()) : QString());
+    compareHead_->setText(compare_ ? QStringLiteral("#%1").arg(compare_->id()) : QString());
+    compareHead_->setVisible(compare_ != nullptr);
+    const auto figs = figures();
+    for (int i = 0; i < figs.size(); ++i) {
+        names_[i]->setText(figs[i].name);
+        names_[i]->setToolTip(figs[i].help);
+        values_[i]->setText(primary_ ? format(figs[i].key, *primary_) : dash());
+        compares_[i]->setText(compare_ ? format(figs[i].key, *compare_) : QString());
+        compares_[i]->setVisible(compare_ != nullptr);
+    }
+}
+
+}  // namespace kvlens::ui

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// TaskPane: what to ask. The preset tasks (one-sentence summary, key points,
+// detailed summary), a free question, Run and Cancel, and the one-click
+// teaching experiments that vary the selected run.
+#pragma once
+
+#include <QMap>
+#include <QWidget>
+
+#include "ui/model/run_config.h"
+
+class QButtonGroup;
+class QGroupBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+
+namespace kvlens::ui {
+
+class TaskPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit TaskPane(QWidget* parent = nullptr);
+
+    TaskKind task() const;
+    void setTask(TaskKind t);
+    QString question() const;
+    void setQuestion(const QString& q);
+    void setRunning(bool running);
+    void setCanRun(bool can, const QString& why = QString());
+    void setExperimentsEnabled(bool enabled);
+    QPushButton* runButton() const { return run_; }
+    QPushButton* cancelButton() const { return cancel_; }
+    QPushButton* experimentButton(Experiment e) const { return experiments_.value(e); }
+
+signals:
+    void runRequested();
+    void cancelRequested();
+    void experimentRequested(kvlens::ui::Experiment e);
+    void taskChanged();
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void retranslate();
+
+    QLabel* heading_;
+    QButtonGroup* tasks_;
+    QLineEdit* question_;
+    QPushButton* run_;
+    QPushButton* cancel_;
+    QLabel* hint_;
+    QGroupBox* experimentBox_;
+    QLabel* experimentHint_;
+    QMap<Experiment, QPushButton*> experiments_;
+    bool running_ = false;
+    bool canRun_ = false;
+};
+
+}  // namespace kvlens::ui
