@@ -76,6 +76,13 @@ private slots:
         QVERIFY(j["warnings"].is_array());
     }
 
+    void password() {
+        const auto file = kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf";
+        const cli_run r = run_cli({"extract", file.string(), "--password", "kvlens"});
+        QCOMPARE(r.exit_code, 0);
+        QVERIFY(QString::fromStdString(r.out).contains("Prefill reads the prompt"));
+    }
+
     void scannedPagesWarnOnStderr() {
         const cli_run r = run_cli({"extract", (samples / "007-imagemagick-images/imagemagick-images.pdf").string()});
         QCOMPARE(r.exit_code, 0);

@@ -218,6 +218,36 @@ private slots:
         QVERIFY(doc.message().find('\n') == std::string::npos);
     }
 
+    // tests/pdf/data/encrypted-password-kvlens.pdf: one page, user password
+    // "kvlens", made with reportlab (canvas with StandardEncryption, 128-bit).
+    void passwordOpensEncryptedFile_data() {
+        QTest::addColumn<QString>("password");
+        QTest::addColumn<kvlens::pdf::failure_kind>("kind");
+        QTest::newRow("right") << "kvlens" << failure_kind::none;
+        QTest::newRow("owner password also opens") << "owner-kvlens" << failure_kind::none;
+        QTest::newRow("wrong") << "kvlen" << failure_kind::wrong_password;
+        QTest::newRow("none") << "" << failure_kind::needs_password;
+    }
+    void passwordOpensEncryptedFile() {
+        QFETCH(QString, password);
+        QFETCH(kvlens::pdf::failure_kind, kind);
+        const auto file = kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf";
+        failure_kind why{};
+        auto doc = read_document(file, options_with(std::nullopt, password.toStdString()), &why);
+        QCOMPARE(why, kind);
+        QCOMPARE(doc.ok(), kind == failure_kind::none);
+        if (doc) {
+            QVERIFY(doc->metadata.encrypted);
+            QVERIFY(all_text(*doc).contains("Prefill reads the prompt, decode writes the answer."));
+            render_options ro;
+            ro.helper_path = KVLENS_PDF_HELPER_PATH;
+            ro.password = password.toStdString();
+            auto img = render_page(file, 1, 36, ro);
+            QVERIFY(img.ok());
+            QCOMPARE(img->page_number, 1);
+        }
+    }
+
     void badFiles_data() {
         QTest::addColumn<QByteArray>("bytes");
         QTest::addColumn<kvlens::pdf::failure_kind>("kind");
