@@ -23,8 +23,12 @@
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <sys/resource.h>
 #include <thread>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 namespace {
 
@@ -136,7 +140,24 @@ int run(const arguments& a) {
 
 }  // namespace
 
+// Guards of our own, besides the caller's time limit: die with the caller, and
+// cap the address space so a PDF that makes poppler allocate without end fails
+// here (as a crash the caller reports) instead of swapping the machine.
+static void limit_self() {
+#ifdef __linux__
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() == 1) std::exit(1);  // the caller is already gone
+#endif
+    constexpr rlim_t address_space = rlim_t(6) << 30;  // bytes
+    rlimit r{};
+    if (::getrlimit(RLIMIT_AS, &r) == 0 && (r.rlim_max == RLIM_INFINITY || r.rlim_max > address_space)) {
+        r.rlim_cur = address_space;
+        ::setrlimit(RLIMIT_AS, &r);
+    }
+}
+
 int main(int argc, char** argv) {
+    limit_self();
     arguments a;
     if (!parse_args(argc, argv, a)) {
         std::fputs("usage: kvlens-pdf-helper extract|render FILE [--first N] [--last M] [--dpi D] [--password-stdin]\n"
