@@ -57,6 +57,16 @@ std::string iso_date(time_t t) {
     return buf;
 }
 
+// 'name', built by appending (GCC 12 warns falsely on "'" + std::string).
+std::string quoted(const std::string& s) {
+    std::string q;
+    q.reserve(s.size() + 2);
+    q += '\'';
+    q += s;
+    q += '\'';
+    return q;
+}
+
 error fail(failure_kind* out, failure_kind kind, std::string message) {
     if (out) *out = kind;
     return make_error(std::move(message));
@@ -79,19 +89,19 @@ result<std::unique_ptr<poppler_file>> poppler_file::open(const std::filesystem::
     const std::string name = file.filename().string();
     std::error_code ec;
     if (!std::filesystem::exists(file, ec))
-        return fail(failure, failure_kind::not_found, "'" + file.string() + "': no such file");
+        return fail(failure, failure_kind::not_found, quoted(file.string()) + ": no such file");
     if (!std::filesystem::is_regular_file(file, ec))
-        return fail(failure, failure_kind::not_found, "'" + file.string() + "' is not a regular file");
+        return fail(failure, failure_kind::not_found, quoted(file.string()) + " is not a regular file");
     const auto size = std::filesystem::file_size(file, ec);
-    if (ec) return fail(failure, failure_kind::unreadable, "'" + name + "': cannot read: " + ec.message());
-    if (size == 0) return fail(failure, failure_kind::empty_file, "'" + name + "' is empty (0 bytes), not a PDF");
+    if (ec) return fail(failure, failure_kind::unreadable, quoted(name) + ": cannot read: " + ec.message());
+    if (size == 0) return fail(failure, failure_kind::empty_file, quoted(name) + " is empty (0 bytes), not a PDF");
 
     std::ifstream in(file, std::ios::binary);
-    if (!in) return fail(failure, failure_kind::unreadable, "'" + name + "': cannot open for reading");
+    if (!in) return fail(failure, failure_kind::unreadable, quoted(name) + ": cannot open for reading");
     std::string head(static_cast<std::size_t>(std::min<std::uintmax_t>(size, 1024)), '\0');
     in.read(head.data(), static_cast<std::streamsize>(head.size()));
     if (head.find("%PDF-") == std::string::npos)
-        return fail(failure, failure_kind::not_pdf, "'" + name + "' is not a PDF (no %PDF- header)");
+        return fail(failure, failure_kind::not_pdf, quoted(name) + " is not a PDF (no %PDF- header)");
     std::string tail(static_cast<std::size_t>(std::min<std::uintmax_t>(size, 2048)), '\0');
     in.seekg(static_cast<std::streamoff>(size - tail.size()));
     in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
@@ -100,14 +110,14 @@ result<std::unique_ptr<poppler_file>> poppler_file::open(const std::filesystem::
     std::unique_ptr<poppler::document> doc(poppler::document::load_from_file(file.string(), password, password));
     if (!doc)
         return fail(failure, failure_kind::damaged,
-                    "'" + name + "' is a damaged PDF that cannot be opened" + (truncated ? " (truncated: no %%EOF)" : ""));
+                    quoted(name) + " is a damaged PDF that cannot be opened" + (truncated ? " (truncated: no %%EOF)" : ""));
     if (doc->is_locked()) {
         if (password.empty())
-            return fail(failure, failure_kind::needs_password, "'" + name + "' is encrypted and needs a password");
-        return fail(failure, failure_kind::wrong_password, "'" + name + "': wrong password");
+            return fail(failure, failure_kind::needs_password, quoted(name) + " is encrypted and needs a password");
+        return fail(failure, failure_kind::wrong_password, quoted(name) + ": wrong password");
     }
     if (doc->pages() <= 0)
-        return fail(failure, failure_kind::damaged, "'" + name + "' is damaged: no readable pages");
+        return fail(failure, failure_kind::damaged, quoted(name) + " is damaged: no readable pages");
     auto d = std::make_unique<impl>();
     d->doc = std::move(doc);
     d->path = file;
@@ -163,7 +173,7 @@ result<raw_document> poppler_file::read_text(page_range range, failure_kind* fai
     }
     if (!unreadable.empty() && static_cast<int>(unreadable.size()) == n)
         return fail(failure, failure_kind::damaged,
-                    "'" + d_->path.filename().string() + "' is damaged: none of its " + std::to_string(n) +
+                    quoted(d_->path.filename().string()) + " is damaged: none of its " + std::to_string(n) +
                         " pages can be read");
     if (!unreadable.empty())
         out.warnings.push_back(std::to_string(unreadable.size()) + " page(s) cannot be read, from page " +
