@@ -1,9 +1,254 @@
 // SPDX-License-Identifier: Apache-2.0
-// AVX2 + FMA + F16C kernels (compiled with -mavx2 -mfma -mf16c).
+// AVX2 + FMA + F16C kernels. Only the kernel bodies are compiled for AVX2 (a
+// target pragma, not file-wide -m flags), so the table-building code at the
+// end, which instantiates std::vector, stays plain x86-64 and can never leak
+// AVX2 instructions into code a pre-AVX2 CPU runs.
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstdint>
+
 #include "engine/backend/cpu/kernel_tables.h"
+#include "engine/backend/cpu/matmul_simd.h"
+#include "engine/backend/cpu/quant_blocks.h"
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,f16c")
+
+namespace kvlens {
+namespace {
+
+// The 8-bit integer dot step on AVX2: unsigned x signed byte pairs summed to
+// int16 (cannot saturate for |u| <= 128, |s| <= 127), then pairs of int16 to int32.
+struct isa_avx2 {
+    static constexpr bool exact_u8 = false;   // u up to 255 would saturate maddubs
+    static __m256i dot_u8s8(__m256i u, __m256i s) {
+        return _mm256_madd_epi16(_mm256_maddubs_epi16(u, s), _mm256_set1_epi16(1));
+    }
+    static __m256i dot_u8s8_acc(__m256i acc, __m256i u, __m256i s) { return _mm256_add_epi32(acc, dot_u8s8(u, s)); }
+};
+
+}  // namespace
+}  // namespace kvlens
+
+#include "engine/backend/cpu/quant_simd.h"
+
+namespace kvlens {
+namespace {
+
+// ---- float rows ------------------------------------------------------------------------
+
+float dot_f32_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* x = static_cast<const float*>(vw);
+    auto* y = static_cast<const float*>(va);
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), acc0);
+        acc1 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i + 8), _mm256_loadu_ps(y + i + 8), acc1);
+    }
+    for (; i + 8 <= n; i += 8) acc0 = _mm256_fmadd_ps(_mm256_loadu_ps(x + i), _mm256_loadu_ps(y + i), acc0);
+    float sum = hsum_ps(_mm256_add_ps(acc0, acc1));
+    for (; i < n; ++i) sum += x[i] * y[i];
+    return sum;
+}
+
+inline __m256 load_f16x8(const std::uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+float dot_f16_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* x = static_cast<const std::uint16_t*>(vw);
+    auto* y = static_cast<const std::uint16_t*>(va);
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        acc0 = _mm256_fmadd_ps(load_f16x8(x + i), load_f16x8(y + i), acc0);
+        acc1 = _mm256_fmadd_ps(load_f16x8(x + i + 8), load_f16x8(y + i + 8), acc1);
+    }
+    for (; i + 8 <= n; i += 8) acc0 = _mm256_fmadd_ps(load_f16x8(x + i), load_f16x8(y + i), acc0);
+    float sum = hsum_ps(_mm256_add_ps(acc0, acc1));
+    for (; i < n; ++i) sum += h2f(x[i]) * h2f(y[i]);
+    return sum;
+}
+
+inline __m256 load_bf16x8(const std::uint16_t* p) {
+    const __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    return _mm256_castsi256_ps(_mm256_slli_epi32(w, 16));
+}
+
+inline float bf16_to_f32(std::uint16_t h) {
+    const std::uint32_t u = static_cast<std::uint32_t>(h) << 16;
+    return _mm_cvtss_f32(_mm_castsi128_ps(_mm_cvtsi32_si128(static_cast<int>(u))));
+}
+
+float dot_bf16_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* x = static_cast<const std::uint16_t*>(vw);
+    auto* y = static_cast<const std::uint16_t*>(va);
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    std::int64_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        acc0 = _mm256_fmadd_ps(load_bf16x8(x + i), load_bf16x8(y + i), acc0);
+        acc1 = _mm256_fmadd_ps(load_bf16x8(x + i + 8), load_bf16x8(y + i + 8), acc1);
+    }
+    for (; i + 8 <= n; i += 8) acc0 = _mm256_fmadd_ps(load_bf16x8(x + i), load_bf16x8(y + i), acc0);
+    float sum = hsum_ps(_mm256_add_ps(acc0, acc1));
+    for (; i < n; ++i) sum += bf16_to_f32(x[i]) * bf16_to_f32(y[i]);
+    return sum;
+}
+
+// ---- K-quants against q8_K ----------------------------------------------------------------
+// Integer sums per sub-block times its 6-bit scale; the minimums fold in
+// through the activations' 16-element sums (bsums). Same value as the scalar
+// dequantize-then-dot, up to float rounding.
+
+// The eight 6-bit scales and minimums of a q4_K / q5_K super-block.
+inline void unpack_scales_k4(const std::uint8_t* q, std::uint8_t sc[8], std::uint8_t mn[8]) {
+    for (int j = 0; j < 4; ++j) {
+        sc[j] = q[j] & 63;
+        mn[j] = q[j + 4] & 63;
+    }
+    for (int j = 4; j < 8; ++j) {
+        sc[j] = static_cast<std::uint8_t>((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
+        mn[j] = static_cast<std::uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
+    }
+}
+
+// sum over the 8 sub-blocks of 32 of mn[j] * (sum of the activations in sub-block j).
+inline int mins_dot(const std::uint8_t mn[8], const std::int16_t* bsums) {
+    int s = 0;
+    for (int j = 0; j < 8; ++j) s += mn[j] * (bsums[2 * j] + bsums[2 * j + 1]);
+    return s;
+}
+
+float dot_q4_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q4_K*>(vw);
+    auto* a = static_cast<const block_q8_K*>(va);
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    __m256 acc = _mm256_setzero_ps();
+    float acc_m = 0;
+    for (std::int64_t b = 0; b < n / QK_K; ++b) {
+        std::uint8_t sc[8], mn[8];
+        unpack_scales_k4(w[b].scales, sc, mn);
+        acc_m += a[b].d * h2f(w[b].dmin) * static_cast<float>(mins_dot(mn, a[b].bsums));
+        __m256i sumi = _mm256_setzero_si256();
+        for (int j = 0; j < 4; ++j) {
+            const __m256i q = load256(w[b].qs + 32 * j);
+            const __m256i p0 = _mm256_maddubs_epi16(_mm256_and_si256(q, low4), load256(a[b].qs + 64 * j));
+            const __m256i p1 = _mm256_maddubs_epi16(_mm256_and_si256(_mm256_srli_epi16(q, 4), low4), load256(a[b].qs + 64 * j + 32));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j])));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1])));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(a[b].d * h2f(w[b].d)), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_ps(acc) - acc_m;
+}
+
+float dot_q5_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q5_K*>(vw);
+    auto* a = static_cast<const block_q8_K*>(va);
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    const __m256i one = _mm256_set1_epi8(1);
+    __m256 acc = _mm256_setzero_ps();
+    float acc_m = 0;
+    for (std::int64_t b = 0; b < n / QK_K; ++b) {
+        std::uint8_t sc[8], mn[8];
+        unpack_scales_k4(w[b].scales, sc, mn);
+        acc_m += a[b].d * h2f(w[b].dmin) * static_cast<float>(mins_dot(mn, a[b].bsums));
+        __m256i hb = load256(w[b].qh);   // bit 2j: element l of chunk j's low half; bit 2j+1: high half
+        __m256i sumi = _mm256_setzero_si256();
+        for (int j = 0; j < 4; ++j) {
+            const __m256i q = load256(w[b].qs + 32 * j);
+            const __m256i h0 = _mm256_slli_epi16(_mm256_and_si256(hb, one), 4);
+            const __m256i h1 = _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(hb, 1), one), 4);
+            hb = _mm256_srli_epi16(hb, 2);
+            const __m256i q0 = _mm256_or_si256(_mm256_and_si256(q, low4), h0);
+            const __m256i q1 = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(q, 4), low4), h1);
+            const __m256i p0 = _mm256_maddubs_epi16(q0, load256(a[b].qs + 64 * j));
+            const __m256i p1 = _mm256_maddubs_epi16(q1, load256(a[b].qs + 64 * j + 32));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j])));
+            sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1])));
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(a[b].d * h2f(w[b].d)), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_ps(acc) - acc_m;
+}
+
+// q6_K: 6-bit quants q in 0..63 meaning q - 32; sum sc * (q . a) - 32 * sum sc * bsum.
+float dot_q6_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q6_K*>(vw);
+    auto* a = static_cast<const block_q8_K*>(va);
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    const __m256i three = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps();
+    for (std::int64_t b = 0; b < n / QK_K; ++b) {
+        const std::int8_t* sc = w[b].scales;
+        int bias = 0;
+        for (int j = 0; j < QK_K / 16; ++j) bias += sc[j] * a[b].bsums[j];
+        __m256i sumi = _mm256_setzero_si256();
+        for (int half = 0; half < 2; ++half) {
+            const std::uint8_t* ql = w[b].ql + 64 * half;
+            const __m256i qh = load256(w[b].qh + 32 * half);
+            const __m256i l0 = load256(ql), l1 = load256(ql + 32);
+            const __m256i q[4] = {
+                _mm256_or_si256(_mm256_and_si256(l0, low4), _mm256_slli_epi16(_mm256_and_si256(qh, three), 4)),
+                _mm256_or_si256(_mm256_and_si256(l1, low4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2), three), 4)),
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), low4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 4), three), 4)),
+                _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), low4), _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 6), three), 4)),
+            };
+            for (int k = 0; k < 4; ++k) {
+                const std::int8_t* s = sc + 8 * half + 2 * k;
+                const __m256i p = _mm256_maddubs_epi16(q[k], load256(a[b].qs + 128 * half + 32 * k));
+                const __m256i scale = _mm256_set_m128i(_mm_set1_epi16(s[1]), _mm_set1_epi16(s[0]));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scale));
+            }
+        }
+        sumi = _mm256_sub_epi32(sumi, _mm256_setr_epi32(32 * bias, 0, 0, 0, 0, 0, 0, 0));
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(a[b].d * h2f(w[b].d)), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_ps(acc);
+}
+
+tile_fn tile_for(ggml_type t) {
+    switch (t) {
+    case ggml_type::q4_0: return tile_simd<isa_avx2, q4_0_weights>;
+    case ggml_type::q4_1: return tile_simd<isa_avx2, q4_1_weights>;
+    case ggml_type::q8_0: return tile_simd<isa_avx2, q8_0_weights>;
+    default: return nullptr;
+    }
+}
+
+}  // namespace
+
+tile_fn avx2_tile_kernel(ggml_type t) { return tile_for(t); }
+
+}  // namespace kvlens
+
+#pragma GCC pop_options
 
 namespace kvlens {
 
-simd_overrides avx2_overrides() { return {}; }
+simd_overrides avx2_overrides() {
+    simd_overrides o;
+    o.from_float = {
+        {ggml_type::q8_0, q8_0_from_float_simd},
+        {ggml_type::q8_1, q8_1_from_float_simd},
+        {ggml_type::q8_K, q8_K_from_float_simd},
+        {ggml_type::f16, f16_from_float_simd},
+    };
+    o.to_float = {{ggml_type::f16, f16_to_float_simd}};
+    o.vec_dot = {
+        {ggml_type::f32, dot_f32_avx2},
+        {ggml_type::f16, dot_f16_avx2},
+        {ggml_type::bf16, dot_bf16_avx2},
+        {ggml_type::q4_0, dot_q4_0_q8_0_simd<isa_avx2>},
+        {ggml_type::q4_1, dot_q4_1_q8_1_simd<isa_avx2>},
+        {ggml_type::q8_0, dot_q8_0_q8_0_simd<isa_avx2>},
+        {ggml_type::q4_K, dot_q4_K_q8_K_avx2},
+        {ggml_type::q5_K, dot_q5_K_q8_K_avx2},
+        {ggml_type::q6_K, dot_q6_K_q8_K_avx2},
+    };
+    return o;
+}
 
 }  // namespace kvlens

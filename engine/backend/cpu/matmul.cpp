@@ -1,33 +1,180 @@
 // SPDX-License-Identifier: Apache-2.0
 // Matrix products: quantize the activation rows once, then split the output
-// rows across threads; each thread walks its rows in small tiles and, for each
-// weight row, every token, so a weight row is read from memory once per tile.
+// rows across threads. Where the active kernel level has a tiled kernel for
+// the weight type (matmul_simd.h), each thread walks its rows 4 at a time and,
+// for those 4 rows, all tokens 4 at a time: a 4x4 register tile of dot
+// products per call, each weight block loaded once per 4 tokens. Other types
+// use the table's vec_dot per (row, token) pair, rows in tiles of 16.
 #include "engine/backend/cpu/matmul.h"
 
 #include <algorithm>
+#include <cstring>
 
+#include "engine/backend/cpu/fp16.h"
 #include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul_simd.h"
+#include "engine/backend/cpu/quant_blocks.h"
 
 namespace kvlens {
+
+namespace {
+
+// Tokens below which the caller's thread quantizes alone (a pool job costs more).
+constexpr std::int64_t k_serial_quantize_tokens = 4;
+
+std::int64_t align64(std::int64_t n) { return (n + 63) & ~std::int64_t{63}; }
+
+// Scratch layout of the tiled path, bytes from the start of scratch.act:
+//   act:  (n_tokens, act_row) quantized activation rows
+//   ad:   (n_tokens, nb) f32 activation block scales
+//   as:   (n_tokens, nb) f32 activation block sums (q8_1 only)
+//   wsc:  (n_threads, 2, k_tile_rows, nb) f32 weight scales and minimums of a row tile
+struct tiled_layout {
+    std::int64_t nb, act_row, ad, as, wsc, total;
+};
+
+tiled_layout layout_for(std::int64_t n_in, std::int64_t act_row, std::int64_t n_tokens, int n_threads) {
+    tiled_layout l;
+    l.nb = n_in / 32;
+    l.act_row = act_row;
+    l.ad = align64(n_tokens * act_row);
+    l.as = l.ad + align64(n_tokens * l.nb * 4);
+    l.wsc = l.as + align64(n_tokens * l.nb * 4);
+    l.total = l.wsc + static_cast<std::int64_t>(n_threads) * 2 * k_tile_rows * l.nb * 4;
+    return l;
+}
+
+// The f32 scale (and minimum) of every block of a weight row.
+void weight_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d, float* m) {
+    switch (t) {
+    case ggml_type::q4_0: {
+        auto* b = reinterpret_cast<const block_q4_0*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
+        break;
+    }
+    case ggml_type::q4_1: {
+        auto* b = reinterpret_cast<const block_q4_1*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) {
+            d[i] = fp16_to_fp32(b[i].d);
+            m[i] = fp16_to_fp32(b[i].m);
+        }
+        break;
+    }
+    default: {   // q8_0
+        auto* b = reinterpret_cast<const block_q8_0*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
+        break;
+    }
+    }
+}
+
+// The f32 scale (and sum) of every block of a quantized activation row.
+void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d, float* s) {
+    if (t == ggml_type::q8_1) {
+        auto* b = reinterpret_cast<const block_q8_1*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) {
+            d[i] = fp16_to_fp32(b[i].d);
+            s[i] = fp16_to_fp32(b[i].s);
+        }
+    } else {
+        auto* b = reinterpret_cast<const block_q8_0*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
+    }
+}
+
+void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, float* y, thread_pool& pool,
+                  matmul_scratch& scratch, const weight_kernels& k, tile_fn tile) {
+    const ggml_type at = k.vec_dot_type;
+    const from_float_fn quantize = from_float_for(at);
+    const tiled_layout L = layout_for(w.n_in, row_bytes(at, w.n_in), n_tokens, pool.size());
+    if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
+    std::uint8_t* base = scratch.act.data();
+    std::uint8_t* act = base;
+    float* ad = reinterpret_cast<float*>(base + L.ad);
+    float* as = reinterpret_cast<float*>(base + L.as);
+    const bool has_sums = at == ggml_type::q8_1;
+
+    auto quantize_rows = [&](std::int64_t t0, std::int64_t t1) {
+        for (std::int64_t t = t0; t < t1; ++t) {
+            quantize(x + t * w.n_in, act + t * L.act_row, w.n_in);
+            act_scales(at, act + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
+        }
+    };
+    if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
+    else pool.parallel_for(n_tokens, quantize_rows);
+
+    const std::int64_t n_row_tiles = (w.n_out + k_tile_rows - 1) / k_tile_rows;
+    pool.run([&](int ith, int nth) {
+        const std::int64_t per = (n_row_tiles + nth - 1) / nth;
+        const std::int64_t tile0 = std::min(n_row_tiles, per * ith);
+        const std::int64_t tile1 = std::min(n_row_tiles, tile0 + per);
+        float* wd = reinterpret_cast<float*>(base + L.wsc) + static_cast<std::int64_t>(ith) * 2 * k_tile_rows * L.nb;
+        float* wm = wd + k_tile_rows * L.nb;
+        tile_args g;
+        g.nb = L.nb;
+        g.w_stride = w.row_bytes;
+        g.wd = wd;
+        g.wm = w.type == ggml_type::q4_1 ? wm : nullptr;
+        g.a_stride = L.act_row;
+        g.a_block = has_sums ? sizeof(block_q8_1) : sizeof(block_q8_0);
+        g.a_qs = has_sums ? 4 : 2;
+        g.ldy = w.n_out;
+        for (std::int64_t tile_i = tile0; tile_i < tile1; ++tile_i) {
+            const std::int64_t r0 = tile_i * k_tile_rows;
+            const int nr = static_cast<int>(std::min<std::int64_t>(k_tile_rows, w.n_out - r0));
+            for (int r = 0; r < nr; ++r)
+                weight_scales(w.type, w.data + (r0 + r) * w.row_bytes, L.nb, wd + r * L.nb, wm + r * L.nb);
+            g.w = w.data + r0 * w.row_bytes;
+            g.nr = nr;
+            for (std::int64_t t0 = 0; t0 < n_tokens; t0 += k_tile_tokens) {
+                g.nt = static_cast<int>(std::min<std::int64_t>(k_tile_tokens, n_tokens - t0));
+                g.a = act + t0 * L.act_row;
+                g.ad = ad + t0 * L.nb;
+                g.as = has_sums ? as + t0 * L.nb : nullptr;
+                g.y = y + t0 * w.n_out + r0;
+                tile(g);
+            }
+        }
+    });
+}
+
+}  // namespace
+
+tile_fn tile_kernel_for(ggml_type t) {
+    const char* level = cpu_kernel_level();
+    if (std::strcmp(level, "avx512") == 0) return avx512_tile_kernel(t);
+    if (std::strcmp(level, "avx2") == 0) return avx2_tile_kernel(t);
+    return nullptr;
+}
 
 std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
     const weight_kernels* k = kernels_for(w.type);
     if (!k) return 0;
-    return n_tokens * row_bytes(k->vec_dot_type, w.n_in);
+    const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
+    // The tiled path's scales for up to 64 threads, an upper bound either way.
+    return layout_for(w.n_in, act_row, n_tokens, 64).total;
 }
 
 void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* y,
             thread_pool& pool, matmul_scratch& scratch) {
     const weight_kernels* k = kernels_for(w.type);
+    if (n_tokens <= 0) return;
+    if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % 32 == 0) {
+        matmul_tiled(w, x, n_tokens, y, pool, scratch, *k, tile);
+        return;
+    }
+
     const from_float_fn quantize = from_float_for(k->vec_dot_type);
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
     const std::size_t need = static_cast<std::size_t>(act_row * n_tokens);
     if (scratch.act.size() < need) scratch.act.resize(need);
     std::uint8_t* act = scratch.act.data();
 
-    pool.parallel_for(n_tokens, [&](std::int64_t t0, std::int64_t t1) {
+    auto quantize_rows = [&](std::int64_t t0, std::int64_t t1) {
         for (std::int64_t t = t0; t < t1; ++t) quantize(x + t * w.n_in, act + t * act_row, w.n_in);
-    });
+    };
+    if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
+    else pool.parallel_for(n_tokens, quantize_rows);
 
     const vec_dot_fn dot = k->vec_dot;
     constexpr std::int64_t tile_rows = 16;

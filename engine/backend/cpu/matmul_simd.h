@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: Apache-2.0
+// Tiled quantized products for matmul: one call computes the dot products of
+// up to 4 weight rows with up to 4 activation rows, sharing every load of a
+// weight block across the tokens and every activation block across the rows.
+// Block scales come pre-converted to f32 (the caller converts each weight
+// row's once per matmul, each activation row's once per quantization), so the
+// inner loop does integer dots and one multiply-add per pair and block.
+// Numerics are those of the kernel table's vec_dot for the type.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/gguf/gguf_types.h"
+
+namespace kvlens {
+
+struct tile_args {
+    std::int64_t nb = 0;               // 32-element blocks per row
+    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1 or q8_0 blocks)
+    std::int64_t w_stride = 0;         // bytes between weight rows
+    const float* wd = nullptr;         // (nr, nb) f32 weight block scales d
+    const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1), else nullptr
+    const std::uint8_t* a = nullptr;   // first activation row (q8_0 or q8_1 blocks)
+    std::int64_t a_stride = 0;         // bytes between activation rows
+    std::int64_t a_block = 0;          // bytes per activation block (34 q8_0, 36 q8_1)
+    std::int64_t a_qs = 0;             // byte offset of the quants in an activation block (2, 4)
+    const float* ad = nullptr;         // (nt, nb) f32 activation block scales d
+    const float* as = nullptr;         // (nt, nb) f32 activation block sums s (q8_1), else nullptr
+    float* y = nullptr;                // output: y[t * ldy + r], f32
+    std::int64_t ldy = 0;              // floats between output rows (tokens)
+    int nr = 0;                        // weight rows in this tile, 1..4
+    int nt = 0;                        // activation rows (tokens) in this tile, 1..4
+};
+
+using tile_fn = void (*)(const tile_args&);
+
+constexpr int k_tile_rows = 4;    // largest nr a tile_fn takes
+constexpr int k_tile_tokens = 4;  // largest nt a tile_fn takes
+
+// The tiled kernel for a weight type at the active kernel level
+// (cpu_kernel_level()); nullptr: matmul uses the table's vec_dot per pair.
+tile_fn tile_kernel_for(ggml_type weight_type);
+
+tile_fn avx2_tile_kernel(ggml_type weight_type);     // kernels_avx2.cpp
+tile_fn avx512_tile_kernel(ggml_type weight_type);   // kernels_avx512.cpp
+
+}  // namespace kvlens

@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: Apache-2.0
+// The SIMD CPU kernels against the scalar reference, on random blocks (never
+// all zeros; magnitudes from 1e-6 to 1e2, some blocks with a negative extreme),
+// at every kernel level this CPU has: activation quantizers bit-identical,
+// dot products equal up to float summation order, and matmul with the SIMD
+// table (tiled kernels included) equal to matmul with the scalar table.
+#include <QtTest>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/backend/cpu/fp16.h"
+#include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul.h"
+#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/backend/cpu/thread_pool.h"
+
+using namespace kvlens;
+
+Q_DECLARE_METATYPE(ggml_type)
+
+namespace {
+
+// Relative bound for dot products and matmul outputs: |simd - scalar| <=
+// k_rel * sum_i |w_i * a_i| (the sum of the magnitudes of the terms, so
+// cancellation in the result cannot make a correct kernel fail).
+constexpr double k_rel = 1e-5;
+
+// n random floats in blocks of `block`: each block has its own magnitude
+// 10^U(-6, 2); a third of the blocks have their largest-magnitude value negative.
+std::vector<float> random_floats(std::mt19937& rng, std::int64_t n, int block) {
+    std::vector<float> x(static_cast<std::size_t>(n));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::uniform_real_distribution<float> expo(-6.0f, 2.0f);
+    std::uniform_int_distribution<int> pick(0, block - 1);
+    for (std::int64_t b = 0; b < n / block; ++b) {
+        const float scale = std::pow(10.0f, expo(rng));
+        float* xb = x.data() + b * block;
+        float amax = 0;
+        for (int j = 0; j < block; ++j) {
+            xb[j] = normal(rng) * scale;
+            if (xb[j] == 0) xb[j] = scale;
+            amax = std::max(amax, std::fabs(xb[j]));
+        }
+        if (b % 3 == 1) xb[pick(rng)] = -1.25f * amax;   // a negative extreme
+        if (b % 3 == 2) xb[pick(rng)] = 1.25f * amax;
+    }
+    return x;
+}
+
+std::vector<std::uint8_t> random_bytes(std::mt19937& rng, std::size_t n) {
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::vector<std::uint8_t> v(n);
+    for (auto& b : v) b = static_cast<std::uint8_t>(byte(rng));
+    return v;
+}
+
+// A random f16 in [lo, hi).
+std::uint16_t random_half(std::mt19937& rng, float lo, float hi) {
+    return fp32_to_fp16(std::uniform_real_distribution<float>(lo, hi)(rng));
+}
+
+// Weight rows of type t: quantized from random floats where a quantizer exists,
+// random quants with sane f16 scales for the K-quants.
+std::vector<std::uint8_t> random_weights(std::mt19937& rng, ggml_type t, std::int64_t n_rows, std::int64_t n) {
+    const std::int64_t rb = row_bytes(t, n);
+    std::vector<std::uint8_t> w(static_cast<std::size_t>(rb * n_rows));
+    if (t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K) {
+        w = random_bytes(rng, w.size());
+        const std::int64_t nb = n_rows * n / QK_K;
+        for (std::int64_t b = 0; b < nb; ++b) {
+            if (t == ggml_type::q4_K) {
+                auto* blk = reinterpret_cast<block_q4_K*>(w.data()) + b;
+                blk->d = random_half(rng, 1e-4f, 1e-2f);
+                blk->dmin = random_half(rng, 1e-4f, 1e-2f);
+            } else if (t == ggml_type::q5_K) {
+                auto* blk = reinterpret_cast<block_q5_K*>(w.data()) + b;
+                blk->d = random_half(rng, 1e-4f, 1e-2f);
+                blk->dmin = random_half(rng, 1e-4f, 1e-2f);
+            } else {
+                auto* blk = reinterpret_cast<block_q6_K*>(w.data()) + b;
+                blk->d = random_half(rng, 1e-4f, 1e-2f);
+            }
+        }
+        return w;
+    }
+    const auto x = random_floats(rng, n * n_rows, 32);
+    const from_float_fn q = scalar::from_float_for(t);
+    for (std::int64_t r = 0; r < n_rows; ++r) q(x.data() + r * n, w.data() + r * rb, n);
+    return w;
+}
+
+// The activation row a (in type at) as floats: d * q per element.
+std::vector<float> dequant_activations(ggml_type at, const std::uint8_t* a, std::int64_t n) {
+    std::vector<float> y(static_cast<std::size_t>(n));
+    if (at == ggml_type::q8_1) {
+        auto* b = reinterpret_cast<const block_q8_1*>(a);
+        for (std::int64_t i = 0; i < n; ++i) y[i] = fp16_to_fp32(b[i / 32].d) * b[i / 32].qs[i % 32];
+    } else if (at == ggml_type::q8_K) {
+        auto* b = reinterpret_cast<const block_q8_K*>(a);
+        for (std::int64_t i = 0; i < n; ++i) y[i] = b[i / QK_K].d * b[i / QK_K].qs[i % QK_K];
+    } else {
+        to_float_for(at)(a, y.data(), n);
+    }
+    return y;
+}
+
+// sum |w_i * a_i| in double: the scale of a dot product's rounding error.
+double abs_dot(const std::vector<float>& w, const std::vector<float>& a) {
+    double s = 0;
+    for (std::size_t i = 0; i < w.size(); ++i) s += std::fabs(static_cast<double>(w[i]) * a[i]);
+    return s;
+}
+
+// The SIMD levels this CPU can run.
+QStringList simd_levels() {
+    QStringList out;
+    const std::string best = cpu_kernel_level();
+    for (const char* l : {"avx2", "avx512"})
+        if (set_cpu_kernel_level(l)) out << l;
+    set_cpu_kernel_level(best.c_str());
+    return out;
+}
+
+}  // namespace
+
+class TestCpuKernels : public QObject {
+    Q_OBJECT
+
+    std::string best_level_;
+
+private slots:
+    void initTestCase() {
+        best_level_ = cpu_kernel_level();
+        qInfo("best kernel level on this CPU: %s", best_level_.c_str());
+        if (simd_levels().isEmpty()) QSKIP("this CPU has no SIMD kernel level");
+    }
+    void cleanup() { QVERIFY(set_cpu_kernel_level(best_level_.c_str())); }
+    void cleanupTestCase() { QCOMPARE(QString(cpu_kernel_level()), QString::fromStdString(best_level_)); }
+
+    void quantizer_bit_identical_data() {
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<ggml_type>("type");
+        QTest::addColumn<int>("n");
+        for (const QString& l : simd_levels()) {
+            QTest::newRow(qPrintable(l + " q8_0")) << l << ggml_type::q8_0 << 32 * 97;
+            QTest::newRow(qPrintable(l + " q8_1")) << l << ggml_type::q8_1 << 32 * 97;
+            QTest::newRow(qPrintable(l + " q8_K")) << l << ggml_type::q8_K << 256 * 13;
+            QTest::newRow(qPrintable(l + " f16")) << l << ggml_type::f16 << 32 * 97 + 5;
+        }
+    }
+    void quantizer_bit_identical() {
+        QFETCH(QString, level);
+        QFETCH(ggml_type, type);
+        QFETCH(int, n);
+        QVERIFY(set_cpu_kernel_level(qPrintable(level)));
+        std::mt19937 rng(1234 + n);
+        const int block = type == ggml_type::q8_K ? QK_K : 32;
+        const auto x = random_floats(rng, n - n % block, block);
+        std::vector<float> xs(x);
+        xs.resize(static_cast<std::size_t>(n), 0.37f);  // f16: a tail that is not a multiple of 8
+        const std::int64_t bytes = type == ggml_type::f16 ? 2 * n : row_bytes(type, n);
+        std::vector<std::uint8_t> simd(static_cast<std::size_t>(bytes), 0xAA), ref(static_cast<std::size_t>(bytes), 0x55);
+        from_float_for(type)(xs.data(), simd.data(), n);
+        scalar::from_float_for(type)(xs.data(), ref.data(), n);
+        int first_diff = -1;
+        for (std::int64_t i = 0; i < bytes && first_diff < 0; ++i)
+            if (simd[i] != ref[i]) first_diff = static_cast<int>(i);
+        QCOMPARE(first_diff, -1);
+    }
+
+    void f16_to_float_exact() {
+        for (const QString& l : simd_levels()) {
+            QVERIFY(set_cpu_kernel_level(qPrintable(l)));
+            std::vector<std::uint16_t> h(65536 + 3);
+            for (std::size_t i = 0; i < h.size(); ++i) h[i] = static_cast<std::uint16_t>(i * 40503u);
+            for (std::size_t i = 0; i < h.size(); ++i)
+                if ((h[i] & 0x7C00) == 0x7C00) h[i] = 0x3C00;   // no inf / nan
+            std::vector<float> y(h.size());
+            to_float_for(ggml_type::f16)(h.data(), y.data(), static_cast<std::int64_t>(h.size()));
+            int bad = 0;
+            for (std::size_t i = 0; i < h.size(); ++i) bad += y[i] != fp16_to_fp32(h[i]);
+            QCOMPARE(bad, 0);
+        }
+    }
+
+    void dot_matches_scalar_data() {
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<ggml_type>("type");
+        QTest::addColumn<int>("n");
+        const ggml_type types[] = {ggml_type::f32, ggml_type::f16, ggml_type::bf16, ggml_type::q4_0, ggml_type::q4_1,
+                                   ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
+        for (const QString& l : simd_levels())
+            for (ggml_type t : types) {
+                const bool k = t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K;
+                const bool flt = t == ggml_type::f32 || t == ggml_type::f16 || t == ggml_type::bf16;
+                QTest::newRow(qPrintable(l + " " + type_name(t) + " n=" + QString::number(k ? 256 : 64)))
+                    << l << t << (k ? 256 : 64);
+                QTest::newRow(qPrintable(l + " " + type_name(t) + " long"))
+                    << l << t << (k ? 256 * 6 : flt ? 1536 + 24 : 32 * 49);
+            }
+    }
+    void dot_matches_scalar() {
+        QFETCH(QString, level);
+        QFETCH(ggml_type, type);
+        QFETCH(int, n);
+        QVERIFY(set_cpu_kernel_level(qPrintable(level)));
+        const weight_kernels* k = kernels_for(type);
+        const weight_kernels* ks = scalar::kernels_for(type);
+        QVERIFY(k && ks);
+        QCOMPARE(k->vec_dot_type, ks->vec_dot_type);
+        std::mt19937 rng(77 + static_cast<int>(type) + n);
+        const int act_block = ks->vec_dot_type == ggml_type::q8_K ? QK_K : 32;
+        int worst_row = -1;
+        double worst = 0;
+        for (int row = 0; row < 20; ++row) {
+            const auto w = random_weights(rng, type, 1, n);
+            const auto x = random_floats(rng, n, act_block);
+            std::vector<std::uint8_t> a(static_cast<std::size_t>(row_bytes(ks->vec_dot_type, n)));
+            scalar::from_float_for(ks->vec_dot_type)(x.data(), a.data(), n);
+
+            const float simd = k->vec_dot(n, w.data(), a.data());
+            const float ref = ks->vec_dot(n, w.data(), a.data());
+            std::vector<float> wf(static_cast<std::size_t>(n));
+            to_float_for(type)(w.data(), wf.data(), n);
+            const double scale = abs_dot(wf, dequant_activations(ks->vec_dot_type, a.data(), n));
+            QVERIFY(scale > 0);
+            const double err = std::fabs(static_cast<double>(simd) - ref) / scale;
+            if (err > worst) { worst = err; worst_row = row; }
+        }
+        if (worst > k_rel) qWarning("worst relative error %g at row %d", worst, worst_row);
+        QVERIFY(worst <= k_rel);
+    }
+
+    void matmul_matches_scalar_data() {
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<ggml_type>("type");
+        QTest::addColumn<int>("n_out");
+        QTest::addColumn<int>("n_in");
+        QTest::addColumn<int>("n_tokens");
+        QTest::addColumn<int>("threads");
+        for (const QString& l : simd_levels())
+            for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0})
+                for (int nt : {1, 3, 4, 13}) {
+                    const QString name = l + " " + type_name(t) + " tokens=" + QString::number(nt);
+                    QTest::newRow(qPrintable(name)) << l << t << 37 << 576 << nt << 2;
+                }
+        for (const QString& l : simd_levels())
+            QTest::newRow(qPrintable(l + " Q4_1 wide 1 thread")) << l << ggml_type::q4_1 << 64 << 1536 << 6 << 1;
+    }
+    void matmul_matches_scalar() {
+        QFETCH(QString, level);
+        QFETCH(ggml_type, type);
+        QFETCH(int, n_out);
+        QFETCH(int, n_in);
+        QFETCH(int, n_tokens);
+        QFETCH(int, threads);
+        std::mt19937 rng(2024 + n_tokens * 31 + static_cast<int>(type));
+        const auto wdata = random_weights(rng, type, n_out, n_in);
+        weight_view w;
+        w.type = type;
+        w.n_in = n_in;
+        w.n_out = n_out;
+        w.data = wdata.data();
+        w.row_bytes = row_bytes(type, n_in);
+        const auto x = random_floats(rng, static_cast<std::int64_t>(n_tokens) * n_in, 32);
+        thread_pool pool(threads);
+        matmul_scratch scratch;
+
+        std::vector<float> ref(static_cast<std::size_t>(n_tokens) * n_out, NAN), simd(ref.size(), NAN);
+        QVERIFY(set_cpu_kernel_level("scalar"));
+        matmul(w, x.data(), n_tokens, ref.data(), pool, scratch);
+        QVERIFY(set_cpu_kernel_level(qPrintable(level)));
+        matmul(w, x.data(), n_tokens, simd.data(), pool, scratch);
+
+        // Bound per output: k_rel * sum |w_i x_i| (x unquantized; quantizing moves it < 1%).
+        std::vector<float> wf(static_cast<std::size_t>(n_in));
+        double worst = 0;
+        int worst_at = -1;
+        for (int r = 0; r < n_out; ++r) {
+            to_float_for(type)(w.data + r * w.row_bytes, wf.data(), n_in);
+            for (int t = 0; t < n_tokens; ++t) {
+                std::vector<float> xt(x.begin() + static_cast<std::ptrdiff_t>(t) * n_in,
+                                      x.begin() + static_cast<std::ptrdiff_t>(t + 1) * n_in);
+                const double scale = abs_dot(wf, xt);
+                const std::size_t i = static_cast<std::size_t>(t) * n_out + r;
+                QVERIFY2(std::isfinite(simd[i]), "an output was not written");
+                const double err = std::fabs(static_cast<double>(simd[i]) - ref[i]) / scale;
+                if (err > worst) { worst = err; worst_at = static_cast<int>(i); }
+            }
+        }
+        if (worst > k_rel) qWarning("worst relative error %g at output %d", worst, worst_at);
+        QVERIFY(worst <= k_rel);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCpuKernels)
+#include "test_cpu_kernels.moc"
