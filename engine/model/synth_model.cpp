@@ -99,7 +99,7 @@ std::vector<std::string> synth_shape_names() { return {"tiny", "smollm2-135m", "
 
 result<synth_shape> synth_shape_named(const std::string& name) {
     // Shapes of real models (public configurations); tiny is for tests.
-    if (name == "tiny") return synth_shape{"tiny", 2, 64, 128, 4, 2, 512, 512, 10000.0f, true};
+    if (name == "tiny") return synth_shape{"tiny", 2, 64, 128, 2, 1, 512, 512, 10000.0f, true};
     if (name == "smollm2-135m") return synth_shape{"smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true};
     if (name == "llama-1b") return synth_shape{"llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true};
     if (name == "llama-8b") return synth_shape{"llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false};

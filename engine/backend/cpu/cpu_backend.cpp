@@ -51,6 +51,9 @@ public:
     }
 
     status init_kv(const kv_geometry& g, std::int32_t n_blocks) override {
+        if (g.dtype == kv_dtype::q8_0 && g.head_dim % 32 != 0)
+            return make_error(fmt::format("a q8_0 KV cache needs a head dimension that is a multiple of 32 (this model: {})",
+                                          g.head_dim));
         auto s = kv_storage::create(g, n_blocks);
         if (!s) return s.err();
         kv_ = std::move(*s);

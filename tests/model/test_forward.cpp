@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: Apache-2.0
+// The forward pass on the tiny model: logits do not depend on how tokens are
+// batched (one batch, chunks, one at a time, two sequences side by side), and
+// bad batches are errors, not crashes.
+#include <QtTest>
+
+#include <numeric>
+
+#include "engine/backend/backend.h"
+#include "engine/kv/kv_geometry.h"
+#include "engine/model/model.h"
+#include "tests/support/tiny_model.h"
+
+namespace {
+
+struct tiny {
+    std::unique_ptr<kvlens::model> m;
+    std::unique_ptr<kvlens::backend> be;
+    int V = 0;
+};
+
+tiny open_tiny(const std::string& type, kvlens::kv_dtype dtype = kvlens::kv_dtype::f16) {
+    tiny t;
+    auto m = kvlens::model::load(kvlens::test::tiny_model_path(type));
+    if (!m) qFatal("%s", m.message().c_str());
+    t.m = std::move(*m);
+    kvlens::backend_options o;
+    o.max_batch = 64;
+    o.max_ctx = 128;
+    o.n_threads = 2;
+    auto b = kvlens::make_cpu_backend(*t.m, o);
+    if (!b) qFatal("%s", b.message().c_str());
+    t.be = std::move(*b);
+    auto g = kvlens::make_kv_geometry(t.m->info(), dtype, 16);
+    if (!t.be->init_kv(g, 32).ok()) qFatal("init_kv");
+    t.V = t.m->info().n_vocab;
+    return t;
+}
+
+// Logits of the last token after feeding `ids` in pieces of `piece` tokens
+// into the blocks of `table`.
+std::vector<float> run_pieces(tiny& t, const std::vector<std::int32_t>& ids, int piece, const std::int32_t* table) {
+    std::vector<float> logits(static_cast<std::size_t>(t.V));
+    for (std::size_t at = 0; at < ids.size(); at += static_cast<std::size_t>(piece)) {
+        kvlens::forward_batch b;
+        const std::size_t end = std::min(ids.size(), at + static_cast<std::size_t>(piece));
+        for (std::size_t i = at; i < end; ++i) {
+            b.tokens.push_back(ids[i]);
+            b.positions.push_back(static_cast<std::int32_t>(i));
+            b.block_tables.push_back(table);
+        }
+        b.logit_rows.push_back(static_cast<std::int32_t>(end - at - 1));
+        if (!t.be->forward(b, logits.data(), nullptr).ok()) qFatal("forward");
+    }
+    return logits;
+}
+
+double max_rel_diff(const std::vector<float>& a, const std::vector<float>& b) {
+    double worst = 0, scale = 1e-6;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        worst = std::max(worst, static_cast<double>(std::fabs(a[i] - b[i])));
+        scale = std::max(scale, static_cast<double>(std::fabs(a[i])));
+    }
+    return worst / scale;
+}
+
+}  // namespace
+
+class TestForward : public QObject {
+    Q_OBJECT
+
+private slots:
+    void batchingDoesNotChangeLogits_data() {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<int>("piece");
+        for (const char* type : {"Q4_1", "Q8_0", "F32"})
+            for (int piece : {1, 7, 40})
+                QTest::newRow(qPrintable(QString("%1 pieces of %2").arg(type).arg(piece))) << QString(type) << piece;
+    }
+    void batchingDoesNotChangeLogits() {
+        QFETCH(QString, type);
+        QFETCH(int, piece);
+        tiny t = open_tiny(type.toStdString());
+        std::vector<std::int32_t> ids(40);
+        for (int i = 0; i < 40; ++i) ids[static_cast<std::size_t>(i)] = (i * 37 + 11) % t.V;
+        std::vector<std::int32_t> table(8);
+        std::iota(table.begin(), table.end(), 0);
+        const auto whole = run_pieces(t, ids, 40, table.data());
+        const auto pieces = run_pieces(t, ids, piece, table.data());
+        QVERIFY2(max_rel_diff(whole, pieces) < 1e-4, qPrintable(QString::number(max_rel_diff(whole, pieces))));
+        // Logits are real numbers spread over a range, not a constant.
+        QVERIFY(*std::max_element(whole.begin(), whole.end()) - *std::min_element(whole.begin(), whole.end()) > 0.1f);
+    }
+
+    void twoSequencesInOneBatchMatchSeparateRuns() {
+        tiny t = open_tiny("Q4_1");
+        const std::vector<std::int32_t> a = {5, 9, 300, 4, 77, 12}, c = {400, 3, 8};
+        std::vector<std::int32_t> ta = {0, 1}, tc = {5, 6};   // disjoint blocks
+        const auto alone_a = run_pieces(t, a, 6, ta.data());
+        const auto alone_c = run_pieces(t, c, 3, tc.data());
+
+        kvlens::forward_batch b;
+        for (std::size_t i = 0; i < a.size(); ++i) { b.tokens.push_back(a[i]); b.positions.push_back(int(i)); b.block_tables.push_back(ta.data()); }
+        for (std::size_t i = 0; i < c.size(); ++i) { b.tokens.push_back(c[i]); b.positions.push_back(int(i)); b.block_tables.push_back(tc.data()); }
+        b.logit_rows = {5, 8};
+        std::vector<float> both(2 * static_cast<std::size_t>(t.V));
+        QVERIFY(t.be->forward(b, both.data(), nullptr).ok());
+        QVERIFY(max_rel_diff(alone_a, {both.begin(), both.begin() + t.V}) < 1e-4);
+        QVERIFY(max_rel_diff(alone_c, {both.begin() + t.V, both.end()}) < 1e-4);
+    }
+
+    void q8KvCacheStaysClose() {
+        // F32 weights keep activations in f32, so the cache's rounding is visible
+        // (with quantized weights the 8-bit activations can absorb it entirely).
+        tiny f16 = open_tiny("F32"), q8 = open_tiny("F32", kvlens::kv_dtype::q8_0);
+        std::vector<std::int32_t> ids(30);
+        for (int i = 0; i < 30; ++i) ids[static_cast<std::size_t>(i)] = (i * 13 + 1) % f16.V;
+        std::vector<std::int32_t> table = {0, 1};
+        const auto a = run_pieces(f16, ids, 30, table.data());
+        const auto b = run_pieces(q8, ids, 30, table.data());
+        const double d = max_rel_diff(a, b);
+        QVERIFY2(d < 0.05 && d > 0, qPrintable(QString::number(d)));   // close, and really a different cache
+    }
+
+    void badBatchesAreErrors() {
+        tiny t = open_tiny("Q4_1");
+        std::vector<std::int32_t> table = {0};
+        std::vector<float> logits(static_cast<std::size_t>(t.V));
+        kvlens::forward_batch b;
+        b.tokens = {t.V + 5};
+        b.positions = {0};
+        b.block_tables = {table.data()};
+        b.logit_rows = {0};
+        auto s = t.be->forward(b, logits.data(), nullptr);
+        QVERIFY(!s.ok());
+        QVERIFY(QString::fromStdString(s.message()).contains("out of range"));
+        b.tokens = {1};
+        b.positions = {100000};
+        s = t.be->forward(b, logits.data(), nullptr);
+        QVERIFY(!s.ok());
+        QVERIFY(QString::fromStdString(s.message()).contains("beyond the context"));
+    }
+
+    void modelErrorsNameTheMissingTensor() {
+        auto m = kvlens::model::load("/nonexistent.gguf");
+        QVERIFY(!m.ok());
+        QVERIFY(QString::fromStdString(m.message()).contains("cannot open"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestForward)
+#include "test_forward.moc"
