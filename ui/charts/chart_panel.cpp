@@ -5,6 +5,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QContextMenuEvent>
+#include <QLabel>
 #include <QMenu>
 #include <QVBoxLayout>
 #include <QXYSeries>
@@ -20,10 +21,20 @@ ChartPanel::ChartPanel(const QString& key, QWidget* parent) : QWidget(parent), k
     view_ = new QChartView(chart_, this);
     view_->setRenderHint(QPainter::Antialiasing);
     view_->setFrameShape(QFrame::NoFrame);
+    view_->setMinimumSize(200, 150);
+    title_ = new QLabel;
+    figures_ = new QLabel;
+    title_->setTextFormat(Qt::PlainText);
+    figures_->setTextFormat(Qt::PlainText);
+    figures_->setMinimumWidth(10);
     auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(view_);
-    setMinimumSize(320, 220);
+    layout->setContentsMargins(10, 8, 10, 4);
+    layout->setSpacing(0);
+    layout->addWidget(title_);
+    layout->addWidget(figures_);
+    layout->addWidget(view_, 1);
+    setMinimumSize(260, 220);
+    setAutoFillBackground(true);
     style_ = ChartStyle::fromApplication(false);
 }
 
@@ -41,12 +52,44 @@ void ChartPanel::setStyle(const ChartStyle& style)
 {
     style_ = style;
     style_.applyTo(chart_);
+    styleHeader();
     restyle();
+}
+
+void ChartPanel::styleHeader()
+{
+    QPalette p = palette();
+    p.setColor(QPalette::Window, style_.backgroundColor());
+    p.setColor(QPalette::WindowText, style_.textColor());
+    setPalette(p);
+    title_->setFont(style_.titleFont());
+    QFont f = style_.axisTitleFont();
+    figures_->setFont(f);
+    QPalette fp = figures_->palette();
+    QColor c = style_.textColor();
+    c.setAlpha(170);
+    fp.setColor(QPalette::WindowText, c);
+    figures_->setPalette(fp);
+}
+
+void ChartPanel::setHeader(const QString& title, const QString& figures)
+{
+    title_->setText(title);
+    // Long figure lines are elided to the panel's width; the tooltip has all.
+    figures_->setToolTip(figures);
+    const int w = std::max(50, width() - 20);
+    figures_->setText(figures_->fontMetrics().elidedText(figures.isEmpty() ? QStringLiteral(" ") : figures,
+                                                         Qt::ElideRight, w));
+}
+
+QString ChartPanel::title() const
+{
+    return title_->text() + QStringLiteral(" — ") + figures_->toolTip();
 }
 
 QString ChartPanel::exportTo(const QString& path) const
 {
-    return exportWidget(view_, path);
+    return exportWidget(const_cast<ChartPanel*>(this), path);
 }
 
 void ChartPanel::contextMenuEvent(QContextMenuEvent* e)

@@ -14,6 +14,7 @@
 
 class QChart;
 class QChartView;
+class QLabel;
 
 namespace kvlens::ui {
 
@@ -36,6 +37,7 @@ public:
 
     QString key() const { return key_; }
     QChart* chart() const { return chart_; }
+    QString title() const;       // heading and figures, as shown
     QChartView* view() const { return view_; }
     const ChartStyle& style() const { return style_; }
     int pointCount() const;    // points over all XY series: tests watch it grow
@@ -53,6 +55,9 @@ protected:
     void contextMenuEvent(QContextMenuEvent* e) override;
     void changeEvent(QEvent* e) override;
     static QString runName(const RunRecord* r);
+    // The heading above the plot: the chart's name and a line of live figures.
+    void setHeader(const QString& title, const QString& figures);
+    void styleHeader();
 
     ChartStyle style_;
     QChart* chart_ = nullptr;
@@ -60,6 +65,8 @@ protected:
 private:
     QString key_;
     QChartView* view_ = nullptr;
+    QLabel* title_ = nullptr;
+    QLabel* figures_ = nullptr;
 };
 
 }  // namespace kvlens::ui

@@ -130,3 +130,29 @@ double niceCeil(double v)
 }
 
 }  // namespace kvlens::ui
+
+namespace kvlens::ui {
+
+void setNiceRange(QValueAxis* axis, double max, int maxTicks)
+{
+    if (!(max > 0))
+        max = 1;
+    const double raw = max / maxTicks;
+    const double p = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * p;
+    for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+        if (m * p >= raw * 0.9999999) {
+            step = m * p;
+            break;
+        }
+    }
+    const int n = std::max(1, int(std::ceil(max / step - 1e-9)));
+    axis->setRange(0, n * step);
+    axis->setTickCount(n + 1);
+    int decimals = 0;
+    while (decimals < 3 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
+        ++decimals;
+    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+}
+
+}  // namespace kvlens::ui

@@ -56,5 +56,9 @@ QString formatBytes(double bytes);
 QString formatMs(double ms);
 // Rounds an axis maximum up to 1, 2 or 5 x 10^k so ticks land on round values.
 double niceCeil(double v);
+// Sets the axis to 0..max rounded up to whole steps of 1, 2, 2.5 or 5 x 10^k,
+// with at most `maxTicks` intervals, and a label format with the decimals
+// the step needs.
+void setNiceRange(QValueAxis* axis, double max, int maxTicks = 5);
 
 }  // namespace kvlens::ui

@@ -30,15 +30,14 @@ KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
     }
     x_->setRange(0, 100);
     y_->setRange(0, 1);
-    chart_->setTitle(tr("KV cache"));
+    setHeader(tr("KV cache"), QString());
     setStyle(style_);
 }
 
 void KvChart::restyle()
 {
-    style_.applyTo(x_, tr("tokens held (tokens)"));
+    style_.applyTo(x_, tr("tokens held"));
     style_.applyTo(y_, tr("KV cache (MiB)"));
-    x_->setLabelFormat(QStringLiteral("%.0f"));
     QPen formula = style_.linePen(ChartStyle::formulaColor(), Qt::DotLine);
     formula_->setPen(formula);
     reserved_->setPen(style_.linePen(ChartStyle::kvReservedColor(), Qt::DashLine));
@@ -92,33 +91,35 @@ void KvChart::plot(const ChartInput& in)
     compareLogical_->replace(series(c, RunRecord::KvKind::Logical));
     compareAllocated_->replace(series(c, RunRecord::KvKind::Allocated));
 
-    const double xMax = niceCeil(maxTokens * 1.05);
+    setNiceRange(x_, maxTokens * 1.02);
+    const double xMax = x_->max();
     const qint64 perToken = p ? p->kvBytesPerToken() : 0;
     formula_->replace(perToken > 0 ? QList<QPointF>{{0, 0}, {xMax, xMax * perToken * scale}} : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
     logical_->setName(tr("%1 logical").arg(pn));
-    allocated_->setName(tr("%1 allocated blocks").arg(pn));
+    allocated_->setName(tr("%1 allocated").arg(pn));
     reserved_->setName(tr("%1 reserved").arg(pn));
     compareLogical_->setName(tr("%1 logical").arg(cn));
-    compareAllocated_->setName(tr("%1 allocated blocks").arg(cn));
-    formula_->setName(in.kvFormula.isEmpty() ? tr("formula") : in.kvFormula);
+    compareAllocated_->setName(tr("%1 allocated").arg(cn));
     formula_->setVisible(perToken > 0);
     for (QLineSeries* s : {logical_, allocated_, reserved_})
         s->setVisible(p != nullptr);
     for (QLineSeries* s : {compareLogical_, compareAllocated_})
         s->setVisible(c != nullptr);
-    x_->setRange(0, xMax);
-    y_->setRange(0, niceCeil(maxBytes * scale * 1.1));
+    setNiceRange(y_, maxBytes * scale * 1.05);
 
-    QString title = tr("KV cache");
+    QString fig;
     if (p && !p->tokens().isEmpty()) {
         const KvSnapshot& kv = p->tokens().last().kv;
-        title += QStringLiteral("  —  ") + tr("%1 logical · %2 allocated · %3 reserved")
-                                               .arg(formatBytes(double(kv.logicalBytes)),
-                                                    formatBytes(double(kv.allocatedBytes)),
-                                                    formatBytes(double(kv.reservedBytes)));
+        fig = tr("%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved")
+                  .arg(runName(p), QString::number(kv.tokens), formatBytes(double(kv.logicalBytes)),
+                       formatBytes(double(kv.allocatedBytes)), formatBytes(double(kv.reservedBytes)));
+    } else if (!in.kvFormula.isEmpty()) {
+        fig = in.kvFormula;
     }
-    chart_->setTitle(title);
+    setHeader(tr("KV cache"), fig);
+    formula_->setName(tr("formula"));
+    chart_->setToolTip(in.kvFormula);
 }
 
 }  // namespace kvlens::ui

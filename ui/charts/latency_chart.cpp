@@ -55,16 +55,14 @@ LatencyChart::LatencyChart(QWidget* parent) : ChartPanel(QStringLiteral("latency
     }
     x_->setRange(0, 16);
     y_->setRange(0, 10);
-    chart_->setTitle(tr("Decode latency per token"));
+    setHeader(tr("Decode latency per token"), QString());
     setStyle(style_);
 }
 
 void LatencyChart::restyle()
 {
-    style_.applyTo(x_, tr("generated token (index)"));
-    style_.applyTo(y_, tr("latency since previous token (ms)"));
-    x_->setLabelFormat(QStringLiteral("%.0f"));
-    y_->setLabelFormat(QStringLiteral("%.1f"));
+    style_.applyTo(x_, tr("generated token"));
+    style_.applyTo(y_, tr("latency (ms)"));
     QColor c0 = ChartStyle::runColor(0);
     QColor c1 = ChartStyle::runColor(1);
     QColor p0 = c0;
@@ -87,25 +85,25 @@ void LatencyChart::plot(const ChartInput& in)
     fill(in.primary, points_, average_, maxX, maxY);
     fill(in.compare, comparePoints_, compareAverage_, maxX, maxY);
     const QString p = runName(in.primary), c = runName(in.compare);
-    points_->setName(tr("%1 each token").arg(p));
+    points_->setName(tr("%1 tokens").arg(p));
     average_->setName(tr("%1 mean of %2").arg(p).arg(kAverageWindow));
-    comparePoints_->setName(tr("%1 each token").arg(c));
+    comparePoints_->setName(tr("%1 tokens").arg(c));
     compareAverage_->setName(tr("%1 mean of %2").arg(c).arg(kAverageWindow));
     comparePoints_->setVisible(in.compare != nullptr);
     compareAverage_->setVisible(in.compare != nullptr);
     points_->setVisible(in.primary != nullptr);
     average_->setVisible(in.primary != nullptr);
-    x_->setRange(0, niceCeil(maxX + 1));
-    y_->setRange(0, niceCeil(maxY * 1.1));
+    setNiceRange(x_, maxX + 1);
+    setNiceRange(y_, maxY * 1.1);
 
-    QString title = tr("Decode latency per token");
-    if (in.primary && in.primary->tokens().size() >= 2) {
-        const double tokS = in.primary->decodeTokPerSecond();
-        title += QStringLiteral("  —  ") + tr("%1 tok/s").arg(tokS, 0, 'f', 1);
-        if (tokS > 0)
-            title += QStringLiteral(" · ") + tr("%1 per token").arg(formatMs(1000.0 / tokS));
+    QStringList fig;
+    for (const RunRecord* r : {in.primary, in.compare}) {
+        if (!r || r->tokens().size() < 2)
+            continue;
+        const double tokS = r->decodeTokPerSecond();
+        fig << tr("%1: %2 tok/s, %3 per token").arg(runName(r)).arg(tokS, 0, 'f', 1).arg(formatMs(tokS > 0 ? 1000.0 / tokS : 0));
     }
-    chart_->setTitle(title);
+    setHeader(tr("Decode latency per token"), fig.join(QStringLiteral(" · ")));
 }
 
 }  // namespace kvlens::ui

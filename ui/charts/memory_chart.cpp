@@ -5,6 +5,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QLegend>
 #include <QHorizontalStackedBarSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -17,8 +18,8 @@ MemoryChart::MemoryChart(QWidget* parent) : ChartPanel(QStringLiteral("memory"),
 {
     series_ = new QHorizontalStackedBarSeries;
     weights_ = new QBarSet(tr("weights"));
-    kvUsed_ = new QBarSet(tr("KV used (peak)"));
-    kvFree_ = new QBarSet(tr("KV pool, unused"));
+    kvUsed_ = new QBarSet(tr("KV used"));
+    kvFree_ = new QBarSet(tr("KV free"));
     scratch_ = new QBarSet(tr("scratch"));
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_})
         series_->append(s);
@@ -31,7 +32,7 @@ MemoryChart::MemoryChart(QWidget* parent) : ChartPanel(QStringLiteral("memory"),
     series_->attachAxis(runs_);
     series_->attachAxis(mib_);
     mib_->setRange(0, 100);
-    chart_->setTitle(tr("Memory"));
+    setHeader(tr("Memory"), QString());
     setStyle(style_);
 }
 
@@ -39,11 +40,11 @@ void MemoryChart::restyle()
 {
     style_.applyTo(mib_, tr("memory (MiB)"));
     style_.applyTo(runs_, tr("run"));
-    mib_->setLabelFormat(QStringLiteral("%.0f"));
     QColor free = ChartStyle::kvLogicalColor();
     free.setAlpha(70);
     const QColor colors[] = {ChartStyle::weightsColor(), ChartStyle::kvLogicalColor(), free,
                              ChartStyle::scratchColor()};
+    chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {
         s->setColor(colors[i++]);
@@ -80,17 +81,16 @@ void MemoryChart::plot(const ChartInput& in)
     fill(kvUsed_, used);
     fill(kvFree_, freeKv);
     fill(scratch_, scratch);
-    mib_->setRange(0, niceCeil(maxMib * 1.05));
+    setNiceRange(mib_, maxMib * 1.02);
 
-    QString title = tr("Memory");
+    QString fig;
     if (in.primary && in.primary->memory().weightBytes > 0) {
         const MemorySnapshot& m = in.primary->memory();
-        title += QStringLiteral("  —  ") + tr("weights %1 · KV pool %2 · scratch %3")
-                                               .arg(formatBytes(double(m.weightBytes)),
-                                                    formatBytes(double(m.kvPoolBytes)),
-                                                    formatBytes(double(m.scratchBytes)));
+        fig = tr("%1: weights %2 · KV pool %3 · scratch %4")
+                  .arg(runName(in.primary), formatBytes(double(m.weightBytes)), formatBytes(double(m.kvPoolBytes)),
+                       formatBytes(double(m.scratchBytes)));
     }
-    chart_->setTitle(title);
+    setHeader(tr("Memory"), fig);
 }
 
 }  // namespace kvlens::ui

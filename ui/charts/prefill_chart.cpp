@@ -31,16 +31,14 @@ PrefillChart::PrefillChart(QWidget* parent) : ChartPanel(QStringLiteral("prefill
     }
     x_->setRange(0, 1000);
     y_->setRange(0, 100);
-    chart_->setTitle(tr("Prefill progress"));
+    setHeader(tr("Prefill progress"), QString());
     setStyle(style_);
 }
 
 void PrefillChart::restyle()
 {
-    style_.applyTo(x_, tr("time since submission (ms)"));
-    style_.applyTo(y_, tr("prompt tokens in KV cache (tokens)"));
-    x_->setLabelFormat(QStringLiteral("%.0f"));
-    y_->setLabelFormat(QStringLiteral("%.0f"));
+    style_.applyTo(x_, tr("time (ms)"));
+    style_.applyTo(y_, tr("prompt tokens"));
     primary_->setPen(style_.linePen(ChartStyle::runColor(0)));
     primary_->setPointsVisible(true);
     primary_->setMarkerSize(style_.markerSize() * 1.4);
@@ -73,33 +71,35 @@ void PrefillChart::plot(const ChartInput& in)
         if (r->hasFirstToken())
             maxT = std::max(maxT, r->ttftMs());
     }
+    setNiceRange(x_, maxT * 1.02);
+    setNiceRange(y_, maxTokens * 1.02);
     const int total = p ? p->promptTokens() : 0;
-    total_->replace(total > 0 ? QList<QPointF>{{0, double(total)}, {niceCeil(maxT * 1.05), double(total)}}
+    total_->replace(total > 0 ? QList<QPointF>{{0, double(total)}, {x_->max(), double(total)}}
                               : QList<QPointF>());
     total_->setVisible(total > 0);
     const int cached = p ? p->cachedTokens() : 0;
-    cached_->replace(cached > 0 ? QList<QPointF>{{0, double(cached)}, {niceCeil(maxT * 1.05), double(cached)}}
+    cached_->replace(cached > 0 ? QList<QPointF>{{0, double(cached)}, {x_->max(), double(cached)}}
                                 : QList<QPointF>());
     cached_->setVisible(cached > 0);
     cached_->setName(tr("from prefix cache (%1)").arg(QLocale().toString(cached)));
-    x_->setRange(0, niceCeil(maxT * 1.05));
-    y_->setRange(0, niceCeil(maxTokens * 1.05));
+    setNiceRange(x_, maxT * 1.02);
+    setNiceRange(y_, maxTokens * 1.02);
 
-    QString title = tr("Prefill progress");
+    QStringList fig;
     if (p && p->promptTokens() > 0) {
         const QLocale loc;
-        title += QStringLiteral("  —  %1 %").arg(qRound(p->prefillFraction() * 100));
+        fig << QStringLiteral("%1 %2 %").arg(runName(p)).arg(qRound(p->prefillFraction() * 100));
         const double rate = p->prefillTokPerSecond();
         if (rate > 0)
-            title += QStringLiteral(" · ") + tr("%1 tok/s").arg(loc.toString(rate, 'f', 0));
+            fig << tr("%1 tok/s").arg(loc.toString(rate, 'f', 0));
         const double eta = p->prefillEtaMs();
         if (p->prefillFraction() < 1.0 && !p->isFinished())
-            title += QStringLiteral(" · ") + (eta >= 0 ? tr("ETA %1").arg(formatMs(eta)) : tr("ETA …"));
+            fig << (eta >= 0 ? tr("ETA %1").arg(formatMs(eta)) : tr("ETA …"));
         else if (p->hasFirstToken())
-            title += QStringLiteral(" · ") + tr("%1 of %2 tokens computed").arg(loc.toString(
+            fig << tr("%1 of %2 tokens computed").arg(loc.toString(
                 p->promptTokens() - p->cachedTokens())).arg(loc.toString(p->promptTokens()));
     }
-    chart_->setTitle(title);
+    setHeader(tr("Prefill progress"), fig.join(QStringLiteral(" · ")));
 }
 
 }  // namespace kvlens::ui

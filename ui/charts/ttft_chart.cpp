@@ -5,6 +5,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QLegend>
 #include <QHorizontalStackedBarSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -31,7 +32,7 @@ TtftChart::TtftChart(QWidget* parent) : ChartPanel(QStringLiteral("ttft"), paren
     series_->attachAxis(runs_);
     series_->attachAxis(ms_);
     ms_->setRange(0, 100);
-    chart_->setTitle(tr("Time to first token"));
+    setHeader(tr("Time to first token"), QString());
     setStyle(style_);
 }
 
@@ -39,9 +40,9 @@ void TtftChart::restyle()
 {
     style_.applyTo(ms_, tr("time to first token (ms)"));
     style_.applyTo(runs_, tr("run"));
-    ms_->setLabelFormat(QStringLiteral("%.0f"));
     const QColor colors[] = {ChartStyle::queueColor(), ChartStyle::tokenizeColor(), ChartStyle::prefillColor(),
                              ChartStyle::sampleColor()};
+    chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     int i = 0;
     for (QBarSet* s : {queue_, tokenize_, prefill_, sample_}) {
         s->setColor(colors[i++]);
@@ -90,12 +91,16 @@ void TtftChart::plot(const ChartInput& in)
     fill(tokenize_, t);
     fill(prefill_, p);
     fill(sample_, s);
-    ms_->setRange(0, niceCeil(maxMs * 1.05));
+    setNiceRange(ms_, maxMs * 1.02);
 
-    QString title = tr("Time to first token");
-    if (in.primary && in.primary->hasFirstToken())
-        title += QStringLiteral("  —  %1: %2").arg(runName(in.primary), formatMs(in.primary->ttftMs()));
-    chart_->setTitle(title);
+    QString fig;
+    if (in.primary && in.primary->hasFirstToken()) {
+        const TtftParts t = in.primary->ttftParts();
+        fig = tr("%1: %2 = queue %3 + tokenize %4 + prefill %5 + sample %6")
+                  .arg(runName(in.primary), formatMs(in.primary->ttftMs()), formatMs(t.queueMs),
+                       formatMs(t.tokenizeMs), formatMs(t.prefillMs), formatMs(t.sampleMs));
+    }
+    setHeader(tr("Time to first token"), fig);
 }
 
 }  // namespace kvlens::ui

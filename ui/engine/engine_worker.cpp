@@ -92,6 +92,7 @@ std::shared_ptr<kvlens::engine> EngineWorker::engineFor(const EngineSettings& se
     slot.settings = settings;
     slot.engine = engine;
     slot.summary = ModelSummary::fromInfo(engine->info());
+    slot.summary.path = settings.modelPath;   // as asked, so the window can match it
     slot.summary.backend = fromStd(engine->backend_description());
     slot.summary.contextLength = engine->context_length();
     slot.summary.kvPoolBytes = engine->kv_pool_bytes();

@@ -84,9 +84,12 @@ AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
     style::makeHeading(heading_);
     status_ = new QLabel;
     style::makeSecondary(status_);
-    top->addWidget(heading_);
-    top->addStretch();
-    top->addWidget(status_);
+    // Both may be long: they shrink with the pane instead of widening it.
+    heading_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    status_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    top->addWidget(heading_, 3);
+    top->addWidget(status_, 2);
     l->addLayout(top);
     text_ = new QTextBrowser;
     text_->setOpenLinks(false);

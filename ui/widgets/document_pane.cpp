@@ -70,6 +70,7 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     info_ = new QLabel;
     style::makeSecondary(info_);
     info_->setWordWrap(true);
+    info_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     warnings_ = new QLabel;
     warnings_->setWordWrap(true);
     warnings_->setStyleSheet(QStringLiteral("QLabel { color: %1; }").arg(style::badgeColor(style::Badge::Warn).darker(130).name()));

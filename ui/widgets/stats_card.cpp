@@ -63,7 +63,8 @@ QString StatsCard::format(const QString& key, const RunRecord& r)
     const QLocale loc;
     const bool done = r.hasFigures();
     const RunFigures& f = r.figures();
-    auto ms = [](double v) { return v > 0 ? formatMs(v) : dash(); };
+    // A figure of a finished run is a measurement even when it is 0 ms.
+    auto ms = [done](double v) { return done || v > 0 ? formatMs(v) : dash(); };
     if (key == QLatin1String("prompt_tokens"))
         return r.promptTokens() > 0 ? loc.toString(r.promptTokens()) : dash();
     if (key == QLatin1String("cached_tokens"))
@@ -84,7 +85,7 @@ QString StatsCard::format(const QString& key, const RunRecord& r)
     if (key == QLatin1String("ttft_ms"))
         return r.hasFirstToken() ? formatMs(r.ttftMs()) : dash();
     if (key == QLatin1String("ttft_visible_ms"))
-        return done ? ms(f.ttftVisibleMs) : dash();
+        return done && f.ttftVisibleMs > 0 ? formatMs(f.ttftVisibleMs) : dash();
     if (key == QLatin1String("decode_ms"))
         return done ? ms(f.decodeMs) : dash();
     if (key == QLatin1String("e2e_ms"))
@@ -117,6 +118,7 @@ StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
     l->setContentsMargins(style::kMargin, style::kSpacing, style::kMargin, style::kSpacing);
     heading_ = new QLabel;
     style::makeHeading(heading_);
+    heading_->setWordWrap(true);
     l->addWidget(heading_);
     grid_ = new QGridLayout;
     grid_->setHorizontalSpacing(style::kSpacing * 2);

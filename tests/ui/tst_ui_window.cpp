@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: Apache-2.0
+// The window with an engine behind its worker thread: a fake engine with set
+// timings (fake_engine.h), so a run can be watched in flight. Opening a
+// document, running, charts receiving points while the run goes on, the GUI
+// staying responsive, cancelling mid-prefill and mid-decode, experiments,
+// export of PNG/SVG/CSV/JSON, the headless mode, the language switch, and a
+// screenshot that is not blank.
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPushButton>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTimer>
+#include <QtTest>
+
+#include "fake_engine.h"
+#include "ui/charts/chart_panel.h"
+#include "ui/engine/engine_worker.h"
+#include "ui/headless_runner.h"
+#include "ui/i18n.h"
+#include "ui/main_window.h"
+#include "ui/model/run_history_model.h"
+#include "ui/widgets/answer_pane.h"
+#include "ui/widgets/charts_board.h"
+#include "ui/widgets/document_pane.h"
+#include "ui/widgets/stats_card.h"
+#include "ui/widgets/task_pane.h"
+
+using namespace kvlens::ui;
+using kvlens::test::FakeEngine;
+using kvlens::test::FakeTiming;
+
+namespace {
+
+EngineWorker* fakeWorker(FakeTiming timing)
+{
+    auto* w = new EngineWorker([timing](const kvlens::engine_options& o) -> kvlens::result<std::unique_ptr<kvlens::engine>> {
+        return std::unique_ptr<kvlens::engine>(std::make_unique<FakeEngine>(timing, o.kv));
+    });
+    // About four characters per token, as for English text.
+    w->setTokenCounter([](const kvlens::engine&, const QVector<ChatTurn>& chat) {
+        int chars = 0;
+        for (const ChatTurn& t : chat)
+            chars += int(t.content.size());
+        return chars / 4;
+    });
+    return w;
+}
+
+// Share of pixels that differ from the most common colour.
+double nonBackgroundShare(const QImage& img)
+{
+    QHash<QRgb, int> counts;
+    const QImage im = img.convertToFormat(QImage::Format_RGB32);
+    for (int y = 0; y < im.height(); y += 2) {
+        const QRgb* line = reinterpret_cast<const QRgb*>(im.constScanLine(y));
+        for (int x = 0; x < im.width(); x += 2)
+            ++counts[line[x]];
+    }
+    int total = 0, top = 0;
+    for (int c : counts) {
+        total += c;
+        top = std::max(top, c);
+    }
+    return total == 0 ? 0.0 : 1.0 - double(top) / total;
+}
+
+}  // namespace
+
+class TestUiWindow : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir dir_;
+    QString report_;
+    QString model_;
+    std::unique_ptr<MainWindow> window_;
+
+    MainWindow* open(FakeTiming timing)
+    {
+        window_ = std::make_unique<MainWindow>(fakeWorker(timing));
+        window_->resize(1600, 1000);
+        window_->show();
+        EngineSettings e;
+        e.modelPath = model_;
+        window_->setEngineSettings(e);
+        if (!QTest::qWaitFor([this] { return window_->model().isValid(); }, 10000))
+            return nullptr;
+        QString error;
+        if (!window_->openDocumentNow(report_, &error))
+            return nullptr;
+        return window_.get();
+    }
+
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("kvlens-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_ui_window"));
+        QSettings().clear();
+        QVERIFY(dir_.isValid());
+        report_ = dir_.filePath(QStringLiteral("report.txt"));
+        QFile f(report_);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("Annual report 2025.\nRevenue grew 12% to 4.2 billion.\n\fCosts fell by 3%.\n\fOutlook: stable.\n");
+        f.close();
+        model_ = dir_.filePath(QStringLiteral("fake.gguf"));
+        QFile m(model_);
+        QVERIFY(m.open(QIODevice::WriteOnly));
+        m.write("not a real model: the fake engine never reads it");
+    }
+
+    void cleanup() { window_.reset(); }
+
+    void opensDocumentAndCountsTokens()
+    {
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        QVERIFY(w->documentPane()->hasDocument());
+        QCOMPARE(w->documentPane()->document().text.pageCount(), 3);
+        QCOMPARE(w->documentPane()->lastPage(), 3);
+        QTRY_VERIFY(w->documentPane()->tokenCountText().contains(QStringLiteral("fits")));
+        QCOMPARE(w->model().nLayer, 4);
+        QCOMPARE(w->model().kvBytesPerTokenF16, qint64(1024));
+        QVERIFY(w->taskPane()->runButton()->isEnabled());
+    }
+
+    void chartsReceivePointsWhileRunning()
+    {
+        FakeTiming t;
+        t.promptTokens = 640;
+        t.chunk = 64;
+        t.chunkMs = 30;
+        t.generate = 30;
+        t.tokenMs = 20;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        // A timer on the GUI thread keeps firing during the prefill: the
+        // window stays responsive while the engine works.
+        int ticks = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, this, [&] { ++ticks; });
+        tick.start(5);
+        const int id = w->startRun(w->currentConfig());
+        const RunRecord* run = w->history()->run(id);
+        QVERIFY(run);
+        ChartPanel* prefill = w->charts()->chart(QStringLiteral("prefill"));
+        ChartPanel* latency = w->charts()->chart(QStringLiteral("latency"));
+        ChartPanel* kv = w->charts()->chart(QStringLiteral("kv"));
+        QTRY_VERIFY_WITH_TIMEOUT(prefill->pointCount() >= 3 && run->state() == RunRecord::State::Prefill, 10000);
+        const int ticksInPrefill = ticks;
+        QVERIFY(ticksInPrefill > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(latency->pointCount() >= 5 && !run->isFinished(), 10000);
+        QVERIFY(kv->pointCount() > 0);
+        QTRY_VERIFY_WITH_TIMEOUT(run->isFinished(), 20000);
+        QCOMPARE(run->finishReason(), FinishReason::Length);
+        QCOMPARE(run->tokens().size(), 30);
+        QCOMPARE(run->prefill().size(), 10);
+        QVERIFY(w->answer()->plainText().startsWith(QStringLiteral("The word1 word2")));
+        QVERIFY(w->charts()->stats()->valueText(QStringLiteral("ttft_ms")) != QStringLiteral("—"));
+        QCOMPARE(w->charts()->stats()->valueText(QStringLiteral("generated_tokens")), QStringLiteral("30"));
+        // Coalesced: fewer redraws than events.
+        QVERIFY(w->charts()->redraws() < run->events().size());
+    }
+
+    void cancelMidPrefill()
+    {
+        FakeTiming t;
+        t.promptTokens = 4000;
+        t.chunk = 100;
+        t.chunkMs = 50;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        const int id = w->startRun(w->currentConfig());
+        const RunRecord* run = w->history()->run(id);
+        QTRY_VERIFY_WITH_TIMEOUT(run->prefill().size() >= 2, 10000);
+        QVERIFY(w->isBusy());
+        QTest::keyClick(w, Qt::Key_Escape);
+        QTRY_VERIFY_WITH_TIMEOUT(run->isFinished(), 10000);
+        QCOMPARE(run->finishReason(), FinishReason::Cancelled);
+        QVERIFY(run->prefillFraction() < 1.0);
+        QCOMPARE(run->tokens().size(), 0);
+        QVERIFY(!w->isBusy());
+    }
+
+    void cancelMidDecode()
+    {
+        FakeTiming t;
+        t.promptTokens = 128;
+        t.generate = 400;
+        t.tokenMs = 20;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        const int id = w->startRun(w->currentConfig());
+        const RunRecord* run = w->history()->run(id);
+        QTRY_VERIFY_WITH_TIMEOUT(run->tokens().size() >= 5, 10000);
+        w->taskPane()->cancelButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(run->isFinished(), 10000);
+        QCOMPARE(run->finishReason(), FinishReason::Cancelled);
+        QVERIFY(run->tokens().size() >= 5);
+        QVERIFY(run->tokens().size() < 400);
+    }
+
+    void experimentsOverlayTheirBase()
+    {
+        FakeTiming t;
+        t.promptTokens = 256;
+        t.generate = 8;
+        t.chunkMs = 5;
+        t.tokenMs = 2;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        const int base = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
+        QTRY_VERIFY(w->taskPane()->experimentButton(Experiment::KvOff)->isEnabled());
+        w->taskPane()->experimentButton(Experiment::KvOff)->click();
+        QCOMPARE(w->history()->count(), 2);
+        const RunRecord* off = w->history()->latest();
+        QCOMPARE(off->config().engine.kvMode, QStringLiteral("off"));
+        QCOMPARE(off->config().parentRunId, base);
+        QTRY_VERIFY_WITH_TIMEOUT(off->isFinished(), 10000);
+        QCOMPARE(off->finishReason(), FinishReason::Length);
+        // Concurrent: three runs at once, the first selected.
+        w->selectRun(base);
+        const int first = w->runExperiment(Experiment::Concurrent);
+        QCOMPARE(w->history()->count(), 5);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 20000);
+        QCOMPARE(w->history()->run(first)->config().concurrentIndex, 0);
+        QCOMPARE(w->history()->latest()->config().concurrentIndex, 2);
+    }
+
+    void exportWritesValidFiles()
+    {
+        FakeTiming t;
+        t.promptTokens = 256;
+        t.generate = 12;
+        t.chunkMs = 5;
+        t.tokenMs = 2;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        const int id = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(id)->isFinished(), 10000);
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        QCOMPARE(w->charts()->exportAll(out.path()), QStringList());
+        QCOMPARE(w->exportRun(id, out.path()), QString());
+        for (const QString& key : {"prefill", "ttft", "latency", "kv", "memory"}) {
+            QImage png(out.filePath(key + QStringLiteral(".png")));
+            QVERIFY2(!png.isNull(), qPrintable(key));
+            QVERIFY(png.width() >= 320);
+            QVERIFY(nonBackgroundShare(png) > 0.01);
+            QFile svg(out.filePath(key + QStringLiteral(".svg")));
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            const QByteArray s = svg.readAll();
+            QVERIFY(s.startsWith("<?xml"));
+            QVERIFY(s.contains("<svg"));
+            QVERIFY(s.contains("</svg>"));
+        }
+        QFile csv(out.filePath(QStringLiteral("run.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), 13);  // header + 12 tokens
+        QFile json(out.filePath(QStringLiteral("run.json")));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        QJsonParseError err{};
+        const QJsonObject o = QJsonDocument::fromJson(json.readAll(), &err).object();
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        QCOMPARE(o.value(QStringLiteral("figures")).toObject().value(QStringLiteral("generated_tokens")).toInt(), 12);
+        QCOMPARE(o.value(QStringLiteral("finish_reason")).toString(), QStringLiteral("length"));
+    }
+
+    void screenshotIsNotBlank()
+    {
+        FakeTiming t;
+        t.promptTokens = 900;
+        t.generate = 48;
+        t.chunkMs = 5;
+        t.tokenMs = 2;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        const int id = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(id)->isFinished(), 10000);
+        const QImage shot = w->grab().toImage();
+        const QString path = qEnvironmentVariable("KVLENS_SCREENSHOT", QDir::temp().filePath(QStringLiteral("kvlens-window.png")));
+        QVERIFY(shot.save(path));
+        QCOMPARE(shot.size(), QSize(1600, 1000));   // the layout fits a 1600 x 1000 window
+        QVERIFY(nonBackgroundShare(shot) > 0.05);
+    }
+
+    void headlessWritesItsFiles()
+    {
+        QTemporaryDir out;
+        QVERIFY(out.isValid());
+        HeadlessOptions o;
+        o.report = report_;
+        o.outDir = out.path();
+        o.model = model_;
+        o.task = QStringLiteral("key-points");
+        FakeTiming t;
+        t.promptTokens = 300;
+        t.generate = 10;
+        t.chunkMs = 5;
+        t.tokenMs = 2;
+        QCOMPARE(runHeadless(o, fakeWorker(t)), 0);
+        for (const QString& f : headlessOutputs()) {
+            QFileInfo fi(out.filePath(f));
+            QVERIFY2(fi.exists() && fi.size() > 0, qPrintable(f));
+        }
+        QFile summary(out.filePath(QStringLiteral("summary.txt")));
+        QVERIFY(summary.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(summary.readAll()).trimmed(), QStringLiteral("The word1 word2 word3 word4 word5 word6 word7 word8 word9"));
+    }
+
+    void headlessArgs_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<bool>("wanted");
+        QTest::newRow("window") << QStringList{} << true << false;
+        QTest::newRow("full") << QStringList{"--headless", "r.pdf", "--out", "d", "--task", "detailed"} << true << true;
+        QTest::newRow("no out") << QStringList{"--headless", "r.pdf"} << false << true;
+        QTest::newRow("bad task") << QStringList{"--headless", "r.pdf", "--out", "d", "--task", "poem"} << false << true;
+        QTest::newRow("missing value") << QStringList{"--headless"} << false << true;
+    }
+    void headlessArgs()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(bool, ok);
+        QFETCH(bool, wanted);
+        HeadlessOptions o;
+        bool w = false;
+        QString error;
+        QCOMPARE(parseHeadlessArgs(args, o, w, error), ok);
+        QCOMPARE(w, wanted);
+        QCOMPARE(error.isEmpty(), ok);
+    }
+
+    void engineErrorIsShownNotFatal()
+    {
+        auto* worker = new EngineWorker([](const kvlens::engine_options&) -> kvlens::result<std::unique_ptr<kvlens::engine>> {
+            return kvlens::make_error("tensor 'blk.0.attn_q.weight' data outside the file");
+        });
+        window_ = std::make_unique<MainWindow>(worker);
+        window_->show();
+        QSignalSpy failed(window_.get(), &MainWindow::modelReady);
+        EngineSettings e;
+        e.modelPath = model_;
+        window_->setEngineSettings(e);
+        QTRY_VERIFY(failed.count() >= 1);
+        QCOMPARE(failed.last().first().toBool(), false);
+        QVERIFY(window_->lastError().contains(QStringLiteral("outside the file")));
+        QVERIFY(!window_->taskPane()->runButton()->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestUiWindow)
+#include "tst_ui_window.moc"
