@@ -55,6 +55,25 @@ u32 tidy_line(u32v line) {
 
 bool is_hyphen(char32_t c) { return c == U'-' || c == 0x2010; }
 
+// Some PDFs place every CJK character separately and poppler prints a space
+// between each ("预 填 充 阶 段"). When most CJK pairs of a line are spaced so,
+// the spaces are removed; a line with a few spaced pairs is left alone.
+u32 close_cjk_spacing(u32v line) {
+    int spaced = 0, tight = 0;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+        if (utf8::is_cjk(line[i - 1]) && utf8::is_cjk(line[i])) ++tight;
+        if (i + 1 < line.size() && line[i] == U' ' && utf8::is_cjk(line[i - 1]) && utf8::is_cjk(line[i + 1])) ++spaced;
+    }
+    if (spaced < 4 || spaced < 4 * tight) return u32(line);
+    u32 out;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        if (line[i] == U' ' && i > 0 && i + 1 < line.size() && utf8::is_cjk(line[i - 1]) && utf8::is_cjk(line[i + 1]))
+            continue;
+        out.push_back(line[i]);
+    }
+    return out;
+}
+
 // How two lines of one paragraph meet: "exam-" + "ple" -> "example",
 // "COVID-" + "19" -> "COVID-19", CJK + CJK -> no space, else a space.
 void join_into(u32& paragraph, u32v next) {
@@ -397,7 +416,7 @@ std::vector<std::string> clean_pages(const std::vector<std::string>& raw_pages, 
     std::vector<std::vector<u32>> pages(n_pages);
     for (std::size_t p = 0; p < n_pages; ++p) {
         const u32 normal = normalize_u32(utf8::decode(raw_pages[p]));
-        for (const u32& line : split_lines(normal)) pages[p].push_back(tidy_line(fix_rtl_line(line)));
+        for (const u32& line : split_lines(normal)) pages[p].push_back(close_cjk_spacing(tidy_line(fix_rtl_line(line))));
     }
 
     // 2. running lines: count on how many pages each edge line's key appears

@@ -5,7 +5,8 @@
 // Per page: normalise characters (ligatures, odd spaces, zero-width and bidi
 // controls; right-to-left runs poppler emits in visual order are put back in
 // logical order), re-join words hyphenated across lines, unwrap lines inside a
-// paragraph (without a space between CJK characters). Across pages: drop
+// paragraph (without a space between CJK characters), close up lines whose
+// CJK characters all come spaced apart ("预 填 充"). Across pages: drop
 // running headers/footers and bare page numbers. Paragraphs come out separated
 // by one blank line; page boundaries are kept (one string per page).
 #pragma once

@@ -168,6 +168,24 @@ private slots:
         QCOMPARE(q(clean[9]), QString("Der Satz handelt von: Knoten"));
     }
 
+    void spacedCjkClosedUp_data() {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("every character spaced")
+            << QString::fromUtf8("预 填 充 阶 段 处 理 整 个 输 入 KV Cache")
+            << QString::fromUtf8("预填充阶段处理整个输入 KV Cache");
+        QTest::newRow("normal text keeps its few spaces")
+            << QString::fromUtf8("本文档版权适用于 GNU 通用公共许可版本 3 或更高版本的相关条款。")
+            << QString::fromUtf8("本文档版权适用于 GNU 通用公共许可版本 3 或更高版本的相关条款。");
+        QTest::newRow("two words spaced on purpose") << QString::fromUtf8("第一章 概述") << QString::fromUtf8("第一章 概述");
+    }
+    void spacedCjkClosedUp() {
+        QFETCH(QString, input);
+        QFETCH(QString, expected);
+        const auto clean = clean_pages({input.toStdString()});
+        QCOMPARE(q(clean[0]), expected);
+    }
+
     void pageBoundariesKept() {
         const auto clean = clean_pages({"one", "", "three"});
         QCOMPARE(clean.size(), std::size_t(3));
