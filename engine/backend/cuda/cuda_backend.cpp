@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUDA backend: the forward pass of the llama family (llama, qwen2,
+// qwen3) on the device, the same story as the CPU backend's cpu_backend.cpp.
+// Weights stay quantized on the device; the KV pool lives there in the
+// kv_storage layout. A batch's small inputs (tokens, positions, block tables)
+// travel in one copy from a pinned staging buffer; a decode step (up to
+// mv_max_tokens tokens) is captured once per batch shape as a CUDA graph and
+// replayed; logits come back to host memory.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "engine/backend/backend.h"
+#include "engine/backend/cuda/attention.h"
+#include "engine/backend/cuda/cuda_check.h"
+#include "engine/backend/cuda/cuda_device.h"
+#include "engine/backend/cuda/cuda_weights.h"
+#include "engine/backend/cuda/dequant.h"
+#include "engine/backend/cuda/device_buffer.h"
+#include "engine/backend/cuda/matmul.h"
+#include "engine/backend/cuda/matvec.h"
+#include "engine/backend/cuda/norm_rope.h"
+#include "engine/backend/cuda/paged_kv.h"
+#include "engine/model/model.h"
+
+namespace kvlens {
+
+namespace {
+
+constexpr int decode_target_splits = 16;   // attention splits along the context for decode
+
+class cuda_backend final : public backend {
+public:
+    cuda_backend(const model& m, const backend_options& o) : m_(m), c_(m.config()), o_(o) {}
+    ~cuda_backend() override;
+
+    status init(const cuda_device_info& dev);
+
+    std::string name() const override { return "cuda"; }
+    std::string description() const override {
+        return fmt::format("cuda: {}{}", describe(dev_), graphs_enabled_ ? ", decode as CUDA graphs" : "");
+    }
+    status init_kv(const kv_geometry& g, std::int32_t n_blocks) override;
+    status forward(const forward_batch& batch, float* logits, forward_counts* counts) override;
+    std::int64_t weight_bytes() const override { return static_cast<std::int64_t>(w_.storage.bytes()); }
+    std::int64_t kv_bytes() const override { return static_cast<std::int64_t>(kv_.bytes()); }
+    std::int64_t scratch_bytes() const override {
+        return static_cast<std::int64_t>(scratch_.bytes() + batch_dev_.bytes());
+    }
+
+private:
+    status allocate_scratch();
+    status pack_batch(const forward_batch& b, int& n_rows);
+    std::size_t batch_copy_ints(int n_rows) const { return 4 * static_cast<std::size_t>(o_.max_batch) + static_cast<std::size_t>(n_rows) * table_stride_; }
+    status enqueue_step(int n, int n_logits, int n_rows, float* logits_dst);
+    status layer(int il, int n, bool decode);
+    status run_decode_graph(int n, int n_logits);
+    void drop_graphs();
+
+    // The packed batch (pinned host and device, same layout), int32:
+    //   tokens [max_batch] | positions [max_batch] | table row per token [max_batch] |
+    //   logit rows [max_batch] | block tables [n_rows][table_stride]
+    std::int32_t* d_tokens() const { return batch_dev_.as<std::int32_t>(); }
+    std::int32_t* d_positions() const { return d_tokens() + o_.max_batch; }
+    std::int32_t* d_tok_row() const { return d_tokens() + 2 * o_.max_batch; }
+    std::int32_t* d_logit_rows() const { return d_tokens() + 3 * o_.max_batch; }
+    std::int32_t* d_tables() const { return d_tokens() + 4 * o_.max_batch; }
+
+    const model& m_;
+    const model_config& c_;
+    backend_options o_;
+    cuda_device_info dev_;
+    cudaStream_t stream_ = nullptr;
+    cublasHandle_t cublas_ = nullptr;
+    dev_weights w_;
+
+    // Activations, one arena (device, f32 unless noted), rows of max_batch tokens:
+    device_arena scratch_;
+    float* x_ = nullptr;        // (max_batch, n_embd) residual stream
+    float* xb_ = nullptr;       // (max_batch, n_embd) normed input / branch output
+    float* q_ = nullptr;        // (max_batch, n_head * head_dim)
+    float* k_ = nullptr;        // (max_batch, n_head_kv * head_dim)
+    float* v_ = nullptr;        // (max_batch, n_head_kv * head_dim)
+    float* att_ = nullptr;      // (max_batch, n_head * head_dim) attention output
+    float* hb_ = nullptr;       // (max_batch, n_ff) gate, then silu(gate) * up
+    float* hb2_ = nullptr;      // (max_batch, n_ff) up
+    float* logits_ = nullptr;   // (max_batch, n_vocab)
+    float* part_acc_ = nullptr; // (mv_max_tokens, n_head, max_splits, head_dim) attention partials
+    float* part_ml_ = nullptr;  // (mv_max_tokens, n_head, max_splits, 2)
+    matmul_workspace mm_;       // q8_1 / f16 activations, f16 weight scratch
+
+    // KV pool: per layer a K and a V array (n_blocks, block_size, row_bytes), one allocation.
+    device_buffer kv_;
+    kv_geometry geo_;
+    std::int32_t n_blocks_ = 0;
+    std::vector<std::uint8_t*> k_layer_, v_layer_;   // (n_layer) device pointers into kv_
+    int table_stride_ = 0;      // block-table entries per row: ceil(max_ctx / block_size)
+    int decode_splits_ = 1;     // attention splits for decode steps
+    int decode_split_len_ = attention_tile;
+
+    pinned_buffer batch_host_;  // the packed batch, staged
+    device_buffer batch_dev_;
+    pinned_buffer logits_host_; // (mv_max_tokens, n_vocab) decode logits, staged
+
+    bool graphs_enabled_ = true;
+    std::map<std::pair<int, int>, cudaGraphExec_t> graphs_;   // (n tokens, n logits) -> decode step
+};
+
+cuda_backend::~cuda_backend() {
+    drop_graphs();
+    if (cublas_) cublasDestroy(cublas_);
+    if (stream_) cudaStreamDestroy(stream_);
+}
+
+void cuda_backend::drop_graphs() {
+    for (auto& [key, exec] : graphs_) cudaGraphExecDestroy(exec);
+    graphs_.clear();
+}
+
+status cuda_backend::init(const cuda_device_info& dev) {
+    dev_ = dev;
+    if (const char* e = std::getenv("KVLENS_CUDA_GRAPHS"); e && std::strcmp(e, "0") == 0) graphs_enabled_ = false;
+    if (o_.max_batch < 1 || o_.max_ctx < 1) return make_error("CUDA backend: max_batch and max_ctx must be positive");
+    CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
+    CUBLAS_CHECK(cublasCreate(&cublas_));
+    CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
+    auto w = upload_weights(m_, stream_);
+    if (!w) return w.err();
+    w_ = std::move(*w);
+    if (auto st = allocate_scratch(); !st) return st;
+    // A first kernel: a build without code for this device fails here, clearly.
+    if (auto st = launch_add(x_, xb_, 1, stream_); !st)
+        return make_error(fmt::format("the CUDA kernels cannot run on {}: {}", describe(dev_), st.message()));
+    CUDA_CHECK(cudaStreamSynchronize(stream_));
+    return {};
+}
+
+status cuda_backend::allocate_scratch() {
+    const std::int64_t B = o_.max_batch, E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), FF = c_.n_ff;
+    const std::int64_t max_splits = (o_.max_ctx + attention_tile - 1) / attention_tile;
+    device_arena& a = scratch_;
+    const std::size_t f = sizeof(float);
+    const std::size_t ox = a.reserve(B * E * f), oxb = a.reserve(B * E * f);
+    const std::size_t oq = a.reserve(B * NQ * f), ok = a.reserve(B * NKV * f), ov = a.reserve(B * NKV * f);
+    const std::size_t oatt = a.reserve(B * NQ * f);
+    const std::size_t ohb = a.reserve(B * FF * f), ohb2 = a.reserve(B * FF * f);
+    const std::size_t ologits = a.reserve(B * c_.n_vocab * f);
+    const std::size_t opa = a.reserve(mv_max_tokens * c_.n_head * max_splits * c_.head_dim * f);
+    const std::size_t opm = a.reserve(mv_max_tokens * c_.n_head * max_splits * 2 * f);
+    const std::size_t oxq = a.reserve(mv_max_tokens * (w_.widest_input / 32) * sizeof(block_q8_1_dev));
+    const bool gemm = B > mv_max_tokens;   // prefill batches: dequantize + cuBLAS
+    const std::size_t oxh = gemm ? a.reserve(B * w_.widest_input * 2) : 0;
+    const std::size_t owh = gemm ? a.reserve(w_.largest_matrix_elems * 2) : 0;
+    if (auto st = a.allocate("activation scratch"); !st) return st;
+    x_ = a.at<float>(ox);
+    xb_ = a.at<float>(oxb);
+    q_ = a.at<float>(oq);
+    k_ = a.at<float>(ok);
+    v_ = a.at<float>(ov);
+    att_ = a.at<float>(oatt);
+    hb_ = a.at<float>(ohb);
+    hb2_ = a.at<float>(ohb2);
+    logits_ = a.at<float>(ologits);
+    part_acc_ = a.at<float>(opa);
+    part_ml_ = a.at<float>(opm);
+    mm_.cublas = cublas_;
+    mm_.xq = a.at<block_q8_1_dev>(oxq);
+    if (gemm) {
+        mm_.x_f16 = a.at<std::uint16_t>(oxh);
+        mm_.w_f16 = a.at<std::uint16_t>(owh);
+        mm_.w_f16_elems = w_.largest_matrix_elems;
+    }
+    auto lh = pinned_buffer::allocate(static_cast<std::size_t>(mv_max_tokens) * c_.n_vocab * f, "decode logits");
+    if (!lh) return lh.err();
+    logits_host_ = std::move(*lh);
+    return {};
+}
+
+status cuda_backend::init_kv(const kv_geometry& g, std::int32_t n_blocks) {
+    if (auto st = validate(g); !st) return st;
+    if (n_blocks < 1) return make_error("KV pool: at least one block is needed");
+    if (g.n_layer != c_.n_layer || g.n_kv_heads != c_.n_head_kv || g.head_dim != c_.head_dim)
+        return make_error("KV geometry does not match the model");
+    drop_graphs();   // they captured the old pool's addresses
+    kv_ = device_buffer();
+    const std::int64_t layer_bytes = static_cast<std::int64_t>(n_blocks) * g.block_layer_bytes();
+    const std::int64_t aligned = (layer_bytes + 255) / 256 * 256;
+    auto buf = device_buffer::allocate(static_cast<std::size_t>(2 * aligned * g.n_layer), "the KV pool");
+    if (!buf) return make_error(fmt::format("{} ({} blocks of {} tokens, {})", buf.message(), n_blocks, g.block_size, to_string(g.dtype)));
+    kv_ = std::move(*buf);
+    geo_ = g;
+    n_blocks_ = n_blocks;
+    k_layer_.resize(static_cast<std::size_t>(g.n_layer));
+    v_layer_.resize(static_cast<std::size_t>(g.n_layer));
+    for (int il = 0; il < g.n_layer; ++il) {
+        k_layer_[il] = kv_.as<std::uint8_t>() + (2 * il) * aligned;
+        v_layer_[il] = kv_.as<std::uint8_t>() + (2 * il + 1) * aligned;
+    }
+
+    table_stride_ = (o_.max_ctx + g.block_size - 1) / g.block_size;
+    decode_split_len_ = std::max(attention_tile, (o_.max_ctx + decode_target_splits - 1) / decode_target_splits);
+    decode_split_len_ = (decode_split_len_ + attention_tile - 1) / attention_tile * attention_tile;
+    decode_splits_ = (o_.max_ctx + decode_split_len_ - 1) / decode_split_len_;
+
+    const std::size_t ints = batch_copy_ints(o_.max_batch);
+    auto h = pinned_buffer::allocate(ints * sizeof(std::int32_t), "the batch staging");
+    if (!h) return h.err();
+    auto d = device_buffer::allocate(ints * sizeof(std::int32_t), "the batch inputs");
+    if (!d) return d.err();
+    batch_host_ = std::move(*h);
+    batch_dev_ = std::move(*d);
+    return {};
+}
+
+// Fills the pinned staging with the batch; sequences sharing a block table
+// share a row, which holds the entries up to the row's furthest position.
+status cuda_backend::pack_batch(const forward_batch& b, int& n_rows) {
+    const int n = static_cast<int>(b.size());
+    const int B = o_.max_batch;
+    std::int32_t* h = batch_host_.as<std::int32_t>();
+    std::vector<const std::int32_t*> row_ptr;
+    std::vector<int> row_len;
+    for (int t = 0; t < n; ++t) {
+        h[t] = b.tokens[t];
+        h[B + t] = b.positions[t];
+        const std::int32_t* table = b.block_tables[t];
+        if (!table) return make_error(fmt::format("token {} has no block table", t));
+        int r = 0;
+        while (r < static_cast<int>(row_ptr.size()) && row_ptr[r] != table) ++r;
+        if (r == static_cast<int>(row_ptr.size())) {
+            row_ptr.push_back(table);
+            row_len.push_back(0);
+        }
+        row_len[r] = std::max(row_len[r], b.positions[t] / geo_.block_size + 1);
+        h[2 * B + t] = r;
+    }
+    for (std::size_t i = 0; i < b.logit_rows.size(); ++i) h[3 * B + i] = b.logit_rows[i];
+    for (std::size_t r = 0; r < row_ptr.size(); ++r) {
+        std::int32_t* dst = h + 4 * B + r * table_stride_;
+        for (int j = 0; j < row_len[r]; ++j) {
+            const std::int32_t id = row_ptr[r][j];
+            if (id < 0 || id >= n_blocks_)
+                return make_error(fmt::format("block table entry {} is {}, outside the pool of {} blocks", j, id, n_blocks_));
+            dst[j] = id;
+        }
+    }
+    n_rows = static_cast<int>(row_ptr.size());
+    return {};
+}
+
+status cuda_backend::layer(int il, int n, bool decode) {
+    const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
+    const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
+    cudaStream_t s = stream_;
+
+    // Attention block.
+    if (auto st = launch_rms_norm(x_, nullptr, l.attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+    const dev_matrix* qkv[3] = {&l.wq, &l.wk, &l.wv};
+    float* qkv_out[3] = {q_, k_, v_};
+    if (auto st = matmul_group(qkv, qkv_out, 3, xb_, n, mm_, s); !st) return st;
+    if (l.bq) {
+        if (auto st = launch_add_bias(q_, l.bq, n, NQ, s); !st) return st;
+        if (auto st = launch_add_bias(k_, l.bk, n, NKV, s); !st) return st;
+        if (auto st = launch_add_bias(v_, l.bv, n, NKV, s); !st) return st;
+    }
+    if (l.q_norm) {
+        if (auto st = launch_rms_norm(q_, nullptr, l.q_norm, q_, n * c_.n_head, HD, c_.rms_eps, s); !st) return st;
+        if (auto st = launch_rms_norm(k_, nullptr, l.k_norm, k_, n * c_.n_head_kv, HD, c_.rms_eps, s); !st) return st;
+    }
+    rope_params rp;
+    rp.q = q_;
+    rp.k = k_;
+    rp.positions = d_positions();
+    rp.n_tokens = n;
+    rp.n_head = c_.n_head;
+    rp.n_head_kv = c_.n_head_kv;
+    rp.head_dim = HD;
+    rp.n_rot = c_.n_rot;
+    rp.freq_base = c_.rope_freq_base;
+    rp.freq_scale = c_.rope_freq_scale;
+    rp.neox = c_.rope_neox;
+    if (auto st = launch_rope(rp, s); !st) return st;
+
+    paged_kv_view kv;
+    kv.dtype = geo_.dtype;
+    kv.k = k_layer_[static_cast<std::size_t>(il)];
+    kv.v = v_layer_[static_cast<std::size_t>(il)];
+    kv.row_bytes = geo_.row_bytes();
+    kv.block_size = geo_.block_size;
+    kv.n_kv_heads = c_.n_head_kv;
+    kv.head_dim = HD;
+    kv.tables = d_tables();
+    kv.table_stride = table_stride_;
+    kv.tok_row = d_tok_row();
+    kv.positions = d_positions();
+    if (auto st = launch_kv_store(kv, k_, v_, n, s); !st) return st;
+
+    attention_params ap;
+    ap.q = q_;
+    ap.out = att_;
+    ap.n_tokens = n;
+    ap.n_head = c_.n_head;
+    ap.window = c_.layer_window.empty() ? 0 : c_.layer_window[static_cast<std::size_t>(il)];
+    ap.scale = 1.0f / std::sqrt(static_cast<float>(HD));
+    ap.kv = kv;
+    if (decode) {
+        ap.n_splits = decode_splits_;
+        ap.split_len = decode_split_len_;
+        ap.part_acc = part_acc_;
+        ap.part_ml = part_ml_;
+    }
+    if (auto st = launch_attention(ap, s); !st) return st;
+
+    if (auto st = matmul(l.wo, att_, n, xb_, mm_, s); !st) return st;
+    if (auto st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s); !st) return st;
+
+    // Feed-forward block (SwiGLU).
+    if (auto st = launch_rms_norm(x_, nullptr, l.ffn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+    const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
+    float* gu_out[2] = {hb_, hb2_};
+    if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
+    if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+    if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
+    return launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s);
+}
+
+// Everything one forward pass puts on the stream: inputs in, layers, logits out
+// to logits_dst (host). Graph-capturable when n <= mv_max_tokens.
+status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits_dst) {
+    const bool decode = n <= mv_max_tokens;
+    CUDA_CHECK(cudaMemcpyAsync(batch_dev_.get(), batch_host_.as<std::int32_t>(),
+                               batch_copy_ints(n_rows) * sizeof(std::int32_t), cudaMemcpyHostToDevice, stream_));
+    if (auto st = launch_get_rows(w_.tok_embd, d_tokens(), n, x_, stream_); !st) return st;
+    for (int il = 0; il < c_.n_layer; ++il)
+        if (auto st = layer(il, n, decode); !st) return make_error(fmt::format("layer {}: {}", il, st.message()));
+    if (n_logits == 0) return {};
+    if (auto st = launch_rms_norm(x_, d_logit_rows(), w_.output_norm, xb_, n_logits, c_.n_embd, c_.rms_eps, stream_); !st)
+        return st;
+    if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
+    CUDA_CHECK(cudaMemcpyAsync(logits_dst, logits_, static_cast<std::size_t>(n_logits) * c_.n_vocab * sizeof(float),
+                               cudaMemcpyDeviceToHost, stream_));
+    return {};
+}
+
+// A decode step as a graph: captured on first use of a (tokens, logits)
+// shape, replayed after. Every varying input is read from device memory the
+// graph's first copy fills, so replays see the new step's tokens.
+status cuda_backend::run_decode_graph(int n, int n_logits) {
+    const auto key = std::make_pair(n, n_logits);
+    auto it = graphs_.find(key);
+    if (it == graphs_.end()) {
+        CUDA_CHECK(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal));
+        const status st = enqueue_step(n, n_logits, n, logits_host_.as<float>());
+        cudaGraph_t graph = nullptr;
+        const cudaError_t e = cudaStreamEndCapture(stream_, &graph);
+        if (!st || e != cudaSuccess) {
+            if (graph) cudaGraphDestroy(graph);
+            cudaGetLastError();
+            if (!st) return st;
+            return cuda_error(e, "cudaStreamEndCapture", __FILE__, __LINE__);
+        }
+        cudaGraphExec_t exec = nullptr;
+        const cudaError_t ie = cudaGraphInstantiate(&exec, graph, 0);
+        cudaGraphDestroy(graph);
+        if (ie != cudaSuccess) return cuda_error(ie, "cudaGraphInstantiate", __FILE__, __LINE__);
+        it = graphs_.emplace(key, exec).first;
+    }
+    CUDA_CHECK(cudaGraphLaunch(it->second, stream_));
+    return {};
+}
+
+status cuda_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
+    const int n = static_cast<int>(b.size());
+    if (n == 0) return {};
+    if (n > o_.max_batch) return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, o_.max_batch));
+    if (kv_.get() == nullptr) return make_error("KV storage not initialised");
+    if (b.positions.size() != b.tokens.size() || b.block_tables.size() != b.tokens.size())
+        return make_error("forward batch: tokens, positions and block tables differ in length");
+    for (int t = 0; t < n; ++t) {
+        if (b.tokens[t] < 0 || b.tokens[t] >= c_.n_vocab)
+            return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], c_.n_vocab));
+        if (b.positions[t] < 0 || b.positions[t] >= o_.max_ctx)
+            return make_error(fmt::format("position {} beyond the context of {}", b.positions[t], o_.max_ctx));
+    }
+    const int n_logits = static_cast<int>(b.logit_rows.size());
+    for (std::int32_t r : b.logit_rows)
+        if (r < 0 || r >= n) return make_error(fmt::format("logit row {} outside the batch of {}", r, n));
+    int n_rows = 0;
+    if (auto st = pack_batch(b, n_rows); !st) return st;
+
+    const bool decode = n <= mv_max_tokens;
+    if (decode) {
+        // The graph copies a fixed shape: n table rows (unused ones are never read).
+        status st = graphs_enabled_ ? run_decode_graph(n, n_logits) : enqueue_step(n, n_logits, n, logits_host_.as<float>());
+        if (!st && graphs_enabled_) {
+            // A capture that failed does not doom the step: run it directly, and stop capturing.
+            graphs_enabled_ = false;
+            drop_graphs();
+            st = enqueue_step(n, n_logits, n, logits_host_.as<float>());
+        }
+        if (!st) return st;
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+        std::memcpy(logits, logits_host_.as<float>(), static_cast<std::size_t>(n_logits) * c_.n_vocab * sizeof(float));
+    } else {
+        if (auto st = enqueue_step(n, n_logits, n_rows, logits); !st) return st;
+        CUDA_CHECK(cudaStreamSynchronize(stream_));
+    }
+
+    if (counts) {
+        const dev_matrix& out = w_.output;
+        const double out_flop = 2.0 * static_cast<double>(out.n_in) * static_cast<double>(out.n_out);
+        double keys = 0;
+        for (int t = 0; t < n; ++t) keys += b.positions[t] + 1;
+        counts->flop = (m_.matmul_flop_per_token() - out_flop) * n + out_flop * n_logits +
+                       4.0 * keys * c_.head_dim * c_.n_head * c_.n_layer;
+        counts->weight_bytes = m_.decode_weight_bytes();
+        counts->kv_bytes = keys * 2.0 * static_cast<double>(geo_.row_bytes()) * c_.n_layer;
+    }
+    return {};
+}
+
+}  // namespace
+
+result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend_options& o) {
+    auto dev = cuda_open_device();
+    if (!dev) return dev.err();
+    auto b = std::make_unique<cuda_backend>(m, o);
+    if (auto st = b->init(*dev); !st) return st.err();
+    return std::unique_ptr<backend>(std::move(b));
+}
+
+}  // namespace kvlens

@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: Apache-2.0
+// The model's weights on the device, uploaded once at load and kept in their
+// stored (quantized) types; norms and biases as f32. One allocation holds
+// everything; a tied output matrix shares the embedding's bytes.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include "engine/backend/cuda/cuda_types.h"
+#include "engine/backend/cuda/device_buffer.h"
+#include "engine/common/result.h"
+
+namespace kvlens {
+
+class model;
+
+struct dev_layer {
+    const float* attn_norm = nullptr;            // (n_embd)
+    dev_matrix wq, wk, wv, wo;                   // (n_q, n_embd), (n_kv, n_embd) x2, (n_embd, n_q)
+    const float* bq = nullptr;                   // (n_q) or null
+    const float* bk = nullptr;                   // (n_kv) or null
+    const float* bv = nullptr;                   // (n_kv) or null
+    const float* q_norm = nullptr;               // (head_dim) or null
+    const float* k_norm = nullptr;               // (head_dim) or null
+    const float* ffn_norm = nullptr;             // (n_embd)
+    dev_matrix w_gate, w_up, w_down;             // (n_ff, n_embd) x2, (n_embd, n_ff)
+};
+
+struct dev_weights {
+    dev_matrix tok_embd;                         // (n_vocab, n_embd)
+    const float* output_norm = nullptr;          // (n_embd)
+    dev_matrix output;                           // (n_vocab, n_embd); the embedding's bytes when tied
+    std::vector<dev_layer> layers;
+    device_buffer storage;                       // every byte above
+    std::int64_t largest_matrix_elems = 0;       // n_in * n_out of the largest layer matrix
+    std::int64_t widest_input = 0;               // largest n_in of any matrix
+};
+
+// Checks every matrix's type and shape against the CUDA kernels, allocates
+// once (an out-of-memory error names the bytes needed and free) and copies.
+result<dev_weights> upload_weights(const model& m, cudaStream_t s);
+
+}  // namespace kvlens

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: Apache-2.0
+// The row-wise and element-wise operations of the forward pass on the device:
+// RMSNorm, RoPE, SwiGLU, residual and bias adds. Each kernel is in its own
+// .cu (rms_norm.cu, rope.cu, elementwise.cu); this header declares their
+// launchers. All buffers are f32 on the device.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include "engine/common/result.h"
+
+namespace kvlens {
+
+// y row r (n) = x row src(r) (n) / sqrt(mean(x^2) + eps) * weight (n), for
+// r < n_rows; src(r) = rows[r] when rows (device, n_rows) is given, else r.
+// y may alias x when rows is null.
+status launch_rms_norm(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, int n,
+                       float eps, cudaStream_t s);
+
+struct rope_params {
+    float* q = nullptr;                 // (n_tokens, n_head * head_dim), rotated in place
+    float* k = nullptr;                 // (n_tokens, n_head_kv * head_dim), rotated in place
+    const std::int32_t* positions = nullptr;   // (n_tokens) on the device
+    int n_tokens = 0, n_head = 0, n_head_kv = 0, head_dim = 0, n_rot = 0;
+    float freq_base = 10000.0f, freq_scale = 1.0f;
+    bool neox = false;                  // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
+};
+status launch_rope(const rope_params& p, cudaStream_t s);
+
+// y (count) += x (count)
+status launch_add(float* y, const float* x, std::int64_t count, cudaStream_t s);
+// x (n_rows, n) += b (n), each row
+status launch_add_bias(float* x, const float* b, int n_rows, int n, cudaStream_t s);
+// y (count) = silu(gate) * up; y may alias gate
+status launch_silu_mul(const float* gate, const float* up, float* y, std::int64_t count, cudaStream_t s);
+
+}  // namespace kvlens

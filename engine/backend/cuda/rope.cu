@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+// Rotary position embedding of Q and K in one launch: one thread per rotated
+// pair of one head of one token (Q heads first, then K heads).
+#include "engine/backend/cuda/cuda_check.h"
+#include "engine/backend/cuda/norm_rope.h"
+
+namespace kvlens {
+
+namespace {
+
+__global__ void rope_kernel(rope_params p) {
+    const int half = p.n_rot / 2;
+    const int heads = p.n_head + p.n_head_kv;
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= static_cast<std::int64_t>(p.n_tokens) * heads * half) return;
+    const int pair = static_cast<int>(i % half);
+    const int h = static_cast<int>((i / half) % heads);
+    const int t = static_cast<int>(i / (static_cast<std::int64_t>(half) * heads));
+    float* v = h < p.n_head ? p.q + (static_cast<std::int64_t>(t) * p.n_head + h) * p.head_dim
+                            : p.k + (static_cast<std::int64_t>(t) * p.n_head_kv + (h - p.n_head)) * p.head_dim;
+    const float theta = static_cast<float>(p.positions[t]) * p.freq_scale *
+                        powf(p.freq_base, -2.0f * static_cast<float>(pair) / static_cast<float>(p.n_rot));
+    float s, c;
+    sincosf(theta, &s, &c);
+    const int a = p.neox ? pair : 2 * pair;
+    const int b = p.neox ? pair + half : 2 * pair + 1;
+    const float x0 = v[a], x1 = v[b];
+    v[a] = x0 * c - x1 * s;
+    v[b] = x0 * s + x1 * c;
+}
+
+}  // namespace
+
+status launch_rope(const rope_params& p, cudaStream_t s) {
+    if (p.n_rot <= 0 || p.n_rot > p.head_dim || p.n_rot % 2 != 0) return make_error("rope: bad n_rot");
+    const std::int64_t n = static_cast<std::int64_t>(p.n_tokens) * (p.n_head + p.n_head_kv) * (p.n_rot / 2);
+    if (n == 0) return {};
+    constexpr int threads = 256;
+    rope_kernel<<<static_cast<unsigned>((n + threads - 1) / threads), threads, 0, s>>>(p);
+    CUDA_CHECK_LAUNCH("rope_kernel");
+    return {};
+}
+
+}  // namespace kvlens

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: Apache-2.0
+// The CUDA kernel lab's test: every device kernel against its CPU reference
+// (the CPU backend's own functions) on random inputs, compared by relative
+// error: max |gpu - cpu| / max |cpu|. Plain C++ (the GPU machine has no Qt).
+// Without a CUDA device it prints "SKIP: no CUDA device (reason)" and exits 0.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+#include "engine/backend/cpu/attention.h"
+#include "engine/backend/cpu/fp16.h"
+#include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/ops.h"
+#include "engine/backend/cpu/thread_pool.h"
+#include "engine/backend/cuda/attention.h"
+#include "engine/backend/cuda/convert.h"
+#include "engine/backend/cuda/cuda_device.h"
+#include "engine/backend/cuda/dequant.h"
+#include "engine/backend/cuda/matmul.h"
+#include "engine/backend/cuda/matvec.h"
+#include "engine/backend/cuda/norm_rope.h"
+#include "engine/backend/cuda/paged_kv.h"
+#include "engine/kv/kv_codec.h"
+#include "engine/kv/kv_storage.h"
+
+namespace {
+
+using namespace kvlens;
+
+int g_failures = 0;
+int g_checks = 0;
+std::mt19937 g_rng(1234);
+
+// ---- helpers ----------------------------------------------------------------------------
+
+void check(const std::string& name, double rel, double tol) {
+    ++g_checks;
+    const bool ok = std::isfinite(rel) && rel <= tol;
+    if (!ok) ++g_failures;
+    std::printf("%-4s %-48s rel %.3e (tolerance %.1e)\n", ok ? "ok" : "FAIL", name.c_str(), rel, tol);
+}
+
+void check_status(const std::string& name, const status& s) {
+    if (s) return;
+    ++g_checks;
+    ++g_failures;
+    std::printf("FAIL %-48s %s\n", name.c_str(), s.message().c_str());
+}
+
+// max |a - b| / max |b|; b is the reference and must not be all zeros.
+double rel_error(const std::vector<float>& a, const std::vector<float>& b) {
+    double num = 0, den = 0;
+    for (std::size_t i = 0; i < b.size(); ++i) {
+        num = std::max(num, std::fabs(static_cast<double>(a[i]) - b[i]));
+        den = std::max(den, std::fabs(static_cast<double>(b[i])));
+    }
+    if (den == 0) return INFINITY;   // a zero reference proves nothing
+    return num / den;
+}
+
+std::vector<float> random_floats(std::size_t n, float lo = -1.0f, float hi = 1.0f) {
+    std::uniform_real_distribution<float> u(lo, hi);
+    std::vector<float> v(n);
+    for (float& x : v) x = u(g_rng);
+    return v;
+}
+
+// Device copy of a host vector, freed at scope exit.
+struct dev_mem {
+    void* p = nullptr;
+    explicit dev_mem(std::size_t bytes) { cudaMalloc(&p, std::max<std::size_t>(bytes, 1)); }
+    template <class T> dev_mem(const std::vector<T>& v) : dev_mem(v.size() * sizeof(T)) {
+        cudaMemcpy(p, v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice);
+    }
+    ~dev_mem() { cudaFree(p); }
+    dev_mem(const dev_mem&) = delete;
+    template <class T> T* as() const { return static_cast<T*>(p); }
+    template <class T> std::vector<T> read(std::size_t n) const {
+        std::vector<T> v(n);
+        cudaDeviceSynchronize();
+        cudaMemcpy(v.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost);
+        return v;
+    }
+};
+
+// Random weight bytes of a type: random quants, with every f16 scale set to a
+// sane random value (random bits could be inf or nan).
+std::vector<std::uint8_t> random_weights(ggml_type t, std::int64_t n_in, std::int64_t n_out) {
+    const std::int64_t rb = row_bytes(t, n_in);
+    std::vector<std::uint8_t> w(static_cast<std::size_t>(rb * n_out));
+    if (t == ggml_type::f32 || t == ggml_type::f16 || t == ggml_type::bf16) {
+        const std::vector<float> f = random_floats(static_cast<std::size_t>(n_in * n_out));
+        from_float_for(t)(f.data(), w.data(), n_in * n_out);
+        return w;
+    }
+    std::uniform_int_distribution<int> byte(0, 255);
+    for (auto& b : w) b = static_cast<std::uint8_t>(byte(g_rng));
+    std::uniform_real_distribution<float> scale(0.002f, 0.02f);
+    const type_traits& tr = traits_of(t);
+    auto put = [](std::uint8_t* p, float v) { const std::uint16_t h = fp32_to_fp16(v); std::memcpy(p, &h, 2); };
+    for (std::size_t off = 0; off < w.size(); off += static_cast<std::size_t>(tr.type_size)) {
+        std::uint8_t* blk = w.data() + off;
+        switch (t) {
+        case ggml_type::q4_0: case ggml_type::q8_0: put(blk, scale(g_rng)); break;
+        case ggml_type::q4_1: put(blk, scale(g_rng)); put(blk + 2, -8 * scale(g_rng)); break;
+        case ggml_type::q4_K: case ggml_type::q5_K: put(blk, scale(g_rng) / 16); put(blk + 2, scale(g_rng) / 16); break;
+        case ggml_type::q6_K: put(blk + 208, scale(g_rng) / 16); break;
+        default: break;
+        }
+    }
+    return w;
+}
+
+std::vector<float> dequant_cpu(ggml_type t, const std::vector<std::uint8_t>& w, std::int64_t n_in, std::int64_t n_out) {
+    std::vector<float> f(static_cast<std::size_t>(n_in * n_out));
+    const std::int64_t rb = row_bytes(t, n_in);
+    for (std::int64_t r = 0; r < n_out; ++r) to_float_for(t)(w.data() + r * rb, f.data() + r * n_in, n_in);
+    return f;
+}
+
+const ggml_type k_types[] = {ggml_type::f32, ggml_type::f16, ggml_type::bf16, ggml_type::q4_0, ggml_type::q4_1,
+                             ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
+
+// ---- weights: dequantization, embedding rows, matvec, GEMM ---------------------------------
+
+void test_weights(cublasHandle_t cublas) {
+    const std::int64_t n_in = 512, n_out = 96;
+    for (ggml_type t : k_types) {
+        const std::string tn = type_name(t);
+        const auto w = random_weights(t, n_in, n_out);
+        const auto ref = dequant_cpu(t, w, n_in, n_out);
+        dev_mem dw(w);
+        dev_matrix m{t, n_in, n_out, row_bytes(t, n_in), dw.as<std::uint8_t>()};
+
+        // dequant to f16 (rows 8..72 only, to test the row offset)
+        dev_mem dh(static_cast<std::size_t>(64 * n_in) * 2);
+        check_status("dequant_f16 " + tn, launch_dequant_f16(m, 8, 64, dh.as<std::uint16_t>(), nullptr));
+        const auto h = dh.read<std::uint16_t>(static_cast<std::size_t>(64 * n_in));
+        std::vector<float> got(h.size()), want(ref.begin() + 8 * n_in, ref.begin() + 72 * n_in);
+        for (std::size_t i = 0; i < h.size(); ++i) got[i] = fp16_to_fp32(h[i]);
+        check("dequant_f16 " + tn, rel_error(got, want), 1e-3);
+
+        // embedding rows
+        const std::vector<std::int32_t> ids = {5, 0, 95, 5, 42};
+        dev_mem did(ids);
+        dev_mem dr(ids.size() * n_in * 4);
+        check_status("get_rows " + tn, launch_get_rows(m, did.as<std::int32_t>(), 5, dr.as<float>(), nullptr));
+        std::vector<float> rows_ref;
+        for (int id : ids) rows_ref.insert(rows_ref.end(), ref.begin() + id * n_in, ref.begin() + (id + 1) * n_in);
+        check("get_rows " + tn, rel_error(dr.read<float>(rows_ref.size()), rows_ref), 1e-6);
+
+        // products: matvec for 1, 3, 8 tokens; dequantize + cuBLAS for 9 and 40
+        matmul_workspace wk;
+        dev_mem dxq(static_cast<std::size_t>(mv_max_tokens) * n_in / 32 * sizeof(block_q8_1_dev));
+        dev_mem dxh(static_cast<std::size_t>(40 * n_in) * 2);
+        dev_mem dwh(static_cast<std::size_t>(40 * n_in) * 2);   // smaller than the matrix: slices
+        wk.cublas = cublas;
+        wk.xq = dxq.as<block_q8_1_dev>();
+        wk.x_f16 = dxh.as<std::uint16_t>();
+        wk.w_f16 = dwh.as<std::uint16_t>();
+        wk.w_f16_elems = 40 * n_in;
+        for (int n : {1, 3, 8, 9, 40}) {
+            const auto x = random_floats(static_cast<std::size_t>(n * n_in));
+            std::vector<float> yref(static_cast<std::size_t>(n * n_out));
+            for (int j = 0; j < n; ++j)
+                for (std::int64_t r = 0; r < n_out; ++r) {
+                    double s = 0;
+                    for (std::int64_t i = 0; i < n_in; ++i) s += static_cast<double>(ref[r * n_in + i]) * x[j * n_in + i];
+                    yref[j * n_out + r] = static_cast<float>(s);
+                }
+            dev_mem dx(x), dy(yref.size() * 4);
+            const std::string name = fmt::format("{} {} n={}", n <= mv_max_tokens ? "matvec" : "gemm", tn, n);
+            check_status(name, matmul(m, dx.as<float>(), n, dy.as<float>(), wk, nullptr));
+            // 8-bit activations (q4/q8 matvec) and f16 GEMM inputs round; f32 paths do not.
+            const bool exact = n <= mv_max_tokens && !matvec_takes_q8_1(t);
+            check(name, rel_error(dy.read<float>(yref.size()), yref), exact ? 1e-4 : 2e-2);
+        }
+    }
+}
+
+// ---- row and element-wise operations -----------------------------------------------------
+
+void test_ops() {
+    const int rows = 7, n = 576;
+    {
+        const auto x = random_floats(rows * n), w = random_floats(n, 0.5f, 1.5f);
+        std::vector<float> ref(x.size());
+        for (int r = 0; r < rows; ++r) rms_norm(&x[r * n], w.data(), &ref[r * n], n, 1e-5f);
+        dev_mem dx(x), dw(w), dy(x.size() * 4);
+        check_status("rms_norm", launch_rms_norm(dx.as<float>(), nullptr, dw.as<float>(), dy.as<float>(), rows, n, 1e-5f, nullptr));
+        check("rms_norm", rel_error(dy.read<float>(ref.size()), ref), 1e-5);
+        // gathered rows (the final norm of the logit rows)
+        const std::vector<std::int32_t> pick = {6, 2};
+        dev_mem dp(pick), dz(2 * n * 4);
+        std::vector<float> ref2(ref.begin() + 6 * n, ref.begin() + 7 * n);
+        ref2.insert(ref2.end(), ref.begin() + 2 * n, ref.begin() + 3 * n);
+        check_status("rms_norm rows", launch_rms_norm(dx.as<float>(), dp.as<std::int32_t>(), dw.as<float>(), dz.as<float>(), 2, n, 1e-5f, nullptr));
+        check("rms_norm gathered rows", rel_error(dz.read<float>(ref2.size()), ref2), 1e-5);
+    }
+    for (bool neox : {false, true}) {
+        const int n_tokens = 5, n_head = 6, n_head_kv = 2, hd = 64;
+        auto q = random_floats(n_tokens * n_head * hd), k = random_floats(n_tokens * n_head_kv * hd);
+        const std::vector<std::int32_t> pos = {0, 1, 17, 300, 1999};
+        dev_mem dq(q), dk(k), dpos(pos);
+        for (int t = 0; t < n_tokens; ++t) {
+            rope(&q[t * n_head * hd], n_head, hd, hd, pos[t], 10000.0f, 1.0f, neox);
+            rope(&k[t * n_head_kv * hd], n_head_kv, hd, hd, pos[t], 10000.0f, 1.0f, neox);
+        }
+        rope_params p;
+        p.q = dq.as<float>();
+        p.k = dk.as<float>();
+        p.positions = dpos.as<std::int32_t>();
+        p.n_tokens = n_tokens;
+        p.n_head = n_head;
+        p.n_head_kv = n_head_kv;
+        p.head_dim = hd;
+        p.n_rot = hd;
+        p.neox = neox;
+        check_status("rope", launch_rope(p, nullptr));
+        check(neox ? "rope q (neox)" : "rope q", rel_error(dq.read<float>(q.size()), q), 1e-4);
+        check(neox ? "rope k (neox)" : "rope k", rel_error(dk.read<float>(k.size()), k), 1e-4);
+    }
+    {
+        const std::size_t n_el = 10000;
+        const auto g = random_floats(n_el, -4, 4), u = random_floats(n_el);
+        std::vector<float> ref(n_el);
+        silu_mul(g.data(), u.data(), ref.data(), static_cast<std::int64_t>(n_el));
+        dev_mem dg(g), du(u), dy(n_el * 4);
+        check_status("silu_mul", launch_silu_mul(dg.as<float>(), du.as<float>(), dy.as<float>(), n_el, nullptr));
+        check("silu_mul", rel_error(dy.read<float>(n_el), ref), 1e-5);
+        std::vector<float> sum = g;
+        add_inplace(sum.data(), u.data(), static_cast<std::int64_t>(n_el));
+        check_status("add", launch_add(dg.as<float>(), du.as<float>(), n_el, nullptr));
+        check("add", rel_error(dg.read<float>(n_el), sum), 1e-6);
+        const int n_rows = 10, width = 1000;
+        const auto b = random_floats(width);
+        std::vector<float> biased = u;
+        for (int r = 0; r < n_rows; ++r) add_inplace(&biased[r * width], b.data(), width);
+        dev_mem db(b);
+        check_status("add_bias", launch_add_bias(du.as<float>(), db.as<float>(), n_rows, width, nullptr));
+        check("add_bias", rel_error(du.read<float>(n_el), biased), 1e-6);
+    }
+    {
+        const int n = 3, n_in = 256;
+        const auto x = random_floats(n * n_in, -3, 3);
+        dev_mem dx(x), dq(static_cast<std::size_t>(n * n_in / 32) * sizeof(block_q8_1_dev));
+        check_status("quantize_q8_1", launch_quantize_q8_1(dx.as<float>(), n_in, n, dq.as<block_q8_1_dev>(), nullptr));
+        const auto blocks = dq.read<block_q8_1_dev>(static_cast<std::size_t>(n * n_in / 32));
+        std::vector<float> back(x.size());
+        double sum_err = 0;
+        for (std::size_t b = 0; b < blocks.size(); ++b) {
+            int s = 0;
+            for (int j = 0; j < 32; ++j) {
+                back[b * 32 + j] = blocks[b].d * blocks[b].qs[j];
+                s += blocks[b].qs[j];
+            }
+            sum_err = std::max(sum_err, std::fabs(static_cast<double>(s) - blocks[b].s));
+        }
+        check("quantize_q8_1 values", rel_error(back, x), 1.0 / 250);
+        check("quantize_q8_1 sums (absolute)", sum_err, 0.0);
+    }
+}
+
+// ---- KV store and paged attention ----------------------------------------------------------
+
+struct attention_case {
+    kv_dtype dtype;
+    int window;
+    int n_splits;      // 1: direct; more: partials + combine
+};
+
+void test_attention(const attention_case& ac) {
+    const int n_head = 8, n_kv = 2, hd = 64, bs = 16, n_blocks = 24;
+    const int max_ctx = n_blocks * bs;
+    // One sequence whose block table is a shuffle of the pool.
+    std::vector<std::int32_t> t1(n_blocks);
+    std::iota(t1.begin(), t1.end(), 0);
+    std::shuffle(t1.begin(), t1.end(), g_rng);
+    kv_geometry g;
+    g.n_layer = 1;
+    g.n_kv_heads = n_kv;
+    g.head_dim = hd;
+    g.dtype = ac.dtype;
+    g.block_size = bs;
+    auto host = kv_storage::create(g, n_blocks);
+    if (!host) { check_status("kv_storage", host.err()); return; }
+    const int row = n_kv * hd;
+
+    // History: positions 0..330 stored by the device kernel and by the CPU; the
+    // two encodings must decode alike.
+    const std::string dt = to_string(ac.dtype);
+    dev_mem dk_arr(static_cast<std::size_t>(host->layer_bytes())), dv_arr(static_cast<std::size_t>(host->layer_bytes()));
+    const int hist = 331;
+    const auto kh = random_floats(static_cast<std::size_t>(hist) * row), vh = random_floats(static_cast<std::size_t>(hist) * row);
+    std::vector<std::int32_t> pos_h(hist), tok_row_h(hist, 0);
+    std::iota(pos_h.begin(), pos_h.end(), 0);
+    dev_mem dk(kh), dv(vh), dpos(pos_h), drow(tok_row_h), dtab(t1);
+    paged_kv_view kv;
+    kv.dtype = ac.dtype;
+    kv.k = dk_arr.as<std::uint8_t>();
+    kv.v = dv_arr.as<std::uint8_t>();
+    kv.row_bytes = host->row_bytes();
+    kv.block_size = bs;
+    kv.n_kv_heads = n_kv;
+    kv.head_dim = hd;
+    kv.tables = dtab.as<std::int32_t>();
+    kv.table_stride = n_blocks;
+    kv.tok_row = drow.as<std::int32_t>();
+    kv.positions = dpos.as<std::int32_t>();
+    check_status("kv_store " + dt, launch_kv_store(kv, dk.as<float>(), dv.as<float>(), hist, nullptr));
+    std::vector<const std::int32_t*> tables_h(hist, t1.data());
+    store_kv(*host, ac.dtype, 0, kh.data(), vh.data(), hist, row, tables_h.data(), pos_h.data());
+    // The stored bytes decode to the same values (q8_0 may differ in a rounding tie).
+    {
+        const auto kbytes = dk_arr.read<std::uint8_t>(static_cast<std::size_t>(host->layer_bytes()));
+        std::vector<float> got(static_cast<std::size_t>(hist) * row), want(got.size());
+        for (int p = 0; p < hist; ++p) {
+            const std::int64_t off = (static_cast<std::int64_t>(t1[p / bs]) * bs + p % bs) * host->row_bytes();
+            load_row(ac.dtype, kbytes.data() + off, &got[static_cast<std::size_t>(p) * row], row);
+            load_row(ac.dtype, host->k_row(0, t1[p / bs], p % bs), &want[static_cast<std::size_t>(p) * row], row);
+        }
+        check("kv_store " + dt + " (K rows, decoded)", rel_error(got, want), ac.dtype == kv_dtype::f16 ? 0.0 : 1e-2);
+    }
+    // Copy the CPU's bytes to the device so attention compares like with like.
+    cudaMemcpy(dk_arr.p, host->k_layer(0), static_cast<std::size_t>(host->layer_bytes()), cudaMemcpyHostToDevice);
+    cudaMemcpy(dv_arr.p, host->v_layer(0), static_cast<std::size_t>(host->layer_bytes()), cudaMemcpyHostToDevice);
+
+    // Query batch: tokens at several positions (block edges, window edges, the end).
+    const std::vector<std::int32_t> qpos = {0, 5, 63, 64, 200, 330};
+    const int n_tokens = static_cast<int>(qpos.size());
+    const auto q = random_floats(static_cast<std::size_t>(n_tokens) * n_head * hd, -2, 2);
+    std::vector<float> ref(q.size());
+    thread_pool pool(1);
+    attention_scratch scratch;
+    scratch.reserve(1, n_head / n_kv, max_ctx, hd);
+    std::vector<const std::int32_t*> qtables(static_cast<std::size_t>(n_tokens), t1.data());
+    attention_args a;
+    a.q = q.data();
+    a.out = ref.data();
+    a.n_tokens = n_tokens;
+    a.n_head = n_head;
+    a.n_head_kv = n_kv;
+    a.head_dim = hd;
+    a.layer = 0;
+    a.window = ac.window;
+    a.scale = 1.0f / std::sqrt(static_cast<float>(hd));
+    a.dtype = ac.dtype;
+    a.kv = &*host;
+    a.block_tables = qtables.data();
+    a.positions = qpos.data();
+    attention(a, pool, scratch);
+
+    dev_mem dq(q), dout(q.size() * 4), dqpos(qpos), dqrow(std::vector<std::int32_t>(qpos.size(), 0));
+    const int split_len = ac.n_splits > 1 ? (max_ctx / ac.n_splits + attention_tile - 1) / attention_tile * attention_tile : 1 << 30;
+    const int n_splits = ac.n_splits > 1 ? (max_ctx + split_len - 1) / split_len : 1;
+    dev_mem dpa(static_cast<std::size_t>(n_tokens) * n_head * n_splits * hd * 4);
+    dev_mem dpm(static_cast<std::size_t>(n_tokens) * n_head * n_splits * 2 * 4);
+    attention_params p;
+    p.q = dq.as<float>();
+    p.out = dout.as<float>();
+    p.n_tokens = n_tokens;
+    p.n_head = n_head;
+    p.window = ac.window;
+    p.scale = a.scale;
+    p.kv = kv;
+    p.kv.positions = dqpos.as<std::int32_t>();
+    p.kv.tok_row = dqrow.as<std::int32_t>();
+    p.n_splits = n_splits;
+    p.split_len = split_len;
+    p.part_acc = dpa.as<float>();
+    p.part_ml = dpm.as<float>();
+    const std::string name = fmt::format("attention {} window {} splits {}", dt, ac.window, n_splits);
+    check_status(name, launch_attention(p, nullptr));
+    // The CPU rounds probabilities to f16 before weighting values; the GPU keeps f32.
+    check(name, rel_error(dout.read<float>(ref.size()), ref), 5e-3);
+}
+
+}  // namespace
+
+int main() {
+    std::string why;
+    const auto dev = cuda_probe_device(why);
+    if (!dev) {
+        std::printf("SKIP: no CUDA device (%s)\n", why.c_str());
+        return 0;
+    }
+    std::printf("device: %s\n", dev->c_str());
+    cublasHandle_t cublas = nullptr;
+    if (cublasCreate(&cublas) != CUBLAS_STATUS_SUCCESS) {
+        std::printf("FAIL cublasCreate\n");
+        return 1;
+    }
+    test_weights(cublas);
+    test_ops();
+    for (kv_dtype d : {kv_dtype::f16, kv_dtype::q8_0})
+        for (int window : {0, 100})
+            for (int splits : {1, 5}) test_attention({d, window, splits});
+    cublasDestroy(cublas);
+    if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+        std::printf("FAIL device error: %s\n", cudaGetErrorString(e));
+        return 1;
+    }
+    std::printf("%d of %d checks passed\n", g_checks - g_failures, g_checks);
+    return g_failures == 0 ? 0 : 1;
+}
