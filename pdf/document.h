@@ -18,6 +18,8 @@ struct page_text {
     int number = 0;
     std::string text;
     std::size_t chars = 0;
+    double width_pt = 0;   // page size as displayed (rotation applied), PDF points (1/72 inch);
+    double height_pt = 0;  // lets the window lay out pages before rendering them
 };
 
 // The document information dictionary. Strings are UTF-8 and empty when absent;

@@ -77,7 +77,10 @@ std::string encode_extract_answer(const raw_document& doc) {
                  {"encrypted", m.encrypted}};
     json pages = json::array();
     for (std::size_t i = 0; i < doc.pages.size(); ++i)
-        pages.push_back({{"number", doc.first_page + static_cast<int>(i)}, {"text", doc.pages[i]}});
+        pages.push_back({{"number", doc.first_page + static_cast<int>(i)},
+                         {"text", doc.pages[i]},
+                         {"width", i < doc.widths_pt.size() ? doc.widths_pt[i] : 0.0},
+                         {"height", i < doc.heights_pt.size() ? doc.heights_pt[i] : 0.0}});
     json j = {{"protocol", helper_protocol_version}, {"ok", true},        {"metadata", meta},
               {"first_page", doc.first_page},       {"pages", pages},    {"warnings", doc.warnings}};
     return dump(j);
@@ -134,7 +137,18 @@ result<raw_document> decode_extract_answer(std::string_view answer, failure_kind
         std::string text;
         if (!p.is_object() || !get_int(p, "number", expect, expect, number) || !get_string(p, "text", text, true))
             return bad(failure, "page " + std::to_string(expect) + " is missing or malformed");
+        double size[2] = {0, 0};
+        const char* keys[2] = {"width", "height"};
+        for (int k = 0; k < 2; ++k) {
+            const auto it = p.find(keys[k]);
+            if (it == p.end()) continue;
+            if (!it->is_number() || !(it->get<double>() >= 0 && it->get<double>() <= 1e6))
+                return bad(failure, "page " + std::to_string(expect) + " has a bad size");
+            size[k] = it->get<double>();
+        }
         doc.pages.push_back(std::move(text));
+        doc.widths_pt.push_back(size[0]);
+        doc.heights_pt.push_back(size[1]);
         ++expect;
     }
     const auto warnings = j.find("warnings");

@@ -163,9 +163,15 @@ result<raw_document> poppler_file::read_text(page_range range, failure_kind* fai
         std::unique_ptr<poppler::page> page(d_->doc->create_page(p - 1));
         if (!page) {
             out.pages.emplace_back();
+            out.widths_pt.push_back(0);
+            out.heights_pt.push_back(0);
             unreadable.push_back(p);
             continue;
         }
+        const poppler::rectf box = page->page_rect(poppler::crop_box);
+        const bool turned = page->orientation() == poppler::page::landscape || page->orientation() == poppler::page::seascape;
+        out.widths_pt.push_back(turned ? box.height() : box.width());
+        out.heights_pt.push_back(turned ? box.width() : box.height());
         // Reading order (columns one after another), as pdftotext's default mode.
         const poppler::ustring text = page->text(poppler::rectf(), poppler::page::non_raw_non_physical_layout);
         const poppler::byte_array bytes = text.to_utf8();

@@ -22,6 +22,8 @@ struct raw_document {
     pdf::metadata metadata;
     int first_page = 1;
     std::vector<std::string> pages;      // UTF-8, as poppler gives it (reading order, not cleaned)
+    std::vector<double> widths_pt;       // per page, as displayed, PDF points
+    std::vector<double> heights_pt;
     std::vector<std::string> warnings;  // damage poppler reported, truncation
 };
 

@@ -154,6 +154,8 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
         page.number = number;
         page.text = texts[i];
         page.chars = count_code_points(page.text);
+        page.width_pt = raw->widths_pt[i];
+        page.height_pt = raw->heights_pt[i];
         // A page whose raw text has no letters or digits has no usable text layer.
         const std::string& r = raw->pages[i];
         const bool has_text = std::any_of(r.begin(), r.end(), [](char c) {

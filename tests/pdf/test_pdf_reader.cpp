@@ -159,6 +159,7 @@ private slots:
         auto doc = read_document(samples / "015-arabic" / file.toStdString(), options_with());
         QVERIFY(doc.ok());
         QCOMPARE(int(doc->pages.size()), pages);
+        if (file == "habibi-rotated.pdf") QVERIFY(doc->pages[0].width_pt > doc->pages[0].height_pt);  // turned page
         const QString habibi = QString::fromUtf8("\u062D\u064E\u0628\u064A\u0628\u064A");  // حَبيبي, logical order
         const QString reversed = QString::fromUtf8("\u064A\u0628\u064A\u0628\u064E\u062D");
         for (const auto& p : doc->pages) {
@@ -285,6 +286,8 @@ private slots:
         const auto file = samples / "004-pdflatex-4-pages/pdflatex-4-pages.pdf";
         auto middle = read_document(file, options_with(page_range{2, 3}));
         QVERIFY(middle.ok());
+        QCOMPARE(qRound(middle->pages[0].width_pt * 100), 59528);  // A4 portrait, points
+        QCOMPARE(qRound(middle->pages[0].height_pt * 100), 84189);
         QCOMPARE(middle->pages.size(), std::size_t(2));
         QCOMPARE(middle->pages[0].number, 2);
         QCOMPARE(middle->pages[1].number, 3);
