@@ -2,7 +2,9 @@
 // CPU attention over the paged KV cache. Numerics follow the reference engine:
 // a query head is converted to the K storage format (f16, or q8_0 blocks for a
 // q8_0 cache) and dotted with each stored key; softmax in f32; probabilities
-// rounded to f16 before they weight the values.
+// rounded to f16 before they weight the values. With an f16 cache and a SIMD
+// kernel level, each (token, KV head) item runs as one SIMD routine
+// (ops_simd.h); otherwise through the kernel table's dot product and row converter.
 #include "engine/backend/cpu/attention.h"
 
 #include <algorithm>
@@ -11,6 +13,7 @@
 #include "engine/backend/cpu/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/ops.h"
+#include "engine/backend/cpu/ops_simd.h"
 #include "engine/kv/kv_codec.h"
 
 namespace kvlens {
@@ -33,7 +36,8 @@ void attention_scratch::reserve(int n_threads, int group, int n_ctx, int head_di
     v_row.resize(static_cast<std::size_t>(n_threads));
     for (int i = 0; i < n_threads; ++i) {
         scores[i].resize(static_cast<std::size_t>(group) * n_ctx);
-        q_conv[i].resize(static_cast<std::size_t>(head_dim) * 2 * group);
+        // The K-format query heads, or for the SIMD path the f32 query heads rounded to f16 values.
+        q_conv[i].resize(static_cast<std::size_t>(head_dim) * 4 * group);
         v_row[i].resize(static_cast<std::size_t>(head_dim));
     }
 }
@@ -61,6 +65,38 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
 
     // One work item per (token, kv head): the group's query heads share each key.
     const std::int64_t n_items = static_cast<std::int64_t>(a.n_tokens) * a.n_head_kv;
+    const attn_item_f16_fn simd_item = a.dtype == kv_dtype::f16 && a.head_dim % 16 == 0 && group <= k_attn_max_group
+                                           ? attn_item_f16_kernel()
+                                           : nullptr;
+    if (simd_item) {
+        pool.run([&](int ith, int nth) {
+            attn_item_f16 it;
+            it.group = group;
+            it.head_dim = a.head_dim;
+            it.k_layer = a.kv->k_layer(a.layer);
+            it.v_layer = a.kv->v_layer(a.layer);
+            it.row_bytes = a.kv->row_bytes();
+            it.block_size = bs;
+            it.scale = a.scale;
+            it.scores = s.scores[static_cast<std::size_t>(ith)].data();
+            it.q16 = reinterpret_cast<float*>(s.q_conv[static_cast<std::size_t>(ith)].data());
+            for (std::int64_t item = ith; item < n_items; item += nth) {
+                const int t = static_cast<int>(item / a.n_head_kv);
+                const int kvh = static_cast<int>(item % a.n_head_kv);
+                const int pos = a.positions[t];
+                it.first = a.window > 0 ? std::max(0, pos - a.window + 1) : 0;
+                it.n_keys = pos - it.first + 1;
+                it.table = a.block_tables[t];
+                it.head_offset = head_offset(a.dtype, kvh, a.head_dim);
+                const std::int64_t q0 = t * q_stride + static_cast<std::int64_t>(kvh * group) * a.head_dim;
+                it.q = a.q + q0;
+                it.out = a.out + q0;
+                simd_item(it);
+            }
+        });
+        return;
+    }
+    const to_float_fn v_to_float = to_float_for(kt);
     pool.run([&](int ith, int nth) {
         float* scores = s.scores[static_cast<std::size_t>(ith)].data();
         std::uint8_t* qc = s.q_conv[static_cast<std::size_t>(ith)].data();
@@ -98,7 +134,7 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
             for (int j = 0; j < n_keys; ++j) {
                 const int p = first + j;
                 const std::uint8_t* vrow = a.kv->v_row(a.layer, table[p / bs], p % bs) + koff;
-                load_row(a.dtype, vrow, vbuf, a.head_dim);
+                v_to_float(vrow, vbuf, a.head_dim);
                 for (int g = 0; g < group; ++g) {
                     float* o = a.out + t * q_stride + static_cast<std::int64_t>(kvh * group + g) * a.head_dim;
                     const float w = scores[g * n_keys + j];

@@ -110,11 +110,13 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
         const std::int64_t tile1 = std::min(n_row_tiles, tile0 + per);
         float* wd = reinterpret_cast<float*>(base + L.wsc) + static_cast<std::int64_t>(ith) * 2 * k_tile_rows * L.nb;
         float* wm = wd + k_tile_rows * L.nb;
+        // Pre-converted weight scales pay off when a row tile meets several token tiles.
+        const bool pre = n_tokens > k_tile_tokens;
         tile_args g;
         g.nb = L.nb;
         g.w_stride = w.row_bytes;
-        g.wd = wd;
-        g.wm = w.type == ggml_type::q4_1 ? wm : nullptr;
+        g.wd = pre ? wd : nullptr;
+        g.wm = pre && w.type == ggml_type::q4_1 ? wm : nullptr;
         g.a_stride = L.act_row;
         g.a_block = has_sums ? sizeof(block_q8_1) : sizeof(block_q8_0);
         g.a_qs = has_sums ? 4 : 2;
@@ -122,8 +124,9 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
         for (std::int64_t tile_i = tile0; tile_i < tile1; ++tile_i) {
             const std::int64_t r0 = tile_i * k_tile_rows;
             const int nr = static_cast<int>(std::min<std::int64_t>(k_tile_rows, w.n_out - r0));
-            for (int r = 0; r < nr; ++r)
-                weight_scales(w.type, w.data + (r0 + r) * w.row_bytes, L.nb, wd + r * L.nb, wm + r * L.nb);
+            if (pre)
+                for (int r = 0; r < nr; ++r)
+                    weight_scales(w.type, w.data + (r0 + r) * w.row_bytes, L.nb, wd + r * L.nb, wm + r * L.nb);
             g.w = w.data + r0 * w.row_bytes;
             g.nr = nr;
             for (std::int64_t t0 = 0; t0 < n_tokens; t0 += k_tile_tokens) {

@@ -2,8 +2,9 @@
 // Tiled quantized products for matmul: one call computes the dot products of
 // up to 4 weight rows with up to 4 activation rows, sharing every load of a
 // weight block across the tokens and every activation block across the rows.
-// Block scales come pre-converted to f32 (the caller converts each weight
-// row's once per matmul, each activation row's once per quantization), so the
+// Activation block scales come pre-converted to f32 (once per quantization);
+// weight block scales too when many tokens share them (prefill), else the
+// kernel converts them as it goes (decode: one pass over the weights). The
 // inner loop does integer dots and one multiply-add per pair and block.
 // Numerics are those of the kernel table's vec_dot for the type.
 #pragma once
@@ -18,8 +19,8 @@ struct tile_args {
     std::int64_t nb = 0;               // 32-element blocks per row
     const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1 or q8_0 blocks)
     std::int64_t w_stride = 0;         // bytes between weight rows
-    const float* wd = nullptr;         // (nr, nb) f32 weight block scales d
-    const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1), else nullptr
+    const float* wd = nullptr;         // (nr, nb) f32 weight block scales d; nullptr: read from the blocks
+    const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1, with wd)
     const std::uint8_t* a = nullptr;   // first activation row (q8_0 or q8_1 blocks)
     std::int64_t a_stride = 0;         // bytes between activation rows
     std::int64_t a_block = 0;          // bytes per activation block (34 q8_0, 36 q8_1)

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Element-wise operations. Sums that set a scale are accumulated in double, as
-// the reference implementation does, so norms agree to the last bits.
+// the reference implementation does, so norms agree to the last bits. silu
+// runs as a SIMD kernel at the AVX2 / AVX-512 levels (ops_simd.h).
 #include "engine/backend/cpu/ops.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include "engine/backend/cpu/ops_simd.h"
 
 namespace kvlens {
 
@@ -17,23 +21,43 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base, float freq_scale,
           bool neox) {
+    // The angles depend on the pair index only: cos and sin once per call,
+    // then every head rotates with them. theta advances by repeated
+    // multiplication, the same sequence of floats as a per-head loop.
+    constexpr int k_max_pairs = 512;
+    float cs[k_max_pairs], sn[k_max_pairs];   // (n_rot / 2) cos and sin of each pair's angle
+    const int n_pairs = std::min(n_rot / 2, k_max_pairs);
     const float theta_scale = std::pow(freq_base, -2.0f / static_cast<float>(n_rot));
+    float theta = static_cast<float>(pos) * freq_scale;
+    for (int i = 0; i < n_pairs; ++i) {
+        cs[i] = std::cos(theta);
+        sn[i] = std::sin(theta);
+        theta *= theta_scale;
+    }
+    const int half = n_rot / 2;
     for (int h = 0; h < n_heads; ++h) {
         float* v = x + static_cast<std::int64_t>(h) * head_dim;
-        float theta = static_cast<float>(pos) * freq_scale;
-        for (int i = 0; i < n_rot / 2; ++i) {
-            const float c = std::cos(theta), s = std::sin(theta);
-            const int a = neox ? i : 2 * i;
-            const int b = neox ? i + n_rot / 2 : 2 * i + 1;
-            const float x0 = v[a], x1 = v[b];
-            v[a] = x0 * c - x1 * s;
-            v[b] = x0 * s + x1 * c;
-            theta *= theta_scale;
+        if (neox) {
+            for (int i = 0; i < n_pairs; ++i) {
+                const float x0 = v[i], x1 = v[i + half];
+                v[i] = x0 * cs[i] - x1 * sn[i];
+                v[i + half] = x0 * sn[i] + x1 * cs[i];
+            }
+        } else {
+            for (int i = 0; i < n_pairs; ++i) {
+                const float x0 = v[2 * i], x1 = v[2 * i + 1];
+                v[2 * i] = x0 * cs[i] - x1 * sn[i];
+                v[2 * i + 1] = x0 * sn[i] + x1 * cs[i];
+            }
         }
     }
 }
 
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n) {
+    if (const silu_mul_fn simd = silu_mul_kernel()) {
+        simd(gate, up, y, n);
+        return;
+    }
     for (std::int64_t i = 0; i < n; ++i) {
         const float g = gate[i];
         y[i] = g / (1.0f + std::exp(-g)) * up[i];

@@ -240,27 +240,37 @@ float dot_q4_1_q8_1_simd(std::int64_t n, const void* vw, const void* va) {
 struct q4_1_weights {
     using block = block_q4_1;
     static constexpr int offset = 0;   // nibbles are already unsigned
+    static constexpr bool has_min = true;
     static __m256i quants(const block& b) { return unpack_nibbles(b.qs); }
 };
 struct q4_0_weights {
     using block = block_q4_0;
     static constexpr int offset = 8;   // stored nibble = q + 8
+    static constexpr bool has_min = false;
     static __m256i quants(const block& b) { return unpack_nibbles(b.qs); }
 };
 struct q8_0_weights {
     using block = block_q8_0;
     static constexpr int offset = 128; // q ^ 0x80 = q + 128 as unsigned
+    static constexpr bool has_min = false;
     static __m256i quants(const block& b) { return _mm256_xor_si256(load256(b.qs), _mm256_set1_epi8(-128)); }
 };
 
-// acc[t][r] += dot of weight rows r < NR with activation rows t < NT, every block.
-// The activation blocks' quants start at byte `a_qs` of their block (2 for q8_0, 4 for q8_1).
-template <class isa, class wt, int NR, int NT>
+// y[t][r] = dot of weight rows r < NR with activation rows t < NT over every
+// block. pre: the weight scales come converted in g.wd / g.wm (prefill, where a
+// row tile meets many tokens); otherwise they are converted here, block by
+// block, so a decode step touches each weight byte once.
+template <class isa, class wt, int NR, int NT, bool pre>
 void tile_block_loop(const tile_args& g) {
     using wblock = typename wt::block;
+    constexpr bool has_min = wt::has_min;
     __m256 acc[NT][NR];
+    float msum[NT][NR];   // not pre: sum over blocks of m * s per pair (q4_1)
     for (int t = 0; t < NT; ++t)
-        for (int r = 0; r < NR; ++r) acc[t][r] = _mm256_setzero_ps();
+        for (int r = 0; r < NR; ++r) {
+            acc[t][r] = _mm256_setzero_ps();
+            msum[t][r] = 0;
+        }
     const wblock* wrow[NR];
     for (int r = 0; r < NR; ++r) wrow[r] = reinterpret_cast<const wblock*>(g.w + r * g.w_stride);
     for (std::int64_t b = 0; b < g.nb; ++b) {
@@ -268,7 +278,15 @@ void tile_block_loop(const tile_args& g) {
         __m256 wd[NR];
         for (int r = 0; r < NR; ++r) {
             wq[r] = wt::quants(wrow[r][b]);
-            wd[r] = _mm256_broadcast_ss(g.wd + r * g.nb + b);
+            if constexpr (pre) {
+                wd[r] = _mm256_broadcast_ss(g.wd + r * g.nb + b);
+            } else {
+                wd[r] = _mm256_set1_ps(h2f(wrow[r][b].d));
+                if constexpr (has_min) {
+                    const float m = h2f(wrow[r][b].m);
+                    for (int t = 0; t < NT; ++t) msum[t][r] += m * g.as[t * g.nb + b];
+                }
+            }
         }
         for (int t = 0; t < NT; ++t) {
             const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
@@ -304,9 +322,11 @@ void tile_block_loop(const tile_args& g) {
         } else {
             for (int r = 0; r < NR; ++r) yt[r] = hsum_ps(acc[t][r]);
         }
+        if constexpr (has_min && !pre)
+            for (int r = 0; r < NR; ++r) yt[r] += msum[t][r];
     }
-    if (g.wm) {
-        // q4_1: add sum over blocks of m * s for each pair, a short f32 dot.
+    if constexpr (has_min && pre) {
+        // The sum over blocks of m * s for each pair, a short f32 dot.
         for (int t = 0; t < NT; ++t)
             for (int r = 0; r < NR; ++r) {
                 const float* m = g.wm + r * g.nb;
@@ -322,24 +342,30 @@ void tile_block_loop(const tile_args& g) {
 }
 
 // Dispatch on the tile's actual size to a fixed-size loop.
-template <class isa, class wt, int NR>
+template <class isa, class wt, int NR, bool pre>
 void tile_rows(const tile_args& g) {
     switch (g.nt) {
-    case 4: tile_block_loop<isa, wt, NR, 4>(g); break;
-    case 3: tile_block_loop<isa, wt, NR, 3>(g); break;
-    case 2: tile_block_loop<isa, wt, NR, 2>(g); break;
-    default: tile_block_loop<isa, wt, NR, 1>(g); break;
+    case 4: tile_block_loop<isa, wt, NR, 4, pre>(g); break;
+    case 3: tile_block_loop<isa, wt, NR, 3, pre>(g); break;
+    case 2: tile_block_loop<isa, wt, NR, 2, pre>(g); break;
+    default: tile_block_loop<isa, wt, NR, 1, pre>(g); break;
+    }
+}
+
+template <class isa, class wt, bool pre>
+void tile_pre(const tile_args& g) {
+    switch (g.nr) {
+    case 4: tile_rows<isa, wt, 4, pre>(g); break;
+    case 3: tile_rows<isa, wt, 3, pre>(g); break;
+    case 2: tile_rows<isa, wt, 2, pre>(g); break;
+    default: tile_rows<isa, wt, 1, pre>(g); break;
     }
 }
 
 template <class isa, class wt>
 void tile_simd(const tile_args& g) {
-    switch (g.nr) {
-    case 4: tile_rows<isa, wt, 4>(g); break;
-    case 3: tile_rows<isa, wt, 3>(g); break;
-    case 2: tile_rows<isa, wt, 2>(g); break;
-    default: tile_rows<isa, wt, 1>(g); break;
-    }
+    if (g.wd) tile_pre<isa, wt, true>(g);
+    else tile_pre<isa, wt, false>(g);
 }
 
 }  // namespace

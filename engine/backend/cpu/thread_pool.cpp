@@ -1,17 +1,34 @@
 // SPDX-License-Identifier: Apache-2.0
-// Thread pool: a generation counter announces a job; workers spin on it for a
-// short while, then sleep. pending_ counts workers still running the job.
+// Thread pool. A job is n_threads chunks (chunk i is the call fn(i, n)); any
+// thread, the caller included, claims the next unclaimed chunk with one
+// compare-and-swap, so a worker that is slow to wake (a busy machine, a
+// sleeping thread) never holds the job up: the others run its chunk. The
+// caller waits only for chunks already claimed to finish.
+//
+// generation_ packs the job state in one atomic word, so a chunk can only be
+// claimed from the job it belongs to:
+//   bits 40..63  job generation (wraps)   bits 20..39  chunks in the job
+//   bits  0..19  next chunk to claim
+// pending_ counts chunks not yet finished. Workers spin on the generation for
+// a short while between jobs, then sleep on the condition variable.
 #include "engine/backend/cpu/thread_pool.h"
 
 #include <immintrin.h>
 
-#include <chrono>
+#include <algorithm>
 
 namespace kvlens {
 
 namespace {
-constexpr int k_spin_rounds = 1 << 16;   // ~ a few hundred microseconds of pause instructions
-}
+
+constexpr int k_spin_rounds = 1 << 15;   // pause instructions before a worker sleeps (~1-3 ms)
+
+constexpr std::uint64_t gen_of(std::uint64_t s) { return s >> 40; }
+constexpr std::uint64_t count_of(std::uint64_t s) { return (s >> 20) & 0xFFFFF; }
+constexpr std::uint64_t next_of(std::uint64_t s) { return s & 0xFFFFF; }
+constexpr std::uint64_t pack(std::uint64_t gen, std::uint64_t count) { return (gen << 40) | (count << 20); }
+
+}  // namespace
 
 int thread_pool::default_threads() {
     unsigned n = std::thread::hardware_concurrency();
@@ -26,31 +43,45 @@ thread_pool::~thread_pool() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_.store(true);
-        generation_.fetch_add(1);
+        generation_.store(pack((gen_of(generation_.load()) + 1) & 0xFFFFFF, 0));
     }
     wake_.notify_all();
     for (auto& t : workers_) t.join();
 }
 
-void thread_pool::worker_loop(int ith) {
+// Claims and runs chunks of job `gen` until none is left. The job function is
+// only read after a successful claim: until that chunk is finished, run()
+// cannot return, so the function is alive.
+static void run_chunks(std::atomic<std::uint64_t>& state, std::atomic<int>& pending,
+                       const std::function<void(int, int)>* const& job, std::uint64_t gen) {
+    std::uint64_t s = state.load(std::memory_order_acquire);
+    while (gen_of(s) == gen && next_of(s) < count_of(s)) {
+        if (state.compare_exchange_weak(s, s + 1, std::memory_order_acq_rel, std::memory_order_acquire)) {
+            (*job)(static_cast<int>(next_of(s)), static_cast<int>(count_of(s)));
+            pending.fetch_sub(1, std::memory_order_acq_rel);
+            s = state.load(std::memory_order_acquire);
+        }
+    }
+}
+
+void thread_pool::worker_loop(int /*ith*/) {
     std::uint64_t seen = 0;
     for (;;) {
-        std::uint64_t gen = generation_.load(std::memory_order_acquire);
-        for (int spin = 0; gen == seen && spin < k_spin_rounds; ++spin) {
+        std::uint64_t s = generation_.load(std::memory_order_acquire);
+        for (int spin = 0; gen_of(s) == seen && spin < k_spin_rounds; ++spin) {
             _mm_pause();
-            gen = generation_.load(std::memory_order_acquire);
+            s = generation_.load(std::memory_order_acquire);
         }
-        if (gen == seen) {
+        if (gen_of(s) == seen) {
             std::unique_lock<std::mutex> lock(mutex_);
             sleepers_.fetch_add(1);
-            wake_.wait(lock, [&] { return generation_.load(std::memory_order_acquire) != seen; });
+            wake_.wait(lock, [&] { return gen_of(generation_.load(std::memory_order_acquire)) != seen; });
             sleepers_.fetch_sub(1);
-            gen = generation_.load(std::memory_order_acquire);
+            s = generation_.load(std::memory_order_acquire);
         }
-        seen = gen;
+        seen = gen_of(s);
         if (stop_.load()) return;
-        (*job_)(ith, n_threads_);
-        pending_.fetch_sub(1, std::memory_order_acq_rel);
+        run_chunks(generation_, pending_, job_, seen);
     }
 }
 
@@ -60,16 +91,17 @@ void thread_pool::run(const std::function<void(int, int)>& fn) {
         return;
     }
     job_ = &fn;
-    pending_.store(n_threads_ - 1, std::memory_order_release);
+    pending_.store(n_threads_, std::memory_order_relaxed);
+    std::uint64_t gen;
     {
         // Publishing under the mutex pairs with the sleepers' predicate check.
         std::lock_guard<std::mutex> lock(mutex_);
-        generation_.fetch_add(1, std::memory_order_acq_rel);
+        gen = (gen_of(generation_.load(std::memory_order_relaxed)) + 1) & 0xFFFFFF;
+        generation_.store(pack(gen, static_cast<std::uint64_t>(n_threads_)), std::memory_order_release);
     }
     if (sleepers_.load() > 0) wake_.notify_all();
-    fn(0, n_threads_);
+    run_chunks(generation_, pending_, job_, gen);
     while (pending_.load(std::memory_order_acquire) != 0) _mm_pause();
-    job_ = nullptr;
 }
 
 void thread_pool::parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)>& fn) {
