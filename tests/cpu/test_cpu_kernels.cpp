@@ -3,7 +3,8 @@
 // all zeros; magnitudes from 1e-6 to 1e2, some blocks with a negative extreme),
 // at every kernel level this CPU has: activation quantizers bit-identical,
 // dot products equal up to float summation order, and matmul with the SIMD
-// table (tiled kernels included) equal to matmul with the scalar table.
+// table (tiled kernels included) equal to matmul with the scalar table, and
+// attention over the paged cache equal to the scalar path.
 #include <QtTest>
 
 #include <cmath>
@@ -13,11 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend/cpu/attention.h"
 #include "engine/backend/cpu/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/quant_blocks.h"
 #include "engine/backend/cpu/thread_pool.h"
+#include "engine/kv/kv_geometry.h"
+#include "engine/kv/kv_storage.h"
 
 using namespace kvlens;
 
@@ -295,6 +299,84 @@ private slots:
         }
         if (worst > k_rel) qWarning("worst relative error %g at output %d", worst, worst_at);
         QVERIFY(worst <= k_rel);
+    }
+
+    void attention_matches_scalar_data() {
+        QTest::addColumn<QString>("level");
+        QTest::addColumn<int>("dtype");
+        QTest::addColumn<int>("window");
+        for (const QString& l : simd_levels()) {
+            QTest::newRow(qPrintable(l + " f16")) << l << static_cast<int>(kv_dtype::f16) << 0;
+            QTest::newRow(qPrintable(l + " f16 window 20")) << l << static_cast<int>(kv_dtype::f16) << 20;
+            QTest::newRow(qPrintable(l + " q8_0")) << l << static_cast<int>(kv_dtype::q8_0) << 0;
+        }
+    }
+    void attention_matches_scalar() {
+        QFETCH(QString, level);
+        QFETCH(int, dtype);
+        QFETCH(int, window);
+        // 9 query heads over 3 KV heads of 64, 8 blocks of 16 in a shuffled order.
+        const int n_head = 9, n_head_kv = 3, head_dim = 64, n_pos = 128;
+        kv_geometry geo;
+        geo.n_layer = 1;
+        geo.n_kv_heads = n_head_kv;
+        geo.head_dim = head_dim;
+        geo.dtype = static_cast<kv_dtype>(dtype);
+        geo.block_size = 16;
+        auto kv = kv_storage::create(geo, 8);
+        QVERIFY(kv.ok());
+        const std::vector<std::int32_t> table = {5, 2, 7, 0, 3, 6, 1, 4};
+        std::mt19937 rng(99 + dtype + window);
+        const int row = n_head_kv * head_dim;
+        const auto k = random_floats(rng, static_cast<std::int64_t>(n_pos) * row, 32);
+        const auto v = random_floats(rng, static_cast<std::int64_t>(n_pos) * row, 32);
+        std::vector<std::int32_t> all_pos(n_pos);
+        std::vector<const std::int32_t*> all_tables(n_pos, table.data());
+        for (int p = 0; p < n_pos; ++p) all_pos[p] = p;
+        store_kv(*kv, geo.dtype, 0, k.data(), v.data(), n_pos, row, all_tables.data(), all_pos.data());
+
+        const std::vector<std::int32_t> pos = {0, 1, 17, 40, 99, 127};
+        const int n_tokens = static_cast<int>(pos.size());
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        std::vector<float> q(static_cast<std::size_t>(n_tokens) * n_head * head_dim);
+        for (float& x : q) x = normal(rng);
+        std::vector<const std::int32_t*> tables(pos.size(), table.data());
+        thread_pool pool(2);
+        attention_scratch scratch;
+        scratch.reserve(pool.size(), n_head / n_head_kv, n_pos, head_dim);
+        auto run = [&](const char* lv, std::vector<float>& out) {
+            QVERIFY(set_cpu_kernel_level(lv));
+            out.assign(q.size(), NAN);
+            attention_args a;
+            a.q = q.data();
+            a.out = out.data();
+            a.n_tokens = n_tokens;
+            a.n_head = n_head;
+            a.n_head_kv = n_head_kv;
+            a.head_dim = head_dim;
+            a.window = window;
+            a.scale = 0.125f;
+            a.dtype = geo.dtype;
+            a.kv = &*kv;
+            a.block_tables = tables.data();
+            a.positions = pos.data();
+            attention(a, pool, scratch);
+        };
+        std::vector<float> ref, simd;
+        run("scalar", ref);
+        run(qPrintable(level), simd);
+        // Each output is a convex combination of values: compare against the
+        // largest |v|. A probability rounded to f16 can land one f16 step
+        // (2^-11 relative) apart when its f32 value differs in the last bits.
+        float vmax = 0;
+        for (float x : v) vmax = std::max(vmax, std::fabs(x));
+        double worst = 0;
+        for (std::size_t i = 0; i < ref.size(); ++i) {
+            QVERIFY2(std::isfinite(simd[i]), "an output was not written");
+            worst = std::max(worst, std::fabs(static_cast<double>(simd[i]) - ref[i]) / vmax);
+        }
+        if (worst > 1e-3) qWarning("worst error %g of max |v|", worst);
+        QVERIFY(worst <= 1e-3);
     }
 };
 
