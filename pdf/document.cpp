@@ -55,6 +55,7 @@ constexpr kind_name kind_names[] = {
     {failure_kind::helper_crashed, "helper_crashed"},
     {failure_kind::timeout, "timeout"},
     {failure_kind::bad_output, "bad_output"},
+    {failure_kind::cancelled, "cancelled"},
 };
 }  // namespace
 

@@ -75,6 +75,7 @@ enum class failure_kind {
     helper_crashed,  // the helper died on a signal or exited without an answer
     timeout,         // the helper ran past the time limit and was killed
     bad_output,      // the helper's answer failed validation
+    cancelled,       // the caller's cancel flag was set
 };
 
 // A stable short name for a failure kind ("needs_password"), used in the

@@ -40,9 +40,11 @@ result<std::vector<page_image>> render_pages(const std::filesystem::path& file, 
     }
     request.timeout = options.timeout;
     request.max_stdout_bytes = 2048u << 20;
+    request.cancel = options.cancel;
     auto run = run_process(request);
     if (!run) return fail(failure, failure_kind::helper_missing, run.message());
     const std::string name = file.filename().string();
+    if (run->cancelled) return fail(failure, failure_kind::cancelled, "rendering '" + name + "' was cancelled");
     if (run->timed_out)
         return fail(failure, failure_kind::timeout, "rendering '" + name + "' took too long; the PDF helper was stopped");
     if (run->output_capped) return fail(failure, failure_kind::bad_output, "rendering '" + name + "' produced too much data");

@@ -10,6 +10,7 @@
 #include "engine/common/result.h"
 #include "pdf/document.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
@@ -33,6 +34,7 @@ struct render_options {
     std::string password;                       // empty: none
     std::chrono::milliseconds timeout{30'000};  // for the whole helper run
     std::filesystem::path helper_path;          // empty: find_helper()
+    const std::atomic<bool>* cancel = nullptr;  // set it to true from any thread to stop rendering
 };
 
 // Limits the helper enforces: dpi in [min_dpi, max_dpi], at most

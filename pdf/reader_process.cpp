@@ -108,10 +108,12 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
     }
     request.timeout = options.timeout;
     request.max_stdout_bytes = 512u << 20;
+    request.cancel = options.cancel;
     auto run = run_process(request);
     if (!run) return fail(failure, failure_kind::helper_missing, run.message());
     const process_outcome& p = *run;
     const std::string name = file.filename().string();
+    if (p.cancelled) return fail(failure, failure_kind::cancelled, "reading '" + name + "' was cancelled");
     if (p.timed_out)
         return fail(failure, failure_kind::timeout,
                     "reading '" + name + "' took longer than " + seconds(options.timeout) + "; the PDF helper was stopped");

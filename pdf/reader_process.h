@@ -15,6 +15,7 @@
 #include "engine/common/result.h"
 #include "pdf/document.h"
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <optional>
@@ -37,6 +38,7 @@ struct read_options {
     bool clean = true;                          // false: the raw text poppler gives (page boundaries kept)
     std::chrono::milliseconds timeout{30'000};  // for the whole helper run
     std::filesystem::path helper_path;          // empty: find_helper()
+    const std::atomic<bool>* cancel = nullptr;  // set it to true from any thread to stop the read
 };
 
 // Reads and cleans. On failure the message names the cause in one line and

@@ -121,7 +121,11 @@ result<process_outcome> run_process(const process_request& request) {
             outcome.timed_out = true;
             break;
         }
-        const int ready = ::poll(fds, n, left);
+        if (request.cancel && request.cancel->load()) {
+            outcome.cancelled = true;
+            break;
+        }
+        const int ready = ::poll(fds, n, request.cancel ? std::min(left, 50) : left);
         if (ready < 0 && errno != EINTR) break;
         if (ready <= 0) continue;
         if (in_i >= 0 && fds[in_i].revents) {
@@ -136,7 +140,7 @@ result<process_outcome> run_process(const process_request& request) {
         }
         if (err_i >= 0 && fds[err_i].revents) err_open = drain(err_parent.fd, outcome.err, max_stderr_bytes, err_capped);
     }
-    if (outcome.timed_out || outcome.output_capped) {
+    if (outcome.timed_out || outcome.output_capped || outcome.cancelled) {
         ::kill(pid, SIGKILL);
         killed = true;
     }
@@ -151,7 +155,7 @@ result<process_outcome> run_process(const process_request& request) {
             break;
         }
         if (r == 0) {
-            if (ms_left(deadline) == 0) {
+            if (ms_left(deadline) == 0 || (request.cancel && request.cancel->load())) {
                 outcome.timed_out = true;
                 ::kill(pid, SIGKILL);
                 killed = true;

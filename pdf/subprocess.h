@@ -7,6 +7,7 @@
 
 #include "engine/common/result.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
 #include <filesystem>
@@ -21,6 +22,7 @@ struct process_outcome {
     int term_signal = 0;       // the signal that ended it, 0 when it exited
     bool timed_out = false;    // killed by us at the deadline
     bool output_capped = false;  // killed by us: stdout passed max_stdout_bytes
+    bool cancelled = false;      // killed by us: *cancel became true
     std::string out;           // stdout, at most max_stdout_bytes
     std::string err;           // stderr, at most 64 KiB (the rest is dropped)
     double wall_ms = 0;        // from spawn to reap, milliseconds
@@ -32,6 +34,7 @@ struct process_request {
     std::string stdin_data;          // written to the child's stdin, which is then closed
     std::chrono::milliseconds timeout{30'000};
     std::size_t max_stdout_bytes = 256u << 20;
+    const std::atomic<bool>* cancel = nullptr;  // when set and true, the process is killed (checked every 50 ms)
 };
 
 // Runs the process to completion or to the deadline. An error only when it

@@ -355,6 +355,18 @@ private slots:
         QVERIFY2(QString::fromStdString(doc.message()).contains(says), doc.message().c_str());
     }
 
+    void cancelStopsTheRead() {
+        scoped_env env("KVLENS_PDF_HELPER_TEST_FAULT", "hang");
+        std::atomic<bool> cancel{true};  // already cancelled: the helper is stopped at once
+        read_options o = options_with();
+        o.cancel = &cancel;
+        failure_kind why{};
+        auto doc = read_document(samples / "001-trivial/minimal-document.pdf", o, &why);
+        QVERIFY(!doc.ok());
+        QCOMPARE(why, failure_kind::cancelled);
+        QVERIFY(QString::fromStdString(doc.message()).contains("cancelled"));
+    }
+
     void helperMissing() {
         read_options o = options_with();
         o.helper_path = "/nonexistent/kvlens-pdf-helper";

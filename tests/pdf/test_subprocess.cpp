@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include <csignal>
+#include <thread>
 
 using namespace kvlens::pdf;
 
@@ -60,6 +61,22 @@ private slots:
         auto out = run_process(shell("exec >&- 2>&-; sleep 30", std::chrono::milliseconds(300)));
         QVERIFY(out.ok());
         QVERIFY(out->timed_out);
+    }
+
+    void cancelledFromAnotherThread() {
+        std::atomic<bool> cancel{false};
+        process_request r = shell("sleep 30");
+        r.cancel = &cancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            cancel = true;
+        });
+        auto out = run_process(r);
+        canceller.join();
+        QVERIFY(out.ok());
+        QVERIFY(out->cancelled);
+        QVERIFY(!out->timed_out);
+        QCOMPARE(out->term_signal, SIGKILL);
     }
 
     void outputCapped() {
