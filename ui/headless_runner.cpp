@@ -20,7 +20,7 @@ namespace kvlens::ui {
 
 namespace {
 
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::Headless", s); }
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 
 void fail(const QString& message)
 {

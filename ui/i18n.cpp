@@ -48,16 +48,13 @@ bool install(const QString& lang)
         qtTranslator = nullptr;
     }
     currentLang = lang;
-    if (lang == QLatin1String("en")) {
-        // English is the source language; posting the event lets widgets retranslate.
-        QEvent ev(QEvent::LanguageChange);
-        QCoreApplication::sendEvent(app, &ev);
-        return true;
-    }
+    // English is the source language; its file holds only the plural forms.
     appTranslator = new QTranslator;
     const bool ok = appTranslator->load(QStringLiteral(":/i18n/kvlens_%1.qm").arg(lang));
     if (ok)
         app->installTranslator(appTranslator);
+    if (lang == QLatin1String("en"))
+        return ok;
     qtTranslator = new QTranslator;
     if (qtTranslator->load(QStringLiteral("qtbase_%1").arg(lang), QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
         app->installTranslator(qtTranslator);

@@ -266,8 +266,10 @@ void MainWindow::retranslate()
 
 void MainWindow::changeEvent(QEvent* e)
 {
-    if (e->type() == QEvent::LanguageChange && fileMenu_)
+    if (e->type() == QEvent::LanguageChange && fileMenu_) {
         retranslate();
+        refresh();
+    }
     QMainWindow::changeEvent(e);
 }
 

@@ -17,7 +17,7 @@ namespace kvlens::ui {
 
 namespace {
 
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::PdfBridge", s); }
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 QString fromStd(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 OpenedDocument readText(const QString& path, QString* error)

@@ -13,6 +13,8 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QValueAxis>
+#include <QChart>
 #include <QtTest>
 
 #include "fake_engine.h"
@@ -333,6 +335,24 @@ private slots:
         QCOMPARE(parseHeadlessArgs(args, o, w, error), ok);
         QCOMPARE(w, wanted);
         QCOMPARE(error.isEmpty(), ok);
+    }
+
+    void switchesLanguage()
+    {
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        QVERIFY(i18n::install(QStringLiteral("zh_CN")));
+        QTRY_COMPARE(w->taskPane()->runButton()->text(), QStringLiteral("运行"));
+        QCOMPARE(w->charts()->chart(QStringLiteral("prefill"))->title().section(QStringLiteral(" — "), 0, 0),
+                 QStringLiteral("预填充进度"));
+        QTRY_COMPARE(w->charts()->chart(QStringLiteral("prefill"))->chart()->axes(Qt::Horizontal).first()->titleText(),
+                     QStringLiteral("时间（毫秒）"));
+        const QString zhShot = QDir::temp().filePath(QStringLiteral("kvlens-window-zh.png"));
+        QVERIFY(w->grab().save(zhShot));
+        QVERIFY(i18n::install(QStringLiteral("en")));
+        QTRY_COMPARE(w->taskPane()->runButton()->text(), QStringLiteral("Run"));
+        QCOMPARE(QCoreApplication::translate("kvlens::ui::DocumentPane", "%n page(s)", nullptr, 3),
+                 QStringLiteral("3 pages"));
     }
 
     void engineErrorIsShownNotFatal()

@@ -4,3 +4,12 @@
 kvlens_add_qtest(tst_ui_window tst_ui_window.cpp fake_engine.h fake_engine.cpp
   LIBS kvlens_ui kvlens_ui_test_support)
 target_include_directories(tst_ui_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+
+# Installs into a temporary root and builds the .deb; needs the CLI, the PDF
+# helper and the window built (a normal full build).
+if(TARGET kvlens-cli AND TARGET kvlens-pdf-helper AND TARGET kvlens)
+  kvlens_add_qtest(tst_packaging tst_packaging.cpp LIBS Qt6::Gui)
+  target_compile_definitions(tst_packaging PRIVATE
+    KVLENS_BUILD_DIR="${CMAKE_BINARY_DIR}" KVLENS_CMAKE="${CMAKE_COMMAND}" KVLENS_CPACK="${CMAKE_CPACK_COMMAND}")
+  target_include_directories(tst_packaging PRIVATE ${PROJECT_SOURCE_DIR})
+endif()

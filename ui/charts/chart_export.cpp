@@ -13,7 +13,7 @@
 namespace kvlens::ui {
 
 namespace {
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::ChartExport", s); }
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 }
 
 QStringList exportSuffixes()

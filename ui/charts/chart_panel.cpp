@@ -103,6 +103,8 @@ void ChartPanel::changeEvent(QEvent* e)
 {
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::ApplicationPaletteChange)
         setStyle(ChartStyle::fromApplication(style_.presentation));
+    else if (e->type() == QEvent::LanguageChange)
+        restyle();   // axis titles and legend names; the window re-plots the figures
     QWidget::changeEvent(e);
 }
 

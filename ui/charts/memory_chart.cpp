@@ -17,10 +17,10 @@ namespace kvlens::ui {
 MemoryChart::MemoryChart(QWidget* parent) : ChartPanel(QStringLiteral("memory"), parent)
 {
     series_ = new QHorizontalStackedBarSeries;
-    weights_ = new QBarSet(tr("weights"));
-    kvUsed_ = new QBarSet(tr("KV used"));
-    kvFree_ = new QBarSet(tr("KV free"));
-    scratch_ = new QBarSet(tr("scratch"));
+    weights_ = new QBarSet(QString());
+    kvUsed_ = new QBarSet(QString());
+    kvFree_ = new QBarSet(QString());
+    scratch_ = new QBarSet(QString());
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_})
         series_->append(s);
     series_->setBarWidth(0.55);
@@ -44,6 +44,10 @@ void MemoryChart::restyle()
     free.setAlpha(70);
     const QColor colors[] = {ChartStyle::weightsColor(), ChartStyle::kvLogicalColor(), free,
                              ChartStyle::scratchColor()};
+    weights_->setLabel(tr("weights"));
+    kvUsed_->setLabel(tr("KV used"));
+    kvFree_->setLabel(tr("KV free"));
+    scratch_->setLabel(tr("scratch"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {

@@ -18,8 +18,6 @@ PrefillChart::PrefillChart(QWidget* parent) : ChartPanel(QStringLiteral("prefill
     compare_ = new QLineSeries;
     total_ = new QLineSeries;
     cached_ = new QLineSeries;
-    total_->setName(tr("prompt length"));
-    cached_->setName(tr("from prefix cache"));
     x_ = new QValueAxis;
     y_ = new QValueAxis;
     chart_->addAxis(x_, Qt::AlignBottom);
@@ -39,6 +37,7 @@ void PrefillChart::restyle()
 {
     style_.applyTo(x_, tr("time (ms)"));
     style_.applyTo(y_, tr("prompt tokens"));
+    total_->setName(tr("prompt length"));
     primary_->setPen(style_.linePen(ChartStyle::runColor(0)));
     primary_->setPointsVisible(true);
     primary_->setMarkerSize(style_.markerSize() * 1.4);

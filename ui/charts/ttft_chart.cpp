@@ -17,10 +17,10 @@ namespace kvlens::ui {
 TtftChart::TtftChart(QWidget* parent) : ChartPanel(QStringLiteral("ttft"), parent)
 {
     series_ = new QHorizontalStackedBarSeries;
-    queue_ = new QBarSet(tr("queue"));
-    tokenize_ = new QBarSet(tr("tokenize"));
-    prefill_ = new QBarSet(tr("prefill"));
-    sample_ = new QBarSet(tr("first sample"));
+    queue_ = new QBarSet(QString());
+    tokenize_ = new QBarSet(QString());
+    prefill_ = new QBarSet(QString());
+    sample_ = new QBarSet(QString());
     for (QBarSet* s : {queue_, tokenize_, prefill_, sample_})
         series_->append(s);
     series_->setBarWidth(0.6);
@@ -42,6 +42,10 @@ void TtftChart::restyle()
     style_.applyTo(runs_, tr("run"));
     const QColor colors[] = {ChartStyle::queueColor(), ChartStyle::tokenizeColor(), ChartStyle::prefillColor(),
                              ChartStyle::sampleColor()};
+    queue_->setLabel(tr("queue"));
+    tokenize_->setLabel(tr("tokenize"));
+    prefill_->setLabel(tr("prefill"));
+    sample_->setLabel(tr("first sample"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     int i = 0;
     for (QBarSet* s : {queue_, tokenize_, prefill_, sample_}) {

@@ -7,7 +7,7 @@
 namespace kvlens::ui {
 
 namespace {
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::RunConfig", s); }
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 }
 
 QString taskKey(TaskKind t)

@@ -8,7 +8,7 @@
 namespace kvlens::ui {
 
 namespace {
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui::RunHistoryModel", s); }
+QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 }
 
 RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractListModel(parent) {}

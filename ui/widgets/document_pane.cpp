@@ -279,6 +279,7 @@ void DocumentPane::setTokenCount(int promptTokens, int contextLength, int answer
     contextLength_ = contextLength;
     answerTokens_ = answerTokens;
     tokens_->setText(tokenCountText());
+    tokens_->setMinimumWidth(tokens_->sizeHint().width());
     const bool fits = promptTokens + answerTokens <= contextLength;
     tokens_->setStyleSheet(style::badgeStyleSheet(fits ? style::Badge::Good : style::Badge::Bad));
     tokens_->setToolTip(fits ? tr("The prompt and an answer of %1 tokens fit the context of %2 tokens.")
