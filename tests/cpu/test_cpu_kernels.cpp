@@ -328,7 +328,11 @@ private slots:
         const std::vector<std::int32_t> table = {5, 2, 7, 0, 3, 6, 1, 4};
         std::mt19937 rng(99 + dtype + window);
         const int row = n_head_kv * head_dim;
-        const auto k = random_floats(rng, static_cast<std::int64_t>(n_pos) * row, 32);
+        // Keys of moderate size so that softmax spreads over many keys (random_floats'
+        // wide magnitudes would make it one-hot); values of any size.
+        std::normal_distribution<float> key_dist(0.0f, 0.15f);
+        std::vector<float> k(static_cast<std::size_t>(n_pos) * row);
+        for (float& x : k) x = key_dist(rng);
         const auto v = random_floats(rng, static_cast<std::int64_t>(n_pos) * row, 32);
         std::vector<std::int32_t> all_pos(n_pos);
         std::vector<const std::int32_t*> all_tables(n_pos, table.data());
