@@ -253,8 +253,12 @@ private slots:
                     const QString name = l + " " + type_name(t) + " tokens=" + QString::number(nt);
                     QTest::newRow(qPrintable(name)) << l << t << 37 << 576 << nt << 2;
                 }
-        for (const QString& l : simd_levels())
+        for (const QString& l : simd_levels()) {
             QTest::newRow(qPrintable(l + " Q4_1 wide 1 thread")) << l << ggml_type::q4_1 << 64 << 1536 << 6 << 1;
+            // An odd number of blocks per row (the 512-bit tiles take blocks in pairs).
+            for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0})
+                QTest::newRow(qPrintable(l + " " + type_name(t) + " odd blocks")) << l << t << 10 << 32 * 19 << 9 << 2;
+        }
     }
     void matmul_matches_scalar() {
         QFETCH(QString, level);

@@ -145,11 +145,118 @@ float dot_bf16_512(std::int64_t n, const void* vw, const void* va) {
     return _mm512_reduce_add_ps(_mm512_add_ps(acc0, acc1));
 }
 
+// ---- 512-bit tiles: two blocks per register --------------------------------------------
+// For prefill (scales pre-converted). Lanes 0..7 of a dpbusd result sum block
+// b, lanes 8..15 block b + 1, so each pair costs dpbusd, convert, multiply and
+// fma per two blocks. Decode tiles (scales read from the blocks) stay 256-bit.
+
+// Quants of blocks b and b + 1 (both = false: b only, the upper half zero),
+// bytes in element order per block, made unsigned as in quant_simd.h.
+template <class wt>
+inline __m512i quants2(const typename wt::block* blk, bool both) {
+    if constexpr (wt::offset == 128) {
+        const __m256i lo = _mm256_xor_si256(load256(blk[0].qs), _mm256_set1_epi8(-128));
+        if (!both) return _mm512_zextsi256_si512(lo);
+        const __m256i hi = _mm256_xor_si256(load256(blk[1].qs), _mm256_set1_epi8(-128));
+        return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+    } else {
+        if (!both) return _mm512_zextsi256_si512(unpack_nibbles(blk[0].qs));
+        const __m256i q = _mm256_inserti128_si256(
+            _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk[0].qs))),
+            _mm_loadu_si128(reinterpret_cast<const __m128i*>(blk[1].qs)), 1);
+        // [qs_b, qs_b1, qs_b >> 4, qs_b1 >> 4] -> [qs_b, qs_b >> 4, qs_b1, qs_b1 >> 4], low nibbles
+        const __m512i z = _mm512_inserti64x4(_mm512_castsi256_si512(q), _mm256_srli_epi16(q, 4), 1);
+        return _mm512_and_si512(_mm512_shuffle_i64x2(z, z, _MM_SHUFFLE(3, 1, 2, 0)), _mm512_set1_epi8(0x0F));
+    }
+}
+
+// [s[0] x 8, s[1] x 8] (both = false: [s[0] x 8, 0 x 8]).
+inline __m512 scales2(const float* s, bool both) {
+    const __m512i idx = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
+    const __m128 v = both ? _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(s))) : _mm_load_ss(s);
+    return _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(v));
+}
+
+template <class wt, int NR, int NT>
+void tile512_loop(const tile_args& g) {
+    using wblock = typename wt::block;
+    __m512 acc[NT][NR];
+    for (int t = 0; t < NT; ++t)
+        for (int r = 0; r < NR; ++r) acc[t][r] = _mm512_setzero_ps();
+    const wblock* wrow[NR];
+    for (int r = 0; r < NR; ++r) wrow[r] = reinterpret_cast<const wblock*>(g.w + r * g.w_stride);
+    for (std::int64_t b = 0; b < g.nb; b += 2) {
+        const bool both = b + 1 < g.nb;
+        __m512i wq[NR];
+        __m512 wd[NR];
+        for (int r = 0; r < NR; ++r) {
+            wq[r] = quants2<wt>(wrow[r] + b, both);
+            wd[r] = scales2(g.wd + r * g.nb + b, both);
+        }
+        for (int t = 0; t < NT; ++t) {
+            const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
+            const __m256i a0 = load256(ab);
+            const __m512i aq = both ? _mm512_inserti64x4(_mm512_castsi256_si512(a0), load256(ab + g.a_block), 1)
+                                    : _mm512_zextsi256_si512(a0);
+            const __m512 ad = scales2(g.ad + t * g.nb + b, both);
+            __m512i start = _mm512_setzero_si512();
+            if constexpr (wt::offset != 0)
+                start = _mm512_sub_epi32(start, _mm512_dpbusd_epi32(_mm512_setzero_si512(),
+                                                                    _mm512_set1_epi8(static_cast<char>(wt::offset)), aq));
+            for (int r = 0; r < NR; ++r) {
+                const __m512i sum = _mm512_dpbusd_epi32(start, wq[r], aq);
+                acc[t][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(wd[r], ad), acc[t][r]);
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t)
+        for (int r = 0; r < NR; ++r) g.y[t * g.ldy + r] = _mm512_reduce_add_ps(acc[t][r]);
+    if constexpr (wt::has_min) {
+        for (int t = 0; t < NT; ++t)
+            for (int r = 0; r < NR; ++r) {
+                const float* m = g.wm + r * g.nb;
+                const float* s = g.as + t * g.nb;
+                __m512 v = _mm512_setzero_ps();
+                std::int64_t b = 0;
+                for (; b + 16 <= g.nb; b += 16) v = _mm512_fmadd_ps(_mm512_loadu_ps(m + b), _mm512_loadu_ps(s + b), v);
+                if (b < g.nb) {
+                    const __mmask16 k = static_cast<__mmask16>((1u << (g.nb - b)) - 1);
+                    v = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(k, m + b), _mm512_maskz_loadu_ps(k, s + b), v);
+                }
+                g.y[t * g.ldy + r] += _mm512_reduce_add_ps(v);
+            }
+    }
+}
+
+template <class wt, int NR>
+void tile512_rows(const tile_args& g) {
+    switch (g.nt) {
+    case 4: tile512_loop<wt, NR, 4>(g); break;
+    case 3: tile512_loop<wt, NR, 3>(g); break;
+    case 2: tile512_loop<wt, NR, 2>(g); break;
+    default: tile512_loop<wt, NR, 1>(g); break;
+    }
+}
+
+template <class wt>
+void tile512(const tile_args& g) {
+    if (!g.wd) {
+        tile_simd<isa_vnni, wt>(g);
+        return;
+    }
+    switch (g.nr) {
+    case 4: tile512_rows<wt, 4>(g); break;
+    case 3: tile512_rows<wt, 3>(g); break;
+    case 2: tile512_rows<wt, 2>(g); break;
+    default: tile512_rows<wt, 1>(g); break;
+    }
+}
+
 tile_fn tile_for(ggml_type t) {
     switch (t) {
-    case ggml_type::q4_0: return tile_simd<isa_vnni, q4_0_weights>;
-    case ggml_type::q4_1: return tile_simd<isa_vnni, q4_1_weights>;
-    case ggml_type::q8_0: return tile_simd<isa_vnni, q8_0_weights>;
+    case ggml_type::q4_0: return tile512<q4_0_weights>;
+    case ggml_type::q4_1: return tile512<q4_1_weights>;
+    case ggml_type::q8_0: return tile512<q8_0_weights>;
     default: return nullptr;
     }
 }
