@@ -309,18 +309,25 @@ private slots:
         QTest::addColumn<QString>("level");
         QTest::addColumn<int>("dtype");
         QTest::addColumn<int>("window");
+        QTest::addColumn<int>("n_head");
+        QTest::addColumn<int>("n_head_kv");
+        const int f16 = static_cast<int>(kv_dtype::f16), q8 = static_cast<int>(kv_dtype::q8_0);
         for (const QString& l : simd_levels()) {
-            QTest::newRow(qPrintable(l + " f16")) << l << static_cast<int>(kv_dtype::f16) << 0;
-            QTest::newRow(qPrintable(l + " f16 window 20")) << l << static_cast<int>(kv_dtype::f16) << 20;
-            QTest::newRow(qPrintable(l + " q8_0")) << l << static_cast<int>(kv_dtype::q8_0) << 0;
+            QTest::newRow(qPrintable(l + " f16")) << l << f16 << 0 << 9 << 3;
+            QTest::newRow(qPrintable(l + " f16 window 20")) << l << f16 << 20 << 9 << 3;
+            QTest::newRow(qPrintable(l + " f16 group 12")) << l << f16 << 0 << 12 << 1;
+            QTest::newRow(qPrintable(l + " f16 no grouping")) << l << f16 << 0 << 2 << 2;
+            QTest::newRow(qPrintable(l + " q8_0")) << l << q8 << 0 << 9 << 3;
         }
     }
     void attention_matches_scalar() {
         QFETCH(QString, level);
         QFETCH(int, dtype);
         QFETCH(int, window);
-        // 9 query heads over 3 KV heads of 64, 8 blocks of 16 in a shuffled order.
-        const int n_head = 9, n_head_kv = 3, head_dim = 64, n_pos = 128;
+        QFETCH(int, n_head);
+        QFETCH(int, n_head_kv);
+        // Heads of 64, 8 blocks of 16 in a shuffled order.
+        const int head_dim = 64, n_pos = 128;
         kv_geometry geo;
         geo.n_layer = 1;
         geo.n_kv_heads = n_head_kv;

@@ -20,7 +20,7 @@ struct attn_item_f16 {
     const float* q = nullptr;          // (group, head_dim) f32 query heads, RoPE applied, head_dim apart
     float* out = nullptr;              // (group, head_dim) f32 outputs, head_dim apart
     int group = 0;                     // query heads sharing the KV head, 1..k_attn_max_group
-    int head_dim = 0;                  // a multiple of 16
+    int head_dim = 0;                  // a multiple of 64
     int first = 0;                     // first key position
     int n_keys = 0;                    // keys first .. first + n_keys - 1
     const std::uint8_t* k_layer = nullptr;  // (n_blocks, block_size, row) f16 K rows of the layer

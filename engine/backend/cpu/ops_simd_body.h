@@ -43,22 +43,35 @@ void softmax_round(float* s, int n) {
     for (; i < n; ++i) s[i] = V::first(V::round_h(V::set1(s[i] * inv)));
 }
 
-// One (token, KV head) attention item over an f16 cache (see ops_simd.h).
-void attn_item(const attn_item_f16& a) {
-    const int G = a.group, D = a.head_dim, n = a.n_keys;
+// Row of key position p in a layer array, at this item's KV head.
+inline const std::uint16_t* kv_row(const attn_item_f16& a, const std::uint8_t* layer, int p) {
+    const std::int64_t r = static_cast<std::int64_t>(a.table[p / a.block_size]) * a.block_size + p % a.block_size;
+    return reinterpret_cast<const std::uint16_t*>(layer + r * a.row_bytes + a.head_offset);
+}
+
+// Keys ahead whose rows are prefetched: the cache is read once per item, far
+// from the core, and the block table hides the addresses from the prefetcher.
+constexpr int k_prefetch_keys = 8;
+
+inline void prefetch_row(const std::uint16_t* p, int head_dim) {
+    for (int off = 0; off < head_dim * 2; off += 64) _mm_prefetch(reinterpret_cast<const char*>(p) + off, _MM_HINT_T0);
+}
+
+// One (token, KV head) attention item over an f16 cache (see ops_simd.h), for
+// G query heads per KV head: the G scores of a key, and the G output heads in
+// chunks of 4 registers, stay in registers.
+template <int G>
+void attn_item_g(const attn_item_f16& a) {
+    const int D = a.head_dim, n = a.n_keys;
     for (int g = 0; g < G; ++g)
         for (int d = 0; d < D; d += V::width)
             V::store(a.q16 + g * D + d, V::round_h(V::load(a.q + g * D + d)));
 
-    auto row = [&](const std::uint8_t* layer, int p) {
-        const std::int64_t r = static_cast<std::int64_t>(a.table[p / a.block_size]) * a.block_size + p % a.block_size;
-        return reinterpret_cast<const std::uint16_t*>(layer + r * a.row_bytes + a.head_offset);
-    };
-
     // Scores (G, n): q . k * scale.
-    V::reg acc[k_attn_max_group];
     for (int j = 0; j < n; ++j) {
-        const std::uint16_t* k = row(a.k_layer, a.first + j);
+        if (j + k_prefetch_keys < n) prefetch_row(kv_row(a, a.k_layer, a.first + j + k_prefetch_keys), D);
+        const std::uint16_t* k = kv_row(a, a.k_layer, a.first + j);
+        V::reg acc[G];
         for (int g = 0; g < G; ++g) acc[g] = V::zero();
         for (int d = 0; d < D; d += V::width) {
             const V::reg kv = V::load_h(k + d);
@@ -68,19 +81,46 @@ void attn_item(const attn_item_f16& a) {
     }
     for (int g = 0; g < G; ++g) softmax_round(a.scores + g * n, n);
 
-    // Outputs (G, D): the probability-weighted sum of the values.
-    for (int g = 0; g < G; ++g)
-        for (int d = 0; d < D; d += V::width) V::store(a.out + g * D + d, V::zero());
-    for (int j = 0; j < n; ++j) {
-        const std::uint16_t* v = row(a.v_layer, a.first + j);
-        V::reg p[k_attn_max_group];
-        for (int g = 0; g < G; ++g) p[g] = V::set1(a.scores[g * n + j]);
-        for (int d = 0; d < D; d += V::width) {
-            const V::reg vv = V::load_h(v + d);
+    // Outputs (G, D): the probability-weighted sum of the values, 4 registers of each head at a time.
+    constexpr int C = 4;
+    for (int d0 = 0; d0 < D; d0 += C * V::width) {
+        V::reg o[G][C];
+        for (int g = 0; g < G; ++g)
+            for (int c = 0; c < C; ++c) o[g][c] = V::zero();
+        for (int j = 0; j < n; ++j) {
+            if (d0 == 0 && j + k_prefetch_keys < n) prefetch_row(kv_row(a, a.v_layer, a.first + j + k_prefetch_keys), D);
+            const std::uint16_t* v = kv_row(a, a.v_layer, a.first + j) + d0;
+            V::reg vv[C];
+            for (int c = 0; c < C; ++c) vv[c] = V::load_h(v + c * V::width);
             for (int g = 0; g < G; ++g) {
-                float* o = a.out + g * D + d;
-                V::store(o, V::fmadd(p[g], vv, V::load(o)));
+                const V::reg p = V::set1(a.scores[g * n + j]);
+                for (int c = 0; c < C; ++c) o[g][c] = V::fmadd(p, vv[c], o[g][c]);
             }
+        }
+        for (int g = 0; g < G; ++g)
+            for (int c = 0; c < C; ++c) V::store(a.out + g * D + d0 + c * V::width, o[g][c]);
+    }
+}
+
+// Any group size up to k_attn_max_group (head_dim a multiple of 4 registers).
+void attn_item(const attn_item_f16& a) {
+    switch (a.group) {
+    case 1: attn_item_g<1>(a); break;
+    case 2: attn_item_g<2>(a); break;
+    case 3: attn_item_g<3>(a); break;
+    case 4: attn_item_g<4>(a); break;
+    case 5: attn_item_g<5>(a); break;
+    case 6: attn_item_g<6>(a); break;
+    case 7: attn_item_g<7>(a); break;
+    case 8: attn_item_g<8>(a); break;
+    default:
+        // Larger groups: 8 query heads at a time, each pass its own item.
+        for (int g0 = 0; g0 < a.group; g0 += 8) {
+            attn_item_f16 part = a;
+            part.group = std::min(8, a.group - g0);
+            part.q = a.q + static_cast<std::int64_t>(g0) * a.head_dim;
+            part.out = a.out + static_cast<std::int64_t>(g0) * a.head_dim;
+            attn_item(part);
         }
     }
 }
