@@ -51,7 +51,8 @@ result<cuda_device_info> cuda_open_device() {
 }
 
 std::string describe(const cuda_device_info& d) {
-    return fmt::format("{}, {:.0f} GB, sm_{}{}", d.name, static_cast<double>(d.total_bytes) / 1e9, d.cc_major, d.cc_minor);
+    return fmt::format("{}, {:.0f} GiB, sm_{}{}", d.name, static_cast<double>(d.total_bytes) / (1024.0 * 1024.0 * 1024.0), d.cc_major,
+                       d.cc_minor);
 }
 
 std::optional<std::string> cuda_probe_device(std::string& why) {

@@ -25,10 +25,10 @@ struct cuda_device_info {
 // 8.0, ...).
 result<cuda_device_info> cuda_open_device();
 
-// "NVIDIA H200, 141 GB, sm_90", or nullopt with the reason in `why`.
+// "NVIDIA H200, 140 GiB, sm_90", or nullopt with the reason in `why`.
 std::optional<std::string> cuda_probe_device(std::string& why);
 
-// "NVIDIA H200, 141 GB, sm_90"
+// "NVIDIA H200, 140 GiB, sm_90"
 std::string describe(const cuda_device_info& d);
 
 // Free and total device memory now, bytes (0, 0 when the query fails).

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# tests/cuda/emulate/run.sh [CUDA_BUILD_DIR]: runs the CUDA backend's kernels on
+# the CPU, without a GPU. Compiles every engine/backend/cuda/*.cu as C++ under
+# emu.h (threads for CUDA threads), links them with fake_cuda.cpp instead of
+# libcudart/libcublas and with the host code of a KVLENS_CUDA=ON build
+# (default build-cuda, already built: kvlens-cli), then runs the GPU kernel test
+# and `kvlens-cli verify` on a tiny synthetic model (prefill through the cuBLAS
+# path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
+# headers. Slow: several minutes. Not a CTest test: a tool for the kernel lab.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../../.." && pwd)"
+build="$(cd "${1:-$root/build-cuda}" && pwd)"
+out="$build/cuda-emulate"
+mkdir -p "$out"
+cuda_inc="${CUDA_HOME:-/usr/local/cuda}/include"
+cxx=(g++ -std=c++20 -O1 -g -w -I"$root" -I"$cuda_inc" -I"$here")
+[[ -f "$build/engine/libkvlens_engine.a" ]] || { echo "run.sh: build kvlens-cli in $build first (KVLENS_CUDA=ON)" >&2; exit 1; }
+
+objs=()
+for cu in "$root"/engine/backend/cuda/*.cu; do
+  name="$(basename "$cu" .cu)"
+  python3 "$here/transform.py" "$cu" "$out/$name.emu.cpp"
+  "${cxx[@]}" -include emu.h -x c++ -c "$out/$name.emu.cpp" -o "$out/$name.o"
+  objs+=("$out/$name.o")
+done
+"${cxx[@]}" -c "$here/fake_cuda.cpp" -o "$out/fake_cuda.o"
+"${cxx[@]}" -include emu.h -c "$root/tests/cuda/test_cuda_kernels.cpp" -o "$out/test_cuda_kernels.o"
+libs=("$build/engine/libkvlens_engine.a" -lfmt -lpcre2-8 -lxxhash -lpthread)
+"${cxx[@]}" -o "$out/test_cuda_kernels" "$out/test_cuda_kernels.o" "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
+"${cxx[@]}" -o "$out/kvlens-cli" "$build"/app/cli/CMakeFiles/kvlens-cli.dir/*.o "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
+
+cd "$root"
+"$out/test_cuda_kernels"
+"$out/kvlens-cli" synth-model --like tiny --type Q4_1 "$out/tiny.gguf"
+"$out/kvlens-cli" verify --model "$out/tiny.gguf" --steps 4
