@@ -249,7 +249,7 @@ private slots:
         QTest::addColumn<int>("threads");
         for (const QString& l : simd_levels())
             for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0})
-                for (int nt : {1, 3, 4, 13}) {
+                for (int nt : {1, 3, 4, 13, 37}) {   // 37: AMX tiles where the CPU has them
                     const QString name = l + " " + type_name(t) + " tokens=" + QString::number(nt);
                     QTest::newRow(qPrintable(name)) << l << t << 37 << 576 << nt << 2;
                 }
@@ -257,7 +257,9 @@ private slots:
             QTest::newRow(qPrintable(l + " Q4_1 wide 1 thread")) << l << ggml_type::q4_1 << 64 << 1536 << 6 << 1;
             // An odd number of blocks per row (the 512-bit tiles take blocks in pairs).
             for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0})
-                QTest::newRow(qPrintable(l + " " + type_name(t) + " odd blocks")) << l << t << 10 << 32 * 19 << 9 << 2;
+                for (int nt : {9, 21})
+                    QTest::newRow(qPrintable(l + " " + type_name(t) + " odd blocks tokens=" + QString::number(nt)))
+                        << l << t << 10 << 32 * 19 << nt << 2;
         }
     }
     void matmul_matches_scalar() {

@@ -4,7 +4,8 @@
 // the weight type (matmul_simd.h), each thread walks its rows 4 at a time and,
 // for those 4 rows, all tokens 4 at a time: a 4x4 register tile of dot
 // products per call, each weight block loaded once per 4 tokens. Other types
-// use the table's vec_dot per (row, token) pair, rows in tiles of 16.
+// use the table's vec_dot per (row, token) pair, rows in tiles of 16. Prefill
+// on a CPU with AMX-INT8 goes through 16 x 16 AMX tiles (amx_simd.cpp).
 #include "engine/backend/cpu/matmul.h"
 
 #include <algorithm>
@@ -82,8 +83,59 @@ void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d,
     }
 }
 
+// Tokens from which prefill goes through AMX tiles (16 tokens per tile).
+constexpr std::int64_t k_amx_min_tokens = 16;
+
+bool use_amx(const weight_view& w, std::int64_t n_tokens) {
+    return n_tokens >= k_amx_min_tokens && w.n_in % 32 == 0 &&
+           (w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0) &&
+           std::strcmp(cpu_kernel_level(), "avx512") == 0 && amx_usable();
+}
+
+void matmul_amx(const weight_view& w, const float* x, std::int64_t n_tokens, float* y, thread_pool& pool,
+                matmul_scratch& scratch, const weight_kernels& k) {
+    const ggml_type at = k.vec_dot_type;
+    const from_float_fn quantize = from_float_for(at);
+    const std::int64_t act_row = row_bytes(at, w.n_in);
+    const std::int64_t act_bytes = align64(n_tokens * act_row);
+    const std::int64_t need = act_bytes + amx_scratch_bytes(w.n_in, n_tokens, pool.size()) + 64;
+    if (scratch.act.size() < static_cast<std::size_t>(need)) scratch.act.resize(static_cast<std::size_t>(need));
+    std::uint8_t* act = scratch.act.data();
+    const auto addr = reinterpret_cast<std::uintptr_t>(act + act_bytes);
+
+    amx_job j;
+    j.type = w.type;
+    j.w = w.data;
+    j.w_stride = w.row_bytes;
+    j.n_in = w.n_in;
+    j.n_out = w.n_out;
+    j.act_type = at;
+    j.act = act;
+    j.act_row = act_row;
+    j.n_tokens = n_tokens;
+    j.y = y;
+    j.ldy = w.n_out;
+    j.scratch = act + act_bytes + ((64 - addr % 64) % 64);
+
+    pool.parallel_for(n_tokens, [&](std::int64_t t0, std::int64_t t1) {
+        for (std::int64_t t = t0; t < t1; ++t) quantize(x + t * w.n_in, act + t * act_row, w.n_in);
+    });
+    amx_prepare(j);
+    const std::int64_t n_tiles = (w.n_out + 15) / 16;
+    pool.run([&](int ith, int nth) {
+        const std::int64_t per = (n_tiles + nth - 1) / nth;
+        const std::int64_t t0 = std::min(n_tiles, per * ith);
+        const std::int64_t t1 = std::min(n_tiles, t0 + per);
+        if (t0 < t1) amx_rows(j, ith, t0, t1);
+    });
+}
+
 void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, float* y, thread_pool& pool,
                   matmul_scratch& scratch, const weight_kernels& k, tile_fn tile) {
+    if (use_amx(w, n_tokens)) {
+        matmul_amx(w, x, n_tokens, y, pool, scratch, k);
+        return;
+    }
     const ggml_type at = k.vec_dot_type;
     const from_float_fn quantize = from_float_for(at);
     const tiled_layout L = layout_for(w.n_in, row_bytes(at, w.n_in), n_tokens, pool.size());
@@ -154,8 +206,9 @@ std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
     const weight_kernels* k = kernels_for(w.type);
     if (!k) return 0;
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
-    // The tiled path's scales for up to 64 threads, an upper bound either way.
-    return layout_for(w.n_in, act_row, n_tokens, 64).total;
+    // The tiled or AMX path's buffers for up to 64 threads, an upper bound either way.
+    return std::max(layout_for(w.n_in, act_row, n_tokens, 64).total,
+                    align64(n_tokens * act_row) + amx_scratch_bytes(w.n_in, n_tokens, 64) + 64);
 }
 
 void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* y,

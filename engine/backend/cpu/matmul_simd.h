@@ -45,4 +45,31 @@ tile_fn tile_kernel_for(ggml_type weight_type);
 tile_fn avx2_tile_kernel(ggml_type weight_type);     // kernels_avx2.cpp
 tile_fn avx512_tile_kernel(ggml_type weight_type);   // kernels_avx512.cpp
 
+// ---- AMX-INT8 prefill (amx_simd.cpp) ---------------------------------------------------
+// 16 weight rows x 16 tokens x one 32-element block per tile instruction, the
+// exact int32 block sums scaled and accumulated in f32 as the tiles do.
+struct amx_job {
+    ggml_type type = ggml_type::q4_1;     // weights: q4_0, q4_1 or q8_0
+    const std::uint8_t* w = nullptr;      // first weight row
+    std::int64_t w_stride = 0;            // bytes between weight rows
+    std::int64_t n_in = 0;                // elements per row, a multiple of 32
+    std::int64_t n_out = 0;               // weight rows
+    ggml_type act_type = ggml_type::q8_1; // activation blocks: q8_0 or q8_1
+    const std::uint8_t* act = nullptr;    // (n_tokens, act_row) quantized activation rows
+    std::int64_t act_row = 0;             // bytes per activation row
+    std::int64_t n_tokens = 0;
+    float* y = nullptr;                   // y[t * ldy + r], f32
+    std::int64_t ldy = 0;
+    std::uint8_t* scratch = nullptr;      // amx_scratch_bytes() bytes, 64-byte aligned
+};
+
+// The CPU has AMX-INT8 and AVX-512 and the OS granted the tile state (asked once);
+// false when the environment variable KVLENS_NO_AMX is set (to compare paths).
+bool amx_usable();
+std::int64_t amx_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens, int n_threads);
+// Repacks the quantized activations into the scratch (one thread).
+void amx_prepare(const amx_job& j);
+// Row tiles [tile0, tile1) of 16 rows, with thread slot ith's buffers.
+void amx_rows(const amx_job& j, int ith, std::int64_t tile0, std::int64_t tile1);
+
 }  // namespace kvlens
