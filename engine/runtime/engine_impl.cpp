@@ -300,8 +300,9 @@ void engine_impl::step() {
             if (r.phase == request_phase::decode) {
                 r.seq->commit({&r.pending_token, 1});
                 r.decode_step_ms += step_ms;
-                r.fig.decode_bytes += counts.weight_bytes + 2.0 * r.seq->n_tokens() *
-                                      static_cast<double>(pool_->row_bytes()) * model_->info().n_layer;
+                // Every weight once, plus the K/V this sequence's attention read.
+                r.fig.decode_bytes += counts.weight_bytes +
+                                      static_cast<double>(pool_->geometry().logical_bytes(r.seq->n_tokens()));
                 emit_token(r, r.samp->sample({logits, V}), t1);
             } else {
                 r.seq->commit({r.prompt.data() + r.n_prompt_done, static_cast<std::size_t>(p.n)});
