@@ -5,7 +5,8 @@
 // kv_storage layout. A batch's small inputs (tokens, positions, block tables)
 // travel in one copy from a pinned staging buffer; a decode step (up to
 // mv_max_tokens tokens) is captured once per batch shape as a CUDA graph and
-// replayed; logits come back to host memory.
+// replayed (KVLENS_CUDA_GRAPHS=0 in the environment launches kernels one by
+// one instead); logits come back to host memory.
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>

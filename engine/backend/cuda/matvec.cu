@@ -66,6 +66,7 @@ matvec_q8_kernel(const std::uint8_t* w, std::int64_t row_bytes, int n_blocks, st
     const int lane = threadIdx.x;
     const std::uint8_t* wr = w + row * row_bytes;
     float acc[mv_max_tokens] = {};
+#pragma unroll 4   // several blocks' loads in flight per lane
     for (int u = lane; u < 2 * n_blocks; u += warp_size) {
         const int b = u >> 1, h = u & 1;
         const std::uint8_t* blk = wr + static_cast<std::int64_t>(b) * wtype<T>::bytes;
