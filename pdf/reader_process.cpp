@@ -42,6 +42,11 @@ std::string last_line(const std::string& err) {
     return line;
 }
 
+std::string past_the_end(int page, const std::string& name, int n_pages) {
+    return "page " + std::to_string(page) + " asked for, but '" + name + "' has " + std::to_string(n_pages) + " page" +
+           (n_pages == 1 ? "" : "s");
+}
+
 }  // namespace
 
 result<std::filesystem::path> find_helper(const std::filesystem::path& explicit_path) {
@@ -130,6 +135,13 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
             return fail(failure, failure_kind::helper_crashed,
                         "the PDF helper failed on '" + name + "' (exit code " + std::to_string(p.exit_code) +
                             (p.err.empty() ? "" : ": " + last_line(p.err)) + ")");
+        if (kind == failure_kind::bad_range) {
+            // The helper names the widened range; name the one asked for.
+            const std::string& m = raw.message();
+            const auto has = m.find("(it has ");
+            const int n = has == std::string::npos ? 0 : std::atoi(m.c_str() + has + 8);
+            if (n > 0) return fail(failure, kind, past_the_end(want.first, name, n));
+        }
         return fail(failure, kind, raw.message());
     }
 
@@ -139,9 +151,7 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
     doc.metadata = raw->metadata;
     doc.warnings = raw->warnings;
     if (want.first > n_total)
-        return fail(failure, failure_kind::bad_range,
-                    "page " + std::to_string(want.first) + " asked for, but '" + name + "' has " +
-                        std::to_string(n_total) + " page" + (n_total == 1 ? "" : "s"));
+        return fail(failure, failure_kind::bad_range, past_the_end(want.first, name, n_total));
     if (want.last > n_total)
         doc.warnings.push_back("pages past " + std::to_string(n_total) + " do not exist; read up to page " +
                                std::to_string(n_total));

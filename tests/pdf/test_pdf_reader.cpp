@@ -302,7 +302,12 @@ private slots:
         auto outside = read_document(file, options_with(page_range{9, 9}), &why);
         QVERIFY(!outside.ok());
         QCOMPARE(why, failure_kind::bad_range);
-        QVERIFY(QString::fromStdString(outside.message()).contains("has 4 pages"));
+        QCOMPARE(QString::fromStdString(outside.message()),
+                 QString("page 9 asked for, but 'pdflatex-4-pages.pdf' has 4 pages"));
+        auto just_past = read_document(file, options_with(page_range{5, 6}), &why);
+        QVERIFY(!just_past.ok());
+        QCOMPARE(why, failure_kind::bad_range);
+        QCOMPARE(QString::fromStdString(just_past.message()), QString("page 5 asked for, but 'pdflatex-4-pages.pdf' has 4 pages"));
     }
 
     void pageRangeParsing_data() {
