@@ -108,6 +108,33 @@ private slots:
         QVERIFY(doc->pages_without_text.empty());
     }
 
+    // Every PDF in the shared corpus: text with consistent pages, or one of
+    // the errors a PDF can honestly give; never a crash, a hang or bad output.
+    void everySharedPdf_data() {
+        QTest::addColumn<QString>("file");
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(pdfs))
+            if (entry.path().extension() == ".pdf")
+                QTest::newRow(entry.path().filename().string().c_str()) << QString::fromStdString(entry.path().string());
+    }
+    void everySharedPdf() {
+        QFETCH(QString, file);
+        failure_kind why{};
+        auto doc = read_document(file.toStdString(), options_with(), &why);
+        if (!doc) {
+            QVERIFY2(why == failure_kind::needs_password || why == failure_kind::damaged, doc.message().c_str());
+            QVERIFY(!doc.message().empty());
+            return;
+        }
+        QCOMPARE(int(doc->pages.size()), doc->metadata.page_count);
+        for (std::size_t i = 0; i < doc->pages.size(); ++i) {
+            QCOMPARE(doc->pages[i].number, int(i) + 1);
+            QCOMPARE(doc->pages[i].chars, QString::fromStdString(doc->pages[i].text).toUcs4().size());
+            QVERIFY(doc->pages[i].width_pt > 0 && doc->pages[i].height_pt > 0);
+        }
+        // A document without any text says so.
+        if (all_text(*doc).trimmed().isEmpty()) QVERIFY(has_warning(*doc, "no text layer"));
+    }
+
     void metadata() {
         auto doc = read_document(samples / "001-trivial/minimal-document.pdf", options_with());
         QVERIFY(doc.ok());
