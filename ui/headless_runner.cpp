@@ -15,6 +15,7 @@
 #include "ui/main_window.h"
 #include "ui/model/run_history_model.h"
 #include "ui/widgets/charts_board.h"
+#include "ui/widgets/document_pane.h"
 
 namespace kvlens::ui {
 
@@ -105,6 +106,19 @@ bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& want
                 error = tr("--max-tokens needs a positive number");
                 return false;
             }
+        } else if (a == QLatin1String("--pages")) {
+            QString v;
+            if (!value(v))
+                return false;
+            const QStringList parts = v.split(QLatin1Char('-'));
+            bool ok1 = false, ok2 = false;
+            out.firstPage = parts.value(0).toInt(&ok1);
+            out.lastPage = parts.size() > 1 ? parts.value(1).toInt(&ok2) : out.firstPage;
+            ok2 = parts.size() > 1 ? ok2 : ok1;
+            if (!ok1 || !ok2 || out.firstPage < 1 || out.lastPage < out.firstPage) {
+                error = tr("--pages needs A-B with 1 <= A <= B");
+                return false;
+            }
         } else if (a == QLatin1String("--kv")) {
             if (!value(out.kvMode))
                 return false;
@@ -167,6 +181,8 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
         fail(tr("cannot read %1: %2").arg(o.report, error));
         return 1;
     }
+    if (o.firstPage > 0)
+        w.documentPane()->setPageRange(o.firstPage, o.lastPage);
     RunConfig config = w.currentConfig();
     TaskKind task = TaskKind::OneLine;
     parseTaskKey(o.task, task);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The window's headless twin: `kvlens --headless REPORT.pdf --out DIR [--model M]
-// [--task one-line|key-points|detailed] [--question Q]` builds the same window
+// [--task one-line|key-points|detailed] [--question Q] [--pages A-B]
+// [--max-tokens N] [--kv paged|static|off]` builds the same window
 // without showing it, runs the same request the Run button would, and writes
 // summary.txt, every chart as PNG and SVG, run.json and run.csv into DIR.
 #pragma once
@@ -20,6 +21,8 @@ struct HeadlessOptions {
     QString question;       // non-empty: a question instead of the task
     int maxTokens = 0;      // 0: the settings'
     QString kvMode;         // empty: the settings'
+    int firstPage = 0;      // --pages A-B, 1-based inclusive; 0: all pages
+    int lastPage = 0;
 };
 
 // Parses the arguments after the program name; false and a message when

@@ -11,6 +11,20 @@
 #include "ui/i18n.h"
 #include "ui/main_window.h"
 
+namespace {
+
+// The offscreen platform warns about window hints it cannot honour; in the
+// headless mode that is expected, so those lines are dropped.
+QtMessageHandler previousHandler = nullptr;
+void quietHandler(QtMsgType type, const QMessageLogContext& ctx, const QString& msg)
+{
+    if (msg.contains(QLatin1String("propagateSizeHints")))
+        return;
+    previousHandler(type, ctx, msg);
+}
+
+}  // namespace
+
 int main(int argc, char** argv)
 {
     // Headless, or no display at all: the offscreen platform, set before
@@ -22,6 +36,8 @@ int main(int argc, char** argv)
         && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
 
+    if (headless)
+        previousHandler = qInstallMessageHandler(quietHandler);
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("kvlens"));
     QApplication::setApplicationName(QStringLiteral("kvlens"));

@@ -5,6 +5,7 @@
 // staying responsive, cancelling mid-prefill and mid-decode, experiments,
 // export of PNG/SVG/CSV/JSON, the headless mode, the language switch, and a
 // screenshot that is not blank.
+#include <QApplication>
 #include <QFile>
 #include <QImage>
 #include <QJsonDocument>
@@ -323,6 +324,8 @@ private slots:
         QTest::newRow("no out") << QStringList{"--headless", "r.pdf"} << false << true;
         QTest::newRow("bad task") << QStringList{"--headless", "r.pdf", "--out", "d", "--task", "poem"} << false << true;
         QTest::newRow("missing value") << QStringList{"--headless"} << false << true;
+        QTest::newRow("pages") << QStringList{"--headless", "r.pdf", "--out", "d", "--pages", "2-3"} << true << true;
+        QTest::newRow("bad pages") << QStringList{"--headless", "r.pdf", "--out", "d", "--pages", "3-2"} << false << true;
     }
     void headlessArgs()
     {
@@ -353,6 +356,22 @@ private slots:
         QTRY_COMPARE(w->taskPane()->runButton()->text(), QStringLiteral("Run"));
         QCOMPARE(QCoreApplication::translate("kvlens::ui::DocumentPane", "%n page(s)", nullptr, 3),
                  QStringLiteral("3 pages"));
+    }
+
+    void followsTheDarkPalette()
+    {
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        const QPalette light = QApplication::palette();
+        QPalette dark = light;
+        dark.setColor(QPalette::Window, QColor(0x26, 0x29, 0x2e));
+        dark.setColor(QPalette::Base, QColor(0x1c, 0x1e, 0x22));
+        dark.setColor(QPalette::WindowText, QColor(0xee, 0xee, 0xee));
+        dark.setColor(QPalette::Text, QColor(0xee, 0xee, 0xee));
+        QApplication::setPalette(dark);
+        QTRY_VERIFY(w->charts()->chart(QStringLiteral("kv"))->chart()->backgroundBrush().color().lightness() < 64);
+        QApplication::setPalette(light);
+        QTRY_VERIFY(w->charts()->chart(QStringLiteral("kv"))->chart()->backgroundBrush().color().lightness() > 200);
     }
 
     void engineErrorIsShownNotFatal()

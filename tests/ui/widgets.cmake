@@ -5,6 +5,15 @@ kvlens_add_qtest(tst_ui_window tst_ui_window.cpp fake_engine.h fake_engine.cpp
   LIBS kvlens_ui kvlens_ui_test_support)
 target_include_directories(tst_ui_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 
+kvlens_add_qtest(tst_ui_engine tst_ui_engine.cpp LIBS kvlens_ui)
+target_include_directories(tst_ui_engine PRIVATE ${PROJECT_SOURCE_DIR})
+if(TARGET kvlens-pdf-helper)
+  add_dependencies(tst_ui_engine kvlens-pdf-helper)
+  target_compile_definitions(tst_ui_engine PRIVATE KVLENS_PDF_HELPER_PATH="$<TARGET_FILE:kvlens-pdf-helper>")
+else()
+  target_compile_definitions(tst_ui_engine PRIVATE KVLENS_PDF_HELPER_PATH="")
+endif()
+
 # Installs into a temporary root and builds the .deb; needs the CLI, the PDF
 # helper and the window built (a normal full build).
 if(TARGET kvlens-cli AND TARGET kvlens-pdf-helper AND TARGET kvlens)

@@ -6,6 +6,7 @@
 #include <QChartView>
 #include <QContextMenuEvent>
 #include <QLabel>
+#include <QLayout>
 #include <QMenu>
 #include <QVBoxLayout>
 #include <QXYSeries>
@@ -77,9 +78,16 @@ void ChartPanel::setHeader(const QString& title, const QString& figures)
     title_->setText(title);
     // Long figure lines are elided to the panel's width; the tooltip has all.
     figures_->setToolTip(figures);
+    figuresText_ = figures;
     const int w = std::max(50, width() - 20);
     figures_->setText(figures_->fontMetrics().elidedText(figures.isEmpty() ? QStringLiteral(" ") : figures,
                                                          Qt::ElideRight, w));
+}
+
+void ChartPanel::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    setHeader(title_->text(), figuresText_);
 }
 
 QString ChartPanel::title() const
@@ -87,9 +95,19 @@ QString ChartPanel::title() const
     return title_->text() + QStringLiteral(" — ") + figures_->toolTip();
 }
 
-QString ChartPanel::exportTo(const QString& path) const
+QString ChartPanel::exportTo(const QString& path, QSize size) const
 {
-    return exportWidget(const_cast<ChartPanel*>(this), path);
+    auto* self = const_cast<ChartPanel*>(this);
+    if (!size.isValid() || size == this->size())
+        return exportWidget(self, path);
+    // Drawn at the asked size, then given back to its layout.
+    const QSize before = this->size();
+    self->resize(size);
+    const QString err = exportWidget(self, path);
+    self->resize(before);
+    if (parentWidget() && parentWidget()->layout())
+        parentWidget()->layout()->invalidate();
+    return err;
 }
 
 void ChartPanel::contextMenuEvent(QContextMenuEvent* e)

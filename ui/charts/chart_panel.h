@@ -45,7 +45,8 @@ public:
     void setStyle(const ChartStyle& style);
     virtual void plot(const ChartInput& in) = 0;
     // Writes the chart to `path` (format from the suffix); "" or the reason.
-    QString exportTo(const QString& path) const;
+    // A valid `size` draws it at that size (logical pixels) instead of its own.
+    QString exportTo(const QString& path, QSize size = QSize()) const;
 
 signals:
     void exportRequested(kvlens::ui::ChartPanel* panel);
@@ -53,6 +54,7 @@ signals:
 protected:
     virtual void restyle() = 0;   // re-apply style_ to the series and axes
     void contextMenuEvent(QContextMenuEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
     static QString runName(const RunRecord* r);
     // The heading above the plot: the chart's name and a line of live figures.
@@ -67,6 +69,7 @@ private:
     QChartView* view_ = nullptr;
     QLabel* title_ = nullptr;
     QLabel* figures_ = nullptr;
+    QString figuresText_;
 };
 
 }  // namespace kvlens::ui

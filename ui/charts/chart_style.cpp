@@ -135,9 +135,14 @@ namespace kvlens::ui {
 
 void setNiceRange(QValueAxis* axis, double max, int maxTicks)
 {
-    if (!(max > 0))
-        max = 1;
-    const double raw = max / maxTicks;
+    setNiceRange(axis, 0.0, max, maxTicks);
+}
+
+void setNiceRange(QValueAxis* axis, double lo, double max, int maxTicks)
+{
+    if (!(max > lo))
+        max = lo + 1;
+    const double raw = (max - lo) / maxTicks;
     const double p = std::pow(10.0, std::floor(std::log10(raw)));
     double step = 10 * p;
     for (double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
@@ -146,8 +151,9 @@ void setNiceRange(QValueAxis* axis, double max, int maxTicks)
             break;
         }
     }
-    const int n = std::max(1, int(std::ceil(max / step - 1e-9)));
-    axis->setRange(0, n * step);
+    const double start = std::floor(lo / step + 1e-9) * step;
+    const int n = std::max(1, int(std::ceil((max - start) / step - 1e-9)));
+    axis->setRange(start, start + n * step);
     axis->setTickCount(n + 1);
     int decimals = 0;
     while (decimals < 3 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)

@@ -60,5 +60,7 @@ double niceCeil(double v);
 // with at most `maxTicks` intervals, and a label format with the decimals
 // the step needs.
 void setNiceRange(QValueAxis* axis, double max, int maxTicks = 5);
+// The same for lo..hi, lo rounded down to a whole step.
+void setNiceRange(QValueAxis* axis, double lo, double hi, int maxTicks);
 
 }  // namespace kvlens::ui

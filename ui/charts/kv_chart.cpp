@@ -63,7 +63,9 @@ void KvChart::plot(const ChartInput& in)
 {
     const RunRecord* p = in.primary;
     const RunRecord* c = in.compare;
-    double maxTokens = 16, maxBytes = 1024;
+    // The axes cover the decode steps of the shown runs (where the KV is
+    // measured), so the block staircase stays visible next to a long prompt.
+    double minTokens = -1, maxTokens = 16, minBytes = -1, maxBytes = 1024;
     for (const RunRecord* r : {p, c}) {
         if (!r)
             continue;
@@ -72,10 +74,21 @@ void KvChart::plot(const ChartInput& in)
             for (const QPointF& pt : r->kvPoints(k)) {
                 maxTokens = std::max(maxTokens, pt.x());
                 maxBytes = std::max(maxBytes, pt.y());
+                minTokens = minTokens < 0 ? pt.x() : std::min(minTokens, pt.x());
+                if (pt.y() > 0)
+                    minBytes = minBytes < 0 ? pt.y() : std::min(minBytes, pt.y());
             }
         }
-        maxTokens = std::max<double>(maxTokens, r->promptTokens());
     }
+    if (minTokens < 0) {
+        for (const RunRecord* r : {p, c}) {
+            if (r)
+                maxTokens = std::max<double>(maxTokens, r->promptTokens());
+        }
+        minTokens = 0;
+    }
+    if (minBytes < 0)
+        minBytes = 0;
     // KiB for tiny models, MiB otherwise.
     const bool mib = maxBytes >= 1024.0 * 1024.0;
     const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
@@ -91,10 +104,11 @@ void KvChart::plot(const ChartInput& in)
     compareLogical_->replace(series(c, RunRecord::KvKind::Logical));
     compareAllocated_->replace(series(c, RunRecord::KvKind::Allocated));
 
-    setNiceRange(x_, maxTokens * 1.02);
-    const double xMax = x_->max();
+    setNiceRange(x_, minTokens, maxTokens + std::max(1.0, (maxTokens - minTokens) * 0.02), 5);
+    const double xMin = x_->min(), xMax = x_->max();
     const qint64 perToken = p ? p->kvBytesPerToken() : 0;
-    formula_->replace(perToken > 0 ? QList<QPointF>{{0, 0}, {xMax, xMax * perToken * scale}} : QList<QPointF>());
+    formula_->replace(perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale}, {xMax, xMax * perToken * scale}}
+                                   : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
     logical_->setName(tr("%1 logical").arg(pn));
     allocated_->setName(tr("%1 allocated").arg(pn));
@@ -106,7 +120,8 @@ void KvChart::plot(const ChartInput& in)
         s->setVisible(p != nullptr);
     for (QLineSeries* s : {compareLogical_, compareAllocated_})
         s->setVisible(c != nullptr);
-    setNiceRange(y_, maxBytes * scale * 1.05);
+    const double span = std::max((maxBytes - minBytes) * scale, 1.0 / 64);
+    setNiceRange(y_, std::max(0.0, minBytes * scale - span * 0.05), maxBytes * scale + span * 0.08, 5);
 
     QString fig;
     if (p && !p->tokens().isEmpty()) {

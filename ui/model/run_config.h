@@ -33,8 +33,8 @@ struct EngineSettings {
     QString kvDtype = QStringLiteral("f16");    // "f16", "q8_0"
     int kvBlock = 16;           // tokens per KV block
     int chunk = 256;            // prefill chunk, tokens
-    int contextTokens = 4096;   // n_ctx per sequence, tokens (0: the model's)
-    int parallel = 4;           // requests decoded together at most
+    int contextTokens = 0;      // n_ctx per sequence, tokens (0: the model's, capped by the engine)
+    int parallel = 2;           // requests decoded together at most (a third one queues)
     int threads = 0;            // CPU threads, 0: one per core
     // Engine options above need a reload when they change; the rest is per request.
     bool sameEngine(const EngineSettings& o) const;

@@ -108,7 +108,6 @@ AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
     bottom->addWidget(copy_);
     l->addLayout(bottom);
     connect(tint_, &QCheckBox::toggled, this, [this](bool on) {
-        legend_->setVisible(on);
         render();
         emit tintChanged(on);
     });
@@ -171,6 +170,7 @@ void AnswerPane::render()
                            .arg(palette().color(QPalette::PlaceholderText).name(),
                                 tr("Open a report, choose a task and press Run.").toHtmlEscaped()));
         legend_->setRange(0, 0);
+        legend_->setVisible(false);
         return;
     }
     // Status line.
@@ -204,6 +204,7 @@ void AnswerPane::render()
     }
     const double lo = percentile(lat, 0.1), hi = percentile(lat, 0.9);
     legend_->setRange(lo, hi);
+    legend_->setVisible(tint_->isChecked() && lat.size() >= 2);
     QString html = QStringLiteral("<div style='white-space: pre-wrap;'>");
     if (run_->finishReason() == FinishReason::Error) {
         html += QStringLiteral("<p style='color:%1'><b>%2</b> %3</p>")

@@ -77,14 +77,14 @@ void ChartsBoard::changeEvent(QEvent* e)
     QWidget::changeEvent(e);
 }
 
-QStringList ChartsBoard::exportAll(const QString& dir) const
+QStringList ChartsBoard::exportAll(const QString& dir, QSize size) const
 {
     QStringList errors;
     QDir().mkpath(dir);
     for (ChartPanel* c : charts_) {
         for (const char* suffix : {"png", "svg"}) {
             const QString path = QDir(dir).filePath(c->key() + QLatin1Char('.') + QLatin1String(suffix));
-            const QString err = c->exportTo(path);
+            const QString err = c->exportTo(path, size);
             if (!err.isEmpty())
                 errors << err;
         }

@@ -30,7 +30,8 @@ public:
     bool presentation() const { return presentation_; }
     // Writes <key>.png and <key>.svg for every chart into `dir`; returns the
     // errors (empty on success).
-    QStringList exportAll(const QString& dir) const;
+    // Charts are drawn at `size` (logical pixels; PNG at twice that).
+    QStringList exportAll(const QString& dir, QSize size = QSize(880, 540)) const;
 
 protected:
     void changeEvent(QEvent* e) override;
