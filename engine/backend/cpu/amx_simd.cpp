@@ -257,14 +257,14 @@ void amx_rows(const amx_job& j, int ith, std::int64_t tile0, std::int64_t tile1)
                 accumulate(c0, wd + b * 16, wm + b * 16, _mm512_loadu_ps(ad + s), _mm512_loadu_ps(as + s), corr,
                            has_min, offset != 0, acc);
             }
-            // acc[r] lane t is y[g * 16 + t][r0 + r].
+            // acc[r] lane t is y[g * 16 + t][r0 + r]: transpose through L1, one store per token.
             alignas(64) float out[16][16];
             for (int r = 0; r < 16; ++r) _mm512_store_ps(out[r], acc[r]);
+            const __m512i column = _mm512_setr_epi32(0, 16, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240);
+            const __mmask16 rows = static_cast<__mmask16>((1u << nr) - 1);
             const int nt = static_cast<int>(std::min<std::int64_t>(16, j.n_tokens - g * 16));
-            for (int t = 0; t < nt; ++t) {
-                float* y = j.y + (g * 16 + t) * j.ldy + r0;
-                for (int r = 0; r < nr; ++r) y[r] = out[r][t];
-            }
+            for (int t = 0; t < nt; ++t)
+                _mm512_mask_storeu_ps(j.y + (g * 16 + t) * j.ldy + r0, rows, _mm512_i32gather_ps(column, &out[0][t], 4));
         }
     }
     _tile_release();
