@@ -65,7 +65,8 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
 
     // One work item per (token, kv head): the group's query heads share each key.
     const std::int64_t n_items = static_cast<std::int64_t>(a.n_tokens) * a.n_head_kv;
-    const attn_item_f16_fn simd_item = a.dtype == kv_dtype::f16 && a.head_dim % 64 == 0 && group <= k_attn_max_group
+    const attn_item_f16_fn simd_item = a.dtype == kv_dtype::f16 && a.head_dim % 64 == 0 &&
+                                                   a.head_dim <= k_attn_max_head_dim && group <= k_attn_max_group
                                            ? attn_item_f16_kernel()
                                            : nullptr;
     if (simd_item) {

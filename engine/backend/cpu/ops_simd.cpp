@@ -58,6 +58,16 @@ struct V {
         m = _mm_max_ps(m, _mm_movehl_ps(m, m));
         return _mm_cvtss_f32(_mm_max_ss(m, _mm_movehdup_ps(m)));
     }
+    // Lane k of the result: the sum of v[k]'s lanes, k < 8.
+    static reg sum_each(const reg v[8]) {
+        reg t[4], u[2];
+        for (int i = 0; i < 4; ++i)
+            t[i] = _mm256_add_ps(_mm256_unpacklo_ps(v[2 * i], v[2 * i + 1]), _mm256_unpackhi_ps(v[2 * i], v[2 * i + 1]));
+        for (int i = 0; i < 2; ++i)
+            u[i] = _mm256_add_ps(_mm256_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                 _mm256_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+        return _mm256_add_ps(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31));
+    }
     static reg exp(reg x) {
         KVLENS_EXP_CONSTANTS
         x = _mm256_min_ps(_mm256_max_ps(x, set1(lo)), set1(hi));
@@ -108,6 +118,20 @@ struct V {
         return _mm512_reduce_add_pd(d);
     }
     static float reduce_max(reg v) { return _mm512_reduce_max_ps(v); }
+    // Lane k of the result: the sum of v[k]'s lanes, k < 16.
+    static reg sum_each(const reg v[16]) {
+        reg t[8], u[4], w[2];
+        for (int i = 0; i < 8; ++i)
+            t[i] = _mm512_add_ps(_mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]), _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]));
+        for (int i = 0; i < 4; ++i)
+            u[i] = _mm512_add_ps(_mm512_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                 _mm512_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+        for (int i = 0; i < 2; ++i)
+            w[i] = _mm512_add_ps(_mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                                 _mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+        return _mm512_add_ps(_mm512_shuffle_f32x4(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                             _mm512_shuffle_f32x4(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    }
     static reg exp(reg x) {
         KVLENS_EXP_CONSTANTS
         x = _mm512_min_ps(_mm512_max_ps(x, set1(lo)), set1(hi));

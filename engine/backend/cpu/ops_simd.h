@@ -15,12 +15,15 @@ namespace kvlens {
 // y (n) = silu(gate) * up; y may alias gate.
 using silu_mul_fn = void (*)(const float* gate, const float* up, float* y, std::int64_t n);
 
+constexpr int k_attn_max_group = 16;
+constexpr int k_attn_max_head_dim = 256;
+
 // One attention item over an f16 cache.
 struct attn_item_f16 {
     const float* q = nullptr;          // (group, head_dim) f32 query heads, RoPE applied, head_dim apart
     float* out = nullptr;              // (group, head_dim) f32 outputs, head_dim apart
     int group = 0;                     // query heads sharing the KV head, 1..k_attn_max_group
-    int head_dim = 0;                  // a multiple of 64
+    int head_dim = 0;                  // a multiple of 64, at most k_attn_max_head_dim
     int first = 0;                     // first key position
     int n_keys = 0;                    // keys first .. first + n_keys - 1
     const std::uint8_t* k_layer = nullptr;  // (n_blocks, block_size, row) f16 K rows of the layer
@@ -35,7 +38,7 @@ struct attn_item_f16 {
 };
 using attn_item_f16_fn = void (*)(const attn_item_f16&);
 
-constexpr int k_attn_max_group = 16;
+
 
 silu_mul_fn silu_mul_kernel();          // nullptr: use the scalar loop
 attn_item_f16_fn attn_item_f16_kernel(); // nullptr: use the generic path

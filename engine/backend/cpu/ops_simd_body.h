@@ -67,17 +67,44 @@ void attn_item_g(const attn_item_f16& a) {
         for (int d = 0; d < D; d += V::width)
             V::store(a.q16 + g * D + d, V::round_h(V::load(a.q + g * D + d)));
 
-    // Scores (G, n): q . k * scale.
-    for (int j = 0; j < n; ++j) {
-        if (j + k_prefetch_keys < n) prefetch_row(kv_row(a, a.k_layer, a.first + j + k_prefetch_keys), D);
-        const std::uint16_t* k = kv_row(a, a.k_layer, a.first + j);
-        V::reg acc[G];
-        for (int g = 0; g < G; ++g) acc[g] = V::zero();
-        for (int d = 0; d < D; d += V::width) {
-            const V::reg kv = V::load_h(k + d);
-            for (int g = 0; g < G; ++g) acc[g] = V::fmadd(kv, V::load(a.q16 + g * D + d), acc[g]);
+    // Scores (G, n): q . k * scale, V::width keys at a time: their rows go to
+    // f32 once (kbuf), then each query head's V::width dot products are
+    // reduced together (one transposing sum instead of one reduction per key).
+    constexpr int W = V::width;
+    alignas(64) float kbuf[W * k_attn_max_head_dim];   // (W, D) f32 keys of the batch
+    for (int j0 = 0; j0 < n; j0 += W) {
+        const int nk = std::min(W, n - j0);
+        for (int kk = 0; kk < nk; ++kk) {
+            const int j = j0 + kk;
+            if (j + k_prefetch_keys < n) prefetch_row(kv_row(a, a.k_layer, a.first + j + k_prefetch_keys), D);
+            const std::uint16_t* k = kv_row(a, a.k_layer, a.first + j);
+            for (int d = 0; d < D; d += W) V::store(kbuf + kk * D + d, V::load_h(k + d));
         }
-        for (int g = 0; g < G; ++g) a.scores[g * n + j] = V::reduce_add(acc[g]) * a.scale;
+        for (int kk = nk; kk < W; ++kk)
+            for (int d = 0; d < D; d += W) V::store(kbuf + kk * D + d, V::zero());
+        for (int g = 0; g < G; ++g) {
+            V::reg acc[W];
+            for (int kk = 0; kk < W; ++kk) acc[kk] = V::zero();
+            for (int d0 = 0; d0 < D; d0 += 4 * W) {   // 4 registers of the query head stay loaded
+                const V::reg q0 = V::load(a.q16 + g * D + d0), q1 = V::load(a.q16 + g * D + d0 + W);
+                const V::reg q2 = V::load(a.q16 + g * D + d0 + 2 * W), q3 = V::load(a.q16 + g * D + d0 + 3 * W);
+                for (int kk = 0; kk < W; ++kk) {
+                    const float* kr = kbuf + kk * D + d0;
+                    acc[kk] = V::fmadd(V::load(kr), q0, acc[kk]);
+                    acc[kk] = V::fmadd(V::load(kr + W), q1, acc[kk]);
+                    acc[kk] = V::fmadd(V::load(kr + 2 * W), q2, acc[kk]);
+                    acc[kk] = V::fmadd(V::load(kr + 3 * W), q3, acc[kk]);
+                }
+            }
+            const V::reg sc = V::mul(V::sum_each(acc), V::set1(a.scale));
+            if (nk == W) {
+                V::store(a.scores + g * n + j0, sc);
+            } else {
+                alignas(64) float tmp[W];
+                V::store(tmp, sc);
+                for (int kk = 0; kk < nk; ++kk) a.scores[g * n + j0 + kk] = tmp[kk];
+            }
+        }
     }
     for (int g = 0; g < G; ++g) softmax_round(a.scores + g * n, n);
 
@@ -102,7 +129,7 @@ void attn_item_g(const attn_item_f16& a) {
     }
 }
 
-// Any group size up to k_attn_max_group (head_dim a multiple of 4 registers).
+// Any group size up to k_attn_max_group (head_dim a multiple of 4 registers, at most k_attn_max_head_dim).
 void attn_item(const attn_item_f16& a) {
     switch (a.group) {
     case 1: attn_item_g<1>(a); break;
