@@ -66,14 +66,15 @@ struct tile_config {
     std::uint8_t rows[16] = {};
 };
 
-// Tiles: 0, 1 results (16 x 16 int32); 2, 3 weights (16 rows x 32 bytes);
-// 4, 5 activations (8 rows x 64 bytes: 16 tokens x 4 bytes).
+// Tiles: 0..3 results (16 x 16 int32, two blocks in flight per pair of
+// tiles); 4, 5 weights (16 rows x 32 bytes); 6, 7 activations (8 rows x 64
+// bytes: 16 tokens x 4 bytes).
 const tile_config& config() {
     static const tile_config c = [] {
         tile_config t;
-        for (int i : {0, 1}) { t.rows[i] = 16; t.colsb[i] = 64; }
-        for (int i : {2, 3}) { t.rows[i] = 16; t.colsb[i] = 32; }
-        for (int i : {4, 5}) { t.rows[i] = 8; t.colsb[i] = 64; }
+        for (int i : {0, 1, 2, 3}) { t.rows[i] = 16; t.colsb[i] = 64; }
+        for (int i : {4, 5}) { t.rows[i] = 16; t.colsb[i] = 32; }
+        for (int i : {6, 7}) { t.rows[i] = 8; t.colsb[i] = 64; }
         return t;
     }();
     return c;
@@ -227,30 +228,48 @@ void amx_rows(const amx_job& j, int ith, std::int64_t tile0, std::int64_t tile1)
             for (auto& a : acc) a = _mm512_setzero_ps();
             const std::uint8_t* ag = acts + g * nb * 512;
             const std::int64_t sg = g * nb * 16;
-            std::int64_t b = 0;
-            for (; b + 1 < nb; b += 2) {
-                _tile_zero(0);
-                _tile_zero(1);
-                _tile_loadd(2, wb + b * 32, j.n_in);
-                _tile_loadd(4, ag + b * 512, 64);
-                _tile_loadd(3, wb + (b + 1) * 32, j.n_in);
-                _tile_loadd(5, ag + (b + 1) * 512, 64);
-                _tile_dpbusd(0, 2, 4);
-                _tile_dpbusd(1, 3, 5);
-                _tile_stored(0, c0, 64);
-                _tile_stored(1, c1, 64);
+            // Blocks in pairs, software-pipelined: while the vector units scale
+            // one pair's results, the tile unit multiplies the next pair.
+            auto drain = [&](std::int64_t b0) {
                 for (int h = 0; h < 2; ++h) {
-                    const std::int64_t s = sg + (b + h) * 16;
+                    const std::int64_t s = sg + (b0 + h) * 16;
                     const __m512 corr = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512(asum + s)), voff);
-                    accumulate(h ? c1 : c0, wd + (b + h) * 16, wm + (b + h) * 16, _mm512_loadu_ps(ad + s),
+                    accumulate(h ? c1 : c0, wd + (b0 + h) * 16, wm + (b0 + h) * 16, _mm512_loadu_ps(ad + s),
                                _mm512_loadu_ps(as + s), corr, has_min, offset != 0, acc);
                 }
+            };
+#define KVLENS_AMX_ISSUE(C0, C1, b0)                       \
+    _tile_zero(C0);                                        \
+    _tile_zero(C1);                                        \
+    _tile_loadd(4, wb + (b0) * 32, j.n_in);                \
+    _tile_loadd(6, ag + (b0) * 512, 64);                   \
+    _tile_loadd(5, wb + ((b0) + 1) * 32, j.n_in);          \
+    _tile_loadd(7, ag + ((b0) + 1) * 512, 64);             \
+    _tile_dpbusd(C0, 4, 6);                                \
+    _tile_dpbusd(C1, 5, 7)
+#define KVLENS_AMX_STORE(C0, C1) \
+    _tile_stored(C0, c0, 64);    \
+    _tile_stored(C1, c1, 64)
+            const std::int64_t n_pairs = nb / 2;
+            if (n_pairs > 0) { KVLENS_AMX_ISSUE(0, 1, 0); }
+            for (std::int64_t p = 0; p < n_pairs; p += 2) {
+                // Pair p is in tiles 0, 1; pair p + 1 goes to tiles 2, 3.
+                if (p + 1 < n_pairs) { KVLENS_AMX_ISSUE(2, 3, 2 * (p + 1)); }
+                KVLENS_AMX_STORE(0, 1);
+                drain(2 * p);
+                if (p + 1 >= n_pairs) break;
+                if (p + 2 < n_pairs) { KVLENS_AMX_ISSUE(0, 1, 2 * (p + 2)); }
+                KVLENS_AMX_STORE(2, 3);
+                drain(2 * (p + 1));
             }
-            if (b < nb) {
+#undef KVLENS_AMX_ISSUE
+#undef KVLENS_AMX_STORE
+            if (nb % 2 != 0) {
+                const std::int64_t b = nb - 1;
                 _tile_zero(0);
-                _tile_loadd(2, wb + b * 32, j.n_in);
-                _tile_loadd(4, ag + b * 512, 64);
-                _tile_dpbusd(0, 2, 4);
+                _tile_loadd(4, wb + b * 32, j.n_in);
+                _tile_loadd(6, ag + b * 512, 64);
+                _tile_dpbusd(0, 4, 6);
                 _tile_stored(0, c0, 64);
                 const std::int64_t s = sg + b * 16;
                 const __m512 corr = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_loadu_si512(asum + s)), voff);
