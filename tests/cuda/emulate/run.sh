@@ -7,7 +7,8 @@
 # (default build-cuda, already built: kvlens-cli), then runs the GPU kernel test
 # and `kvlens-cli verify` on a tiny synthetic model (prefill through the cuBLAS
 # path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
-# headers. Slow: several minutes. Not a CTest test: a tool for the kernel lab.
+# headers. Slow (several minutes) and heavy: a block runs as up to 256 threads at
+# once, so use a machine with cores to spare. Not a CTest test: a kernel-lab tool.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
