@@ -410,8 +410,8 @@ void engine_impl::finish(request_state& r, finish_reason why, std::string error)
     if (r.phase == request_phase::finished) return;
     r.phase = request_phase::finished;
     const auto now = steady::now();
-    std::string tail = r.stream.flush();
-    r.text += tail;
+    // Bytes of a character the generation stopped in the middle of are dropped:
+    // they never form a character (flushing would print U+FFFD).
 
     request_figures& f = r.fig;
     f.e2e_ms = r.since_submit(now);
