@@ -216,10 +216,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 allocated</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 reserved</source>
         <translation type="unfinished"></translation>
     </message>
@@ -229,6 +225,10 @@
     </message>
     <message>
         <source>formula</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 blocks</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -247,15 +247,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 mean of %2</source>
+        <source>%1 mean</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1: %2 tok/s, %3 per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lines: mean of %1 tokens</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -465,6 +465,18 @@
 <context>
     <name>kvlens::ui::MemoryChart</name>
     <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation type="unfinished"></translation>
     </message>
@@ -478,18 +490,6 @@
     </message>
     <message>
         <source>scratch</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>memory (MiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -646,14 +646,6 @@
 <context>
     <name>kvlens::ui::PrefillChart</name>
     <message>
-        <source>prompt length</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>from prefix cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Prefill progress</source>
         <translation type="unfinished"></translation>
     </message>
@@ -666,11 +658,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>no run yet</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>from prefix cache (%1)</source>
+        <source>cached</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -882,10 +878,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>From prefix cache</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>prompt tokens whose KV was reused</source>
         <translation type="unfinished"></translation>
     </message>
@@ -935,10 +927,6 @@
     </message>
     <message>
         <source>time to first token: queue + tokenize + prefill + sample</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>First visible token</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1023,6 +1011,14 @@
     </message>
     <message>
         <source>Figures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prefix cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First visible</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1136,6 +1132,18 @@
 <context>
     <name>kvlens::ui::TtftChart</name>
     <message>
+        <source>Time to first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time to first token (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>queue</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1149,18 +1157,6 @@
     </message>
     <message>
         <source>first sample</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Time to first token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>time to first token (ms)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>run</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1302,18 +1298,12 @@
         <source>cannot open %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>kvlens::ui::ModelSummary</name>
     <message>
-        <source>2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
+        <source>--pages needs A-B with 1 &lt;= A &lt;= B</source>
         <translation type="unfinished"></translation>
     </message>
-</context>
-<context>
-    <name>kvlens::ui::RunExport</name>
     <message>
-        <source>cannot write %1: %2</source>
+        <source>2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

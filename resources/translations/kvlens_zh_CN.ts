@@ -213,10 +213,6 @@
         <translation>%1 逻辑</translation>
     </message>
     <message>
-        <source>%1 allocated</source>
-        <translation>%1 已分配</translation>
-    </message>
-    <message>
         <source>%1 reserved</source>
         <translation>%1 预留</translation>
     </message>
@@ -227,6 +223,10 @@
     <message>
         <source>formula</source>
         <translation>公式</translation>
+    </message>
+    <message>
+        <source>%1 blocks</source>
+        <translation>%1 块</translation>
     </message>
 </context>
 <context>
@@ -244,16 +244,16 @@
         <translation>延迟（毫秒）</translation>
     </message>
     <message>
-        <source>%1 tokens</source>
-        <translation>%1 词元</translation>
-    </message>
-    <message>
-        <source>%1 mean of %2</source>
-        <translation>%1 %2 点均值</translation>
+        <source>%1 mean</source>
+        <translation>%1 均值</translation>
     </message>
     <message>
         <source>%1: %2 tok/s, %3 per token</source>
         <translation>%1：%2 词元/秒，每词元 %3</translation>
+    </message>
+    <message>
+        <source>lines: mean of %1 tokens</source>
+        <translation>折线：%1 个词元的均值</translation>
     </message>
 </context>
 <context>
@@ -462,6 +462,18 @@
 <context>
     <name>kvlens::ui::MemoryChart</name>
     <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>memory (MiB)</source>
+        <translation>内存（MiB）</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
         <source>weights</source>
         <translation>权重</translation>
     </message>
@@ -476,18 +488,6 @@
     <message>
         <source>scratch</source>
         <translation>临时缓冲</translation>
-    </message>
-    <message>
-        <source>Memory</source>
-        <translation>内存</translation>
-    </message>
-    <message>
-        <source>memory (MiB)</source>
-        <translation>内存（MiB）</translation>
-    </message>
-    <message>
-        <source>run</source>
-        <translation>运行</translation>
     </message>
     <message>
         <source>%1: weights %2 · KV pool %3 · scratch %4</source>
@@ -643,14 +643,6 @@
 <context>
     <name>kvlens::ui::PrefillChart</name>
     <message>
-        <source>prompt length</source>
-        <translation>提示长度</translation>
-    </message>
-    <message>
-        <source>from prefix cache</source>
-        <translation>来自前缀缓存</translation>
-    </message>
-    <message>
         <source>Prefill progress</source>
         <translation>预填充进度</translation>
     </message>
@@ -663,12 +655,16 @@
         <translation>提示词元</translation>
     </message>
     <message>
+        <source>prompt</source>
+        <translation>提示</translation>
+    </message>
+    <message>
         <source>no run yet</source>
         <translation>尚无运行</translation>
     </message>
     <message>
-        <source>from prefix cache (%1)</source>
-        <translation>来自前缀缓存（%1）</translation>
+        <source>cached</source>
+        <translation>已缓存</translation>
     </message>
     <message>
         <source>%1 tok/s</source>
@@ -878,10 +874,6 @@
         <translation>渲染后提示的词元数（含模板）</translation>
     </message>
     <message>
-        <source>From prefix cache</source>
-        <translation>来自前缀缓存</translation>
-    </message>
-    <message>
         <source>prompt tokens whose KV was reused</source>
         <translation>KV 被复用的提示词元</translation>
     </message>
@@ -932,10 +924,6 @@
     <message>
         <source>time to first token: queue + tokenize + prefill + sample</source>
         <translation>首词元时间：排队 + 分词 + 预填充 + 采样</translation>
-    </message>
-    <message>
-        <source>First visible token</source>
-        <translation>首个可见词元</translation>
     </message>
     <message>
         <source>first token outside hidden reasoning</source>
@@ -1020,6 +1008,14 @@
     <message>
         <source>Figures</source>
         <translation>指标</translation>
+    </message>
+    <message>
+        <source>Prefix cache</source>
+        <translation>前缀缓存</translation>
+    </message>
+    <message>
+        <source>First visible</source>
+        <translation>首个可见</translation>
     </message>
 </context>
 <context>
@@ -1132,6 +1128,18 @@
 <context>
     <name>kvlens::ui::TtftChart</name>
     <message>
+        <source>Time to first token</source>
+        <translation>首词元时间</translation>
+    </message>
+    <message>
+        <source>time to first token (ms)</source>
+        <translation>首词元时间（毫秒）</translation>
+    </message>
+    <message>
+        <source>run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
         <source>queue</source>
         <translation>排队</translation>
     </message>
@@ -1146,18 +1154,6 @@
     <message>
         <source>first sample</source>
         <translation>首次采样</translation>
-    </message>
-    <message>
-        <source>Time to first token</source>
-        <translation>首词元时间</translation>
-    </message>
-    <message>
-        <source>time to first token (ms)</source>
-        <translation>首词元时间（毫秒）</translation>
-    </message>
-    <message>
-        <source>run</source>
-        <translation>运行</translation>
     </message>
     <message>
         <source>%1: %2 = queue %3 + tokenize %4 + prefill %5 + sample %6</source>
@@ -1298,19 +1294,13 @@
         <source>cannot open %1: %2</source>
         <translation>无法打开 %1：%2</translation>
     </message>
-</context>
-<context>
-    <name>kvlens::ui::ModelSummary</name>
+    <message>
+        <source>--pages needs A-B with 1 &lt;= A &lt;= B</source>
+        <translation>--pages 需要 A-B，且 1 &lt;= A &lt;= B</translation>
+    </message>
     <message>
         <source>2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
         <translation>2 × %1 层 × %2 个 KV 头 × %3 维 × %4 = 每词元 %5 字节</translation>
-    </message>
-</context>
-<context>
-    <name>kvlens::ui::RunExport</name>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 </TS>

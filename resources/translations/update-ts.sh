@@ -6,6 +6,10 @@
 # time; the sed below qualifies them. Run from the project root.
 set -e
 LUPDATE=${LUPDATE:-/usr/lib/qt6/bin/lupdate}
+# Back to lupdate's names first, so it keeps the existing translations.
+for ts in resources/translations/kvlens_*.ts; do
+  sed -i -E 's#<name>kvlens::ui::([A-Za-z]+)</name>#<name>\1</name>#' "$ts"
+done
 "$LUPDATE" -no-obsolete -locations none ui app/gui \
   -ts resources/translations/kvlens_zh_CN.ts resources/translations/kvlens_en.ts
 for ts in resources/translations/kvlens_*.ts; do

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "ui/model/run_record.h"
+#include "ui/model/run_types.h"
 
 namespace kvlens::ui {
 
@@ -101,7 +102,7 @@ void KvChart::plot(const ChartInput& in)
     logical_->replace(series(p, RunRecord::KvKind::Logical));
     allocated_->replace(series(p, RunRecord::KvKind::Allocated));
     reserved_->replace(series(p, RunRecord::KvKind::Reserved));
-    compareLogical_->replace(series(c, RunRecord::KvKind::Logical));
+    compareLogical_->replace(QList<QPointF>());   // the compared run: its blocks only, to keep the chart readable
     compareAllocated_->replace(series(c, RunRecord::KvKind::Allocated));
 
     setNiceRange(x_, minTokens, maxTokens + std::max(1.0, (maxTokens - minTokens) * 0.02), 5);
@@ -111,15 +112,22 @@ void KvChart::plot(const ChartInput& in)
                                    : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
     logical_->setName(tr("%1 logical").arg(pn));
-    allocated_->setName(tr("%1 allocated").arg(pn));
+    allocated_->setName(tr("%1 blocks").arg(pn));
     reserved_->setName(tr("%1 reserved").arg(pn));
     compareLogical_->setName(tr("%1 logical").arg(cn));
-    compareAllocated_->setName(tr("%1 allocated").arg(cn));
+    compareAllocated_->setName(tr("%1 blocks").arg(cn));
     formula_->setVisible(perToken > 0);
-    for (QLineSeries* s : {logical_, allocated_, reserved_})
+    for (QLineSeries* s : {logical_, allocated_})
         s->setVisible(p != nullptr);
-    for (QLineSeries* s : {compareLogical_, compareAllocated_})
-        s->setVisible(c != nullptr);
+    // Reserved is drawn when it says something: static mode's flat line.
+    bool reservedDiffers = false;
+    if (p) {
+        for (const TokenStep& t : p->tokens())
+            reservedDiffers = reservedDiffers || t.kv.reservedBytes != t.kv.allocatedBytes;
+    }
+    reserved_->setVisible(reservedDiffers);
+    compareLogical_->setVisible(false);
+    compareAllocated_->setVisible(c != nullptr);
     const double span = std::max((maxBytes - minBytes) * scale, 1.0 / 64);
     setNiceRange(y_, std::max(0.0, minBytes * scale - span * 0.05), maxBytes * scale + span * 0.08, 5);
 

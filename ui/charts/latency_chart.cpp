@@ -85,10 +85,10 @@ void LatencyChart::plot(const ChartInput& in)
     fill(in.primary, points_, average_, maxX, maxY);
     fill(in.compare, comparePoints_, compareAverage_, maxX, maxY);
     const QString p = runName(in.primary), c = runName(in.compare);
-    points_->setName(tr("%1 tokens").arg(p));
-    average_->setName(tr("%1 mean of %2").arg(p).arg(kAverageWindow));
-    comparePoints_->setName(tr("%1 tokens").arg(c));
-    compareAverage_->setName(tr("%1 mean of %2").arg(c).arg(kAverageWindow));
+    points_->setName(p);
+    average_->setName(tr("%1 mean").arg(p));
+    comparePoints_->setName(c);
+    compareAverage_->setName(tr("%1 mean").arg(c));
     comparePoints_->setVisible(in.compare != nullptr);
     compareAverage_->setVisible(in.compare != nullptr);
     points_->setVisible(in.primary != nullptr);
@@ -103,6 +103,8 @@ void LatencyChart::plot(const ChartInput& in)
         const double tokS = r->decodeTokPerSecond();
         fig << tr("%1: %2 tok/s, %3 per token").arg(runName(r)).arg(tokS, 0, 'f', 1).arg(formatMs(tokS > 0 ? 1000.0 / tokS : 0));
     }
+    if (!fig.isEmpty())
+        fig << tr("lines: mean of %1 tokens").arg(kAverageWindow);
     setHeader(tr("Decode latency per token"), fig.join(QStringLiteral(" · ")));
 }
 

@@ -49,6 +49,7 @@ void MemoryChart::restyle()
     kvFree_->setLabel(tr("KV free"));
     scratch_->setLabel(tr("scratch"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
+    chart_->legend()->setAlignment(Qt::AlignRight);   // four kinds side by side would not fit the narrow cell
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {
         s->setColor(colors[i++]);

@@ -37,7 +37,7 @@ void PrefillChart::restyle()
 {
     style_.applyTo(x_, tr("time (ms)"));
     style_.applyTo(y_, tr("prompt tokens"));
-    total_->setName(tr("prompt length"));
+    total_->setName(tr("prompt"));
     primary_->setPen(style_.linePen(ChartStyle::runColor(0)));
     primary_->setPointsVisible(true);
     primary_->setMarkerSize(style_.markerSize() * 1.4);
@@ -80,7 +80,7 @@ void PrefillChart::plot(const ChartInput& in)
     cached_->replace(cached > 0 ? QList<QPointF>{{0, double(cached)}, {x_->max(), double(cached)}}
                                 : QList<QPointF>());
     cached_->setVisible(cached > 0);
-    cached_->setName(tr("from prefix cache (%1)").arg(QLocale().toString(cached)));
+    cached_->setName(tr("cached"));
     setNiceRange(x_, maxT * 1.02);
     setNiceRange(y_, maxTokens * 1.02);
 

@@ -19,7 +19,7 @@ QString ModelSummary::kvFormula() const
     const bool q8 = kvDtype == QLatin1String("q8_0");
     // q8_0 stores 32 values in 34 bytes: 1.0625 B per value.
     const QString bytesPer = q8 ? QStringLiteral("34/32 B") : QStringLiteral("2 B");
-    return QCoreApplication::translate("kvlens::ui::ModelSummary",
+    return QCoreApplication::translate("kvlens::ui",
                                        "2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token")
         .arg(nLayer)
         .arg(nHeadKv)

@@ -28,10 +28,10 @@ QString writeBytes(const QByteArray& data, const QString& path)
 {
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
-        return QCoreApplication::translate("kvlens::ui::RunExport", "cannot write %1: %2").arg(path, f.errorString());
+        return QCoreApplication::translate("kvlens::ui", "cannot write %1: %2").arg(path, f.errorString());
     f.write(data);
     if (!f.commit())
-        return QCoreApplication::translate("kvlens::ui::RunExport", "cannot write %1: %2").arg(path, f.errorString());
+        return QCoreApplication::translate("kvlens::ui", "cannot write %1: %2").arg(path, f.errorString());
     return {};
 }
 

@@ -79,7 +79,6 @@ AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
     auto* l = new QVBoxLayout(this);
     l->setContentsMargins(style::kMargin, style::kSpacing, style::kMargin, style::kSpacing);
     l->setSpacing(style::kSpacing);
-    auto* top = new QHBoxLayout;
     heading_ = new QLabel;
     style::makeHeading(heading_);
     status_ = new QLabel;
@@ -87,10 +86,9 @@ AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
     // Both may be long: they shrink with the pane instead of widening it.
     heading_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     status_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    status_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-    top->addWidget(heading_, 3);
-    top->addWidget(status_, 2);
-    l->addLayout(top);
+    l->addWidget(heading_);
+    l->addWidget(status_);
+    l->setSpacing(style::kSpacing / 2);
     text_ = new QTextBrowser;
     text_->setOpenLinks(false);
     QFont f = text_->font();

@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QEvent>
 #include <QGridLayout>
+#include <QHBoxLayout>
 
 #include "ui/charts/kv_chart.h"
 #include "ui/charts/latency_chart.h"
@@ -38,19 +39,21 @@ ChartPanel* ChartsBoard::chart(const QString& key) const
 
 void ChartsBoard::relayout()
 {
-    // Normal: 2 columns x 3 rows. Presentation: the same, larger fonts; the
-    // window gives the board more room by hiding the document.
-    const int cols = 2;
-    int i = 0;
-    for (ChartPanel* c : charts_) {
-        grid_->addWidget(c, i / cols, i % cols);
-        ++i;
-    }
-    grid_->addWidget(stats_, i / cols, i % cols);
-    for (int r = 0; r < 3; ++r)
+    // Three rows: prefill | TTFT, latency | KV (equal halves), and memory |
+    // stats card, where the card takes the room its two columns of figures
+    // need. Presentation mode keeps the layout with larger fonts; the window
+    // gives the board more room by hiding the document.
+    auto row = [this](QWidget* a, QWidget* b, int sa, int sb, int r) {
+        auto* h = new QHBoxLayout;
+        h->setSpacing(4);
+        h->addWidget(a, sa);
+        h->addWidget(b, sb);
+        grid_->addLayout(h, r, 0);
         grid_->setRowStretch(r, 1);
-    for (int c = 0; c < cols; ++c)
-        grid_->setColumnStretch(c, 1);
+    };
+    row(charts_[0], charts_[1], 1, 1, 0);
+    row(charts_[2], charts_[3], 1, 1, 1);
+    row(charts_[4], stats_, 2, 3, 2);
 }
 
 void ChartsBoard::plot(const ChartInput& in)

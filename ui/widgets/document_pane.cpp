@@ -81,11 +81,14 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     // Pages: thumbnails and the page.
-    auto* split = new QSplitter(Qt::Horizontal);
+    auto* split = new QWidget;
+    auto* splitLayout = new QHBoxLayout(split);
+    splitLayout->setContentsMargins(0, style::kSpacing, 0, 0);
+    splitLayout->setSpacing(style::kSpacing);
     thumbs_ = new QListWidget;
     thumbs_->setViewMode(QListView::ListMode);
-    thumbs_->setIconSize(QSize(96, 124));
-    thumbs_->setFixedWidth(128);
+    thumbs_->setIconSize(QSize(60, 78));
+    thumbs_->setFixedWidth(92);
     thumbs_->setSpacing(4);
     thumbs_->setUniformItemSizes(true);
     pageView_ = new QLabel;
@@ -93,10 +96,11 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     pageScroll_ = new QScrollArea;
     pageScroll_->setWidget(pageView_);
     pageScroll_->setWidgetResizable(true);
-    pageScroll_->setBackgroundRole(QPalette::Dark);
-    split->addWidget(thumbs_);
-    split->addWidget(pageScroll_);
-    split->setStretchFactor(1, 1);
+    pageScroll_->setBackgroundRole(QPalette::Mid);
+    pageScroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    pageScroll_->viewport()->installEventFilter(this);
+    splitLayout->addWidget(thumbs_);
+    splitLayout->addWidget(pageScroll_, 1);
     tabs_->addTab(split, QString());
     connect(thumbs_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (row >= 0)
@@ -136,6 +140,7 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
 
     // Page range and token count.
     auto* rangeRow = new QHBoxLayout;
+    auto* tokensRow = new QHBoxLayout;
     rangeLabel_ = new QLabel;
     first_ = new QSpinBox;
     last_ = new QSpinBox;
@@ -150,8 +155,10 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     rangeRow->addWidget(rangeTo_);
     rangeRow->addWidget(last_);
     rangeRow->addStretch();
-    rangeRow->addWidget(tokens_);
+    tokensRow->addWidget(tokens_);
+    tokensRow->addStretch();
     cl->addLayout(rangeRow);
+    cl->addLayout(tokensRow);
     auto rangeChanged = [this] {
         if (last_->value() < first_->value())
             last_->setValue(first_->value());
@@ -228,6 +235,7 @@ void DocumentPane::setDocument(const OpenedDocument& doc)
         thumbs_->addItem(item);
     }
     pageView_->setPixmap(QPixmap());
+    pageImage_ = QImage();
     pageView_->setText(doc.isPdf ? tr("Rendering…") : QString());
     currentPage_ = 0;
     tabs_->setCurrentIndex(doc.isPdf ? 0 : 1);
@@ -260,10 +268,29 @@ void DocumentPane::setPageImage(int page, const QImage& image)
 {
     if (page != currentPage_)
         return;
+    pageImage_ = image;
+    fitPage();
+}
+
+void DocumentPane::fitPage()
+{
+    if (pageImage_.isNull())
+        return;
+    // The page fills the width of the view; rendered at about 110 dpi, it is
+    // scaled down smoothly, never up.
     const qreal dpr = devicePixelRatioF();
-    QPixmap pm = QPixmap::fromImage(image);
+    const int w = std::max(40, pageScroll_->viewport()->width() - 12);
+    const int px = std::min(pageImage_.width(), int(w * dpr));
+    QPixmap pm = QPixmap::fromImage(pageImage_.scaledToWidth(px, Qt::SmoothTransformation));
     pm.setDevicePixelRatio(dpr);
     pageView_->setPixmap(pm);
+}
+
+bool DocumentPane::eventFilter(QObject* o, QEvent* e)
+{
+    if (o == pageScroll_->viewport() && e->type() == QEvent::Resize)
+        fitPage();
+    return QWidget::eventFilter(o, e);
 }
 
 void DocumentPane::setTokenCountPending()

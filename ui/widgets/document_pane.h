@@ -52,10 +52,12 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* o, QEvent* e) override;
 
 private:
     void retranslate();
     void showPage(int page);
+    void fitPage();
 
     OpenedDocument doc_;
     QStackedWidget* stack_;
@@ -83,6 +85,7 @@ private:
     QSpinBox* last_;
     QLabel* tokens_;
     int currentPage_ = 0;
+    QImage pageImage_;      // the current page as rendered, before fitting
     int promptTokens_ = -1, contextLength_ = 0, answerTokens_ = 0;
 };
 

@@ -38,14 +38,14 @@ QVector<StatsCard::Figure> StatsCard::figures()
 {
     return {
         {QStringLiteral("prompt_tokens"), tr("Prompt"), tr("tokens of the rendered prompt, template included")},
-        {QStringLiteral("cached_tokens"), tr("From prefix cache"), tr("prompt tokens whose KV was reused")},
+        {QStringLiteral("cached_tokens"), tr("Prefix cache"), tr("prompt tokens whose KV was reused")},
         {QStringLiteral("computed_tokens"), tr("Prefilled"), tr("prompt tokens this run computed")},
         {QStringLiteral("generated_tokens"), tr("Generated"), tr("tokens of the answer")},
         {QStringLiteral("queue_ms"), tr("Queue"), tr("submission → the scheduler took the request")},
         {QStringLiteral("tokenize_ms"), tr("Tokenize"), tr("chat template and tokenizer")},
         {QStringLiteral("prefill_ms"), tr("Prefill"), tr("forward passes over the prompt")},
         {QStringLiteral("ttft_ms"), tr("TTFT"), tr("time to first token: queue + tokenize + prefill + sample")},
-        {QStringLiteral("ttft_visible_ms"), tr("First visible token"), tr("first token outside hidden reasoning")},
+        {QStringLiteral("ttft_visible_ms"), tr("First visible"), tr("first token outside hidden reasoning")},
         {QStringLiteral("decode_ms"), tr("Decode"), tr("first token → last token")},
         {QStringLiteral("e2e_ms"), tr("End to end"), tr("submission → done")},
         {QStringLiteral("prefill_tok_s"), tr("Prefill speed"), tr("prefilled tokens / prefill time")},
@@ -121,7 +121,7 @@ StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
     heading_->setWordWrap(true);
     l->addWidget(heading_);
     grid_ = new QGridLayout;
-    grid_->setHorizontalSpacing(style::kSpacing * 2);
+    grid_->setHorizontalSpacing(style::kSpacing + 2);
     grid_->setVerticalSpacing(2);
     l->addLayout(grid_);
     l->addStretch();
@@ -158,7 +158,7 @@ StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
         values_.append(value);
         compares_.append(cmp);
     }
-    grid_->setColumnMinimumWidth(3, style::kSpacing * 2);
+    grid_->setColumnMinimumWidth(3, style::kSpacing);
     rebuild();
 }
 
