@@ -160,7 +160,7 @@ inline void accumulate(const std::int32_t* c, const float* wd, const float* wm, 
 
 }  // namespace
 
-void amx_prepare(const amx_job& j) {
+void amx_prepare(const amx_job& j, std::int64_t g0, std::int64_t g1) {
     const amx_layout L = amx_layout_for(j.n_in, j.n_tokens, 1);
     std::uint8_t* base = j.scratch;
     auto* acts = reinterpret_cast<std::uint32_t*>(base + L.acts);
@@ -168,8 +168,13 @@ void amx_prepare(const amx_job& j) {
     auto* as = reinterpret_cast<float*>(base + L.as);
     auto* asum = reinterpret_cast<std::int32_t*>(base + L.asum);
     const bool q81 = j.act_type == ggml_type::q8_1;
-    std::memset(base, 0, static_cast<std::size_t>(L.threads));   // padding tokens: zero quants and scales
-    for (std::int64_t t = 0; t < j.n_tokens; ++t) {
+    // Padding tokens of the last group: zero quants and scales.
+    const std::size_t groups = static_cast<std::size_t>(g1 - g0);
+    std::memset(base + L.acts + g0 * L.nb * 512, 0, groups * L.nb * 512);
+    std::memset(ad + g0 * L.nb * 16, 0, groups * L.nb * 64);
+    std::memset(as + g0 * L.nb * 16, 0, groups * L.nb * 64);
+    std::memset(asum + g0 * L.nb * 16, 0, groups * L.nb * 64);
+    for (std::int64_t t = g0 * 16; t < std::min(j.n_tokens, g1 * 16); ++t) {
         const std::int64_t g = t / 16, lane = t % 16;
         const std::uint8_t* row = j.act + t * j.act_row;
         for (std::int64_t b = 0; b < L.nb; ++b) {

@@ -117,10 +117,12 @@ void matmul_amx(const weight_view& w, const float* x, std::int64_t n_tokens, flo
     j.ldy = w.n_out;
     j.scratch = act + act_bytes + ((64 - addr % 64) % 64);
 
-    pool.parallel_for(n_tokens, [&](std::int64_t t0, std::int64_t t1) {
-        for (std::int64_t t = t0; t < t1; ++t) quantize(x + t * w.n_in, act + t * act_row, w.n_in);
+    // Quantize and repack 16-token groups, the groups split across threads.
+    pool.parallel_for((n_tokens + 15) / 16, [&](std::int64_t g0, std::int64_t g1) {
+        for (std::int64_t t = g0 * 16; t < std::min(n_tokens, g1 * 16); ++t)
+            quantize(x + t * w.n_in, act + t * act_row, w.n_in);
+        amx_prepare(j, g0, g1);
     });
-    amx_prepare(j);
     const std::int64_t n_tiles = (w.n_out + 15) / 16;
     pool.run([&](int ith, int nth) {
         const std::int64_t per = (n_tiles + nth - 1) / nth;

@@ -67,8 +67,8 @@ struct amx_job {
 // false when the environment variable KVLENS_NO_AMX is set (to compare paths).
 bool amx_usable();
 std::int64_t amx_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens, int n_threads);
-// Repacks the quantized activations into the scratch (one thread).
-void amx_prepare(const amx_job& j);
+// Repacks the quantized activations of token groups [g0, g1) (16 tokens each) into the scratch.
+void amx_prepare(const amx_job& j, std::int64_t g0, std::int64_t g1);
 // Row tiles [tile0, tile1) of 16 rows, with thread slot ith's buffers.
 void amx_rows(const amx_job& j, int ith, std::int64_t tile0, std::int64_t tile1);
 
