@@ -206,6 +206,15 @@ void MainWindow::buildMenus()
     cancelAct_->setShortcut(QKeySequence(Qt::Key_Escape));
     cancelAct_->setShortcutContext(Qt::WindowShortcut);
     runMenu_->addSeparator();
+    experimentMenu_ = runMenu_->addMenu(QString());
+    for (Experiment e : {Experiment::KvOff, Experiment::HalfDocument, Experiment::LongerAnswer,
+                         Experiment::ShorterAnswer, Experiment::FollowUp, Experiment::BrokenCache,
+                         Experiment::Concurrent}) {
+        QAction* a = experimentMenu_->addAction(QString(), this, [this, e] { runExperiment(e); });
+        a->setData(int(e));
+        experimentActs_ << a;
+    }
+    runMenu_->addSeparator();
     settingsAct_ = runMenu_->addAction(QString(), this, &MainWindow::showSettings);
     settingsAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
 
@@ -253,6 +262,9 @@ void MainWindow::retranslate()
     runAct_->setText(tr("&Run the task"));
     cancelAct_->setText(tr("&Cancel"));
     settingsAct_->setText(tr("&Settings…"));
+    experimentMenu_->setTitle(tr("&Experiments"));
+    for (QAction* a : experimentActs_)
+        a->setText(experimentTitle(Experiment(a->data().toInt())));
     viewMenu_->setTitle(tr("&View"));
     presentationAct_->setText(tr("&Presentation mode"));
     languageMenu_->setTitle(tr("&Language"));
@@ -462,7 +474,10 @@ void MainWindow::updateActions()
     runAct_->setEnabled(haveDoc && haveModel);
     cancelAct_->setEnabled(isBusy());
     const RunRecord* sel = history_->run(selected_);
-    task_->setExperimentsEnabled(sel && sel->isFinished() && haveDoc && haveModel);
+    const bool canVary = sel && sel->isFinished() && haveDoc && haveModel;
+    task_->setExperimentsEnabled(canVary);
+    for (QAction* a : experimentActs_)
+        a->setEnabled(canVary);
     exportCsvAct_->setEnabled(sel != nullptr);
     exportJsonAct_->setEnabled(sel != nullptr);
     if (haveModel)
@@ -478,14 +493,15 @@ void MainWindow::setPresentation(bool on)
         presentationAct_->setChecked(on);
     board_->setPresentation(on);
     // The document pane makes room for the charts; the answer stays.
+    // In front of a class the charts and the answer fill the screen; the
+    // document, the task pane and the history step aside (Run and the
+    // experiments stay in the Run menu and on their shortcuts).
     document_->setVisible(!on);
-    QFont f = answer_->font();
-    f.setPointSizeF(on ? 16 : QApplication::font().pointSizeF());
-    answer_->setFont(f);
-    historyPane_->setFont(f);
-    task_->setFont(f);
+    task_->setVisible(!on);
+    historyPane_->setVisible(!on);
+    answer_->setPresentation(on);
     if (on)
-        split_->setSizes({0, 560, 1040});
+        split_->setSizes({0, 420, 1180});
     else
         split_->setSizes({400, 420, 780});
 }

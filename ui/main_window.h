@@ -134,6 +134,8 @@ private:
     QAction* presentationAct_ = nullptr;
     QAction* aboutAct_ = nullptr;
     QList<QAction*> languageActs_;
+    QMenu* experimentMenu_ = nullptr;
+    QList<QAction*> experimentActs_;
 
     EngineSettings engine_;
     SamplingSettings sampling_;

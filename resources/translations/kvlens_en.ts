@@ -461,6 +461,10 @@
         <source>JSON (*.json)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>&amp;Experiments</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>

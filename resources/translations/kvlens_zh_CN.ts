@@ -458,6 +458,10 @@
         <source>JSON (*.json)</source>
         <translation>JSON (*.json)</translation>
     </message>
+    <message>
+        <source>&amp;Experiments</source>
+        <translation>实验(&amp;E)</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>

@@ -34,7 +34,7 @@ QColor ChartStyle::backgroundColor() const { return dark ? QColor(0x1f, 0x23, 0x
 QFont ChartStyle::titleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 20 : 10.5);
+    f.setPointSizeF(presentation ? 18 : 10.5);
     f.setWeight(QFont::DemiBold);
     return f;
 }
@@ -42,18 +42,18 @@ QFont ChartStyle::titleFont() const
 QFont ChartStyle::axisTitleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 16 : 9);
+    f.setPointSizeF(presentation ? 14 : 9);
     return f;
 }
 
 QFont ChartStyle::labelFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 15 : 8.5);
+    f.setPointSizeF(presentation ? 13 : 8.5);
     return f;
 }
 
-qreal ChartStyle::lineWidth() const { return presentation ? 4.0 : 2.0; }
+qreal ChartStyle::lineWidth() const { return presentation ? 3.5 : 2.0; }
 qreal ChartStyle::markerSize() const { return presentation ? 9.0 : 5.0; }
 
 QPen ChartStyle::linePen(const QColor& c, Qt::PenStyle s) const

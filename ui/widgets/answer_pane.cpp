@@ -134,6 +134,17 @@ void AnswerPane::changeEvent(QEvent* e)
 }
 
 bool AnswerPane::tint() const { return tint_->isChecked(); }
+
+void AnswerPane::setPresentation(bool on)
+{
+    QFont f = QApplication::font();
+    f.setPointSizeF(f.pointSizeF() * (on ? 1.9 : 1.1));
+    text_->setFont(f);
+    QFont h = QApplication::font();
+    h.setPointSizeF(h.pointSizeF() * (on ? 1.6 : 1.15));
+    h.setWeight(QFont::DemiBold);
+    heading_->setFont(h);
+}
 void AnswerPane::setTint(bool on) { tint_->setChecked(on); }
 QString AnswerPane::plainText() const { return run_ ? run_->text() : QString(); }
 QString AnswerPane::statusText() const { return status_->text(); }

@@ -25,6 +25,7 @@ public:
     void showRun(const RunRecord* run);    // null: nothing selected
     bool tint() const;
     void setTint(bool on);
+    void setPresentation(bool on);   // larger text for the back of the room
     QString plainText() const;
     QString statusText() const;
     // Background colour of a latency between lo and hi (fast -> slow).
