@@ -259,17 +259,24 @@ void test_ops() {
         check_status("quantize_q8_1", launch_quantize_q8_1(dx.as<float>(), n_in, n, dq.as<block_q8_1_dev>(), nullptr));
         const auto blocks = dq.read<block_q8_1_dev>(static_cast<std::size_t>(n * n_in / 32));
         std::vector<float> back(x.size());
-        double sum_err = 0;
+        double sum_err = 0, s_err = 0, d_err = 0;
         for (std::size_t b = 0; b < blocks.size(); ++b) {
             int s = 0;
+            float amax = 0;
             for (int j = 0; j < 32; ++j) {
                 back[b * 32 + j] = blocks[b].d * blocks[b].qs[j];
                 s += blocks[b].qs[j];
+                amax = std::max(amax, std::fabs(x[b * 32 + j]));
             }
-            sum_err = std::max(sum_err, std::fabs(static_cast<double>(s) - blocks[b].s));
+            // The CPU's q8_1 numbers: d and s rounded to f16 from the f32 scale.
+            sum_err = std::max(sum_err, std::fabs(static_cast<double>(s) - blocks[b].sum));
+            d_err = std::max(d_err, std::fabs(static_cast<double>(round_to_fp16(amax / 127.0f)) - blocks[b].d));
+            s_err = std::max(s_err, std::fabs(static_cast<double>(round_to_fp16(amax / 127.0f * static_cast<float>(s))) - blocks[b].s));
         }
         check("quantize_q8_1 values", rel_error(back, x), 1.0 / 200);   // at most d/2 = max|x| / 254
-        check("quantize_q8_1 sums (absolute)", sum_err, 0.0);
+        check("quantize_q8_1 integer sums (absolute)", sum_err, 0.0);
+        check("quantize_q8_1 d as the CPU's (absolute)", d_err, 0.0);
+        check("quantize_q8_1 s as the CPU's (absolute)", s_err, 0.0);
     }
 }
 

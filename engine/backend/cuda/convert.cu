@@ -23,12 +23,14 @@ __global__ void quantize_q8_1_kernel(const float* x, std::int64_t n_blocks, bloc
     const float v = x[b * 32 + lane];
     const float amax = warp_max(fabsf(v));
     const float d = amax / 127.0f;
-    const int q = amax == 0.0f ? 0 : __float2int_rn(v / d);
-    const float sum = warp_sum(static_cast<float>(q));
+    const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
+    const int q = __float2int_rn(v * id);
+    const int sum = static_cast<int>(warp_sum(static_cast<float>(q)));   // |sum| <= 32 * 127: exact in f32
     xq[b].qs[lane] = static_cast<std::int8_t>(q);
     if (lane == 0) {
-        xq[b].d = d;
-        xq[b].s = sum;
+        xq[b].d = __half2float(__float2half_rn(d));
+        xq[b].s = __half2float(__float2half_rn(d * static_cast<float>(sum)));
+        xq[b].sum = sum;
     }
 }
 

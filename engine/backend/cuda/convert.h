@@ -12,8 +12,8 @@
 
 namespace kvlens {
 
-// xq (n, n_in / 32) blocks = x (n, n_in) f32, per 32: d = max|x| / 127,
-// q = round(x / d), s = sum(q). n_in % 32 == 0.
+// xq (n, n_in / 32) blocks = x (n, n_in) f32, per 32: q = round(x * 127 / max|x|)
+// (ties to even), d, s and sum as block_q8_1_dev says. n_in % 32 == 0.
 status launch_quantize_q8_1(const float* x, std::int64_t n_in, int n, block_q8_1_dev* xq, cudaStream_t s);
 
 // y (count) f16 bits = x (count) f32, round to nearest even.

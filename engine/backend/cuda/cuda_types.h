@@ -20,13 +20,16 @@ struct dev_matrix {
     const std::uint8_t* data = nullptr;   // device, (n_out, row_bytes) bytes
 };
 
-// 32 activations quantized for the dp4a kernels: x ~= d * qs; s = sum(qs)
-// (the integer sum, so the weights' offset term is exact).
+// 32 activations quantized for the dp4a kernels, with the CPU backend's
+// numbers (its q8_0 / q8_1 blocks): x ~= d * qs, d = max|x| / 127 rounded to
+// f16; s = d * sum(qs) rounded to f16 (the q4_1 minimum's term, as the CPU
+// and llama.cpp round it); sum = sum(qs) exactly (q4_0's offset term).
 struct block_q8_1_dev {
     float d;
     float s;
+    std::int32_t sum;
     std::int8_t qs[32];
 };
-static_assert(sizeof(block_q8_1_dev) == 40);
+static_assert(sizeof(block_q8_1_dev) == 44);
 
 }  // namespace kvlens

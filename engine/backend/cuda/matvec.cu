@@ -30,9 +30,8 @@ template <> __device__ __forceinline__ float dot_half<ggml_type::q4_0>(const std
     s = __dp4a(v1 & 0x0F0F0F0F, aq[2 * h + 1], s);
     s = __dp4a((v0 >> 4) & 0x0F0F0F0F, aq[4 + 2 * h], s);
     s = __dp4a((v1 >> 4) & 0x0F0F0F0F, aq[4 + 2 * h + 1], s);
-    const float d = load_f16(blk) * a.d;
-    // value = d_w * (q - 8): the -8 folds in once per block through the sum of the activation quants.
-    return d * (static_cast<float>(s) - (h == 0 ? 8.0f * a.s : 0.0f));
+    // value = d_w * (q - 8): the -8 folds in once per block through the exact sum of the activation quants.
+    return load_f16(blk) * a.d * static_cast<float>(h == 0 ? s - 8 * a.sum : s);
 }
 
 template <> __device__ __forceinline__ float dot_half<ggml_type::q4_1>(const std::uint8_t* blk, int h,
@@ -44,7 +43,7 @@ template <> __device__ __forceinline__ float dot_half<ggml_type::q4_1>(const std
     s = __dp4a((v0 >> 4) & 0x0F0F0F0F, aq[4 + 2 * h], s);
     s = __dp4a((v1 >> 4) & 0x0F0F0F0F, aq[4 + 2 * h + 1], s);
     float r = load_f16(blk) * a.d * static_cast<float>(s);
-    if (h == 0) r += load_f16(blk + 2) * a.d * a.s;   // value = d * q + m
+    if (h == 0) r += load_f16(blk + 2) * a.s;   // value = d * q + m
     return r;
 }
 
