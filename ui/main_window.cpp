@@ -163,6 +163,8 @@ void MainWindow::buildUi()
     middle->setStretchFactor(1, 3);
     middle->setStretchFactor(2, 1);
     middle->setChildrenCollapsible(false);
+    middle->setSizes({300, 460, 200});
+    historyPane_->setMinimumHeight(150);
 
     rightTabs_ = new QTabWidget;
     rightTabs_->setDocumentMode(true);

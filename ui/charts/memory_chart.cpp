@@ -86,7 +86,7 @@ void MemoryChart::plot(const ChartInput& in)
     fill(kvUsed_, used);
     fill(kvFree_, freeKv);
     fill(scratch_, scratch);
-    setNiceRange(mib_, maxMib * 1.02);
+    setNiceRange(mib_, maxMib * 1.02, 3);   // few ticks: the legend sits beside the bars
 
     QString fig;
     if (in.primary && in.primary->memory().weightBytes > 0) {

@@ -175,6 +175,15 @@ void StatsCard::setPresentation(bool on)
     QFont f = font();
     f.setPointSizeF(on ? 15 : QFont().pointSizeF());
     setFont(f);
+    // Labels with a style sheet do not inherit a font change: set each.
+    QFont value = f;
+    value.setWeight(QFont::DemiBold);
+    for (QLabel* l : values_)
+        l->setFont(value);
+    for (QLabel* l : compares_)
+        l->setFont(f);
+    for (QLabel* l : {primaryHead_, compareHead_})
+        l->setFont(value);
     rebuild();
 }
 
