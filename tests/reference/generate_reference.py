@@ -3,18 +3,20 @@
 """Record golden reference data from llama.cpp (through llama-cpp-python).
 
 kvlens's tokenizer and forward pass are checked against what llama.cpp does
-with the same GGUF file. This script runs llama.cpp once and writes two JSON
-files under tests/reference/data/:
+with the same GGUF file. This script runs llama.cpp once and writes, under
+tests/reference/data/:
 
-  tokenize.json  token ids of a set of texts (prose, CJK, code, emoji, ...)
-  greedy.json    greedy continuations with per-step top-2 logits and margin,
-                 plus the first step's top-10 and logits summary
+  tokenize.json     token ids of a set of texts (prose, CJK, code, emoji, ...)
+  greedy.json       greedy continuations with per-step top-2 logits and margin,
+                    plus the first step's top-10 and logits summary
+  forward_f64.json  the same greedy runs through reference_forward.py, an
+                    exact float64 forward pass, as a second opinion
 
-Both files carry the llama-cpp-python version and the model's SHA-256, so a
+Every file carries the llama-cpp-python version and the model's SHA-256, so a
 test can tell when the data and the model no longer belong together.
 See tests/reference/README.md for the schema and how to regenerate.
 
-Usage: python3 tests/reference/generate_reference.py [--model PATH] [--out DIR]
+Usage: python3 tests/reference/generate_reference.py [--model PATH] [--out DIR] [--no-f64]
 """
 
 import argparse
