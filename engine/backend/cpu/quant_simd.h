@@ -277,8 +277,8 @@ void tile_block_loop(const tile_args& g) {
         __m256i wq[NR];
         __m256 wd[NR];
         for (int r = 0; r < NR; ++r) {
-            if constexpr (!pre)   // decode streams the weights once: fetch the next row tile's block early
-                _mm_prefetch(reinterpret_cast<const char*>(wrow[r] + b) + NR * g.w_stride, _MM_HINT_T0);
+            if constexpr (!pre)   // decode streams the weights once: fetch the block two row tiles ahead
+                _mm_prefetch(reinterpret_cast<const char*>(wrow[r] + b) + 2 * NR * g.w_stride, _MM_HINT_T0);
             wq[r] = wt::quants(wrow[r][b]);
             if constexpr (pre) {
                 wd[r] = _mm256_broadcast_ss(g.wd + r * g.nb + b);
