@@ -18,6 +18,7 @@
 #include "engine/backend/cpu/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
+#include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/quant_blocks.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/kv/kv_geometry.h"
@@ -305,6 +306,34 @@ private slots:
         }
         if (worst > k_rel) qWarning("worst relative error %g at output %d", worst, worst_at);
         QVERIFY(worst <= k_rel);
+    }
+
+    void elementwise_ops_match_scalar() {
+        std::mt19937 rng(5);
+        const int n = 576 + 7;   // a tail that is not a multiple of the register width
+        std::normal_distribution<float> normal(0.0f, 3.0f);
+        std::vector<float> x(n), w(n), up(n);
+        for (int i = 0; i < n; ++i) { x[i] = normal(rng); w[i] = normal(rng); up[i] = normal(rng); }
+        x[3] = -90.0f;   // silu far into both tails
+        x[4] = 95.0f;
+        std::vector<float> norm_ref(n), silu_ref(n);
+        QVERIFY(set_cpu_kernel_level("scalar"));
+        rms_norm(x.data(), w.data(), norm_ref.data(), n, 1e-5f);
+        silu_mul(x.data(), up.data(), silu_ref.data(), n);
+        for (const QString& l : simd_levels()) {
+            QVERIFY(set_cpu_kernel_level(qPrintable(l)));
+            std::vector<float> norm(n), silu(n);
+            rms_norm(x.data(), w.data(), norm.data(), n, 1e-5f);
+            silu_mul(x.data(), up.data(), silu.data(), n);
+            int norm_bad = 0, silu_bad = 0;
+            for (int i = 0; i < n; ++i) {
+                norm_bad += std::fabs(norm[i] - norm_ref[i]) > 1e-6f * std::fabs(norm_ref[i]);
+                // exp is a polynomial here: a few float ulps.
+                silu_bad += std::fabs(silu[i] - silu_ref[i]) > 1e-6f * std::fabs(silu_ref[i]) + 1e-30f;
+            }
+            QCOMPARE(norm_bad, 0);
+            QCOMPARE(silu_bad, 0);
+        }
     }
 
     void attention_matches_scalar_data() {

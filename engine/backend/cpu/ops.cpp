@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Element-wise operations. Sums that set a scale are accumulated in double, as
-// the reference implementation does, so norms agree to the last bits. silu
-// runs as a SIMD kernel at the AVX2 / AVX-512 levels (ops_simd.h).
+// the reference implementation does, so norms agree to the last bits. RMS
+// norm and silu run as SIMD kernels at the AVX2 / AVX-512 levels (ops_simd.h).
 #include "engine/backend/cpu/ops.h"
 
 #include <algorithm>
@@ -12,6 +12,10 @@
 namespace kvlens {
 
 void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps) {
+    if (const rms_norm_fn simd = rms_norm_kernel()) {
+        simd(x, weight, y, n, eps);
+        return;
+    }
     double sum = 0;
     for (std::int64_t i = 0; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
     const float mean = static_cast<float>(sum / static_cast<double>(n));

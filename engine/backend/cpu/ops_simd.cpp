@@ -53,6 +53,13 @@ struct V {
         __m128d s = _mm_add_pd(_mm256_castpd256_pd128(d), _mm256_extractf128_pd(d, 1));
         return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
     }
+    // Sum of the lanes' squares, each squared in double.
+    static double sum_squares_double(reg v) {
+        const __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(v)), hi = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+        const __m256d d = _mm256_fmadd_pd(hi, hi, _mm256_mul_pd(lo, lo));
+        const __m128d s = _mm_add_pd(_mm256_castpd256_pd128(d), _mm256_extractf128_pd(d, 1));
+        return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+    }
     static float reduce_max(reg v) {
         __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
         m = _mm_max_ps(m, _mm_movehl_ps(m, m));
@@ -118,6 +125,12 @@ struct V {
         return _mm512_reduce_add_pd(d);
     }
     static float reduce_max(reg v) { return _mm512_reduce_max_ps(v); }
+    // Sum of the lanes' squares, each squared in double.
+    static double sum_squares_double(reg v) {
+        const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+        const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+        return _mm512_reduce_add_pd(_mm512_fmadd_pd(hi, hi, _mm512_mul_pd(lo, lo)));
+    }
     // Lane k of the result: the sum of v[k]'s lanes, k < 16.
     static reg sum_each(const reg v[16]) {
         reg t[8], u[4], w[2];
@@ -157,6 +170,13 @@ silu_mul_fn silu_mul_kernel() {
     const char* level = cpu_kernel_level();
     if (std::strcmp(level, "avx512") == 0) return ops_avx512::silu_mul;
     if (std::strcmp(level, "avx2") == 0) return ops_avx2::silu_mul;
+    return nullptr;
+}
+
+rms_norm_fn rms_norm_kernel() {
+    const char* level = cpu_kernel_level();
+    if (std::strcmp(level, "avx512") == 0) return ops_avx512::rms_norm;
+    if (std::strcmp(level, "avx2") == 0) return ops_avx2::rms_norm;
     return nullptr;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SIMD versions of the forward pass's hot non-matmul work: SwiGLU's silu, and
+// SIMD versions of the forward pass's hot non-matmul work: RMS norm, SwiGLU's silu, and
 // one attention item (one token's query heads sharing one KV head) over an f16
 // KV cache. Chosen by the active kernel level; nullptr at the scalar level.
 // Numerics as the scalar code: exp is a polynomial accurate to about 1 ulp;
@@ -40,7 +40,11 @@ using attn_item_f16_fn = void (*)(const attn_item_f16&);
 
 
 
+// y (n) = x / sqrt(mean(x^2) + eps) * weight (n); y may alias x.
+using rms_norm_fn = void (*)(const float* x, const float* weight, float* y, std::int64_t n, float eps);
+
 silu_mul_fn silu_mul_kernel();          // nullptr: use the scalar loop
+rms_norm_fn rms_norm_kernel();          // nullptr: use the scalar loop
 attn_item_f16_fn attn_item_f16_kernel(); // nullptr: use the generic path
 
 }  // namespace kvlens

@@ -19,6 +19,21 @@ void silu_mul(const float* gate, const float* up, float* y, std::int64_t n) {
     }
 }
 
+// y = x / sqrt(mean(x^2) + eps) * weight, the sum of squares in double.
+void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps) {
+    double sum = 0;
+    std::int64_t i = 0;
+    for (; i + V::width <= n; i += V::width) {
+        sum += V::sum_squares_double(V::load(x + i));
+    }
+    for (; i < n; ++i) sum += static_cast<double>(x[i]) * x[i];
+    const float mean = static_cast<float>(sum / static_cast<double>(n));
+    const float scale = 1.0f / std::sqrt(mean + eps);
+    const V::reg vs = V::set1(scale);
+    for (i = 0; i + V::width <= n; i += V::width) V::store(y + i, V::mul(V::mul(V::load(x + i), vs), V::load(weight + i)));
+    for (; i < n; ++i) y[i] = x[i] * scale * weight[i];
+}
+
 // Softmax of n scores in place (sum in double), then each rounded to f16.
 void softmax_round(float* s, int n) {
     int i = 0;
