@@ -110,7 +110,7 @@ MainWindow::MainWindow(EngineWorker* worker, QWidget* parent) : QMainWindow(pare
     connect(document_, &DocumentPane::pageRangeChanged, this, [this] { requestTokenCount(); });
     connect(document_, &DocumentPane::openRequested, this, &MainWindow::openDialog);
     connect(document_, &DocumentPane::openSampleRequested, this, &MainWindow::openSample);
-    connect(task_, &TaskPane::runRequested, this, [this] { startRun(currentConfig()); });
+    connect(task_, &TaskPane::runRequested, this, &MainWindow::runFromUi);
     connect(task_, &TaskPane::cancelRequested, this, &MainWindow::cancelAll);
     connect(task_, &TaskPane::experimentRequested, this, [this](Experiment e) { runExperiment(e); });
     connect(task_, &TaskPane::taskChanged, this, [this] { requestTokenCount(); });
@@ -202,7 +202,7 @@ void MainWindow::buildMenus()
     quitAct_->setShortcut(QKeySequence::Quit);
 
     runMenu_ = menuBar()->addMenu(QString());
-    runAct_ = runMenu_->addAction(QString(), this, [this] { startRun(currentConfig()); });
+    runAct_ = runMenu_->addAction(QString(), this, &MainWindow::runFromUi);
     runAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Return), QKeySequence(Qt::CTRL | Qt::Key_Enter)});
     cancelAct_ = runMenu_->addAction(QString(), this, &MainWindow::cancelAll);
     cancelAct_->setShortcut(QKeySequence(Qt::Key_Escape));

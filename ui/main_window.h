@@ -92,6 +92,7 @@ private:
     void refresh();
     void requestTokenCount();
     void loadModel();
+    void runFromUi();
     void showSettings();
     void showError(const QString& title, const QString& message);
     void updateActions();

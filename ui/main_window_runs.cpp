@@ -56,6 +56,20 @@ int MainWindow::startRun(const RunConfig& config)
     return id;
 }
 
+void MainWindow::runFromUi()
+{
+    // Said before running: a prompt that does not fit would only fail in the engine.
+    if (!document_->fitsContext()) {
+        showError(tr("The selected pages are too long"),
+                  tr("They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages.")
+                      .arg(document_->promptTokens())
+                      .arg(sampling_.maxTokens)
+                      .arg(document_->contextLength()));
+        return;
+    }
+    startRun(currentConfig());
+}
+
 int MainWindow::runExperiment(Experiment e)
 {
     const RunRecord* base = history_->run(selected_);

@@ -465,6 +465,14 @@
         <source>&amp;Experiments</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>The selected pages are too long</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>

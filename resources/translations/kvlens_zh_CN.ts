@@ -462,6 +462,14 @@
         <source>&amp;Experiments</source>
         <translation>实验(&amp;E)</translation>
     </message>
+    <message>
+        <source>The selected pages are too long</source>
+        <translation>所选页面太长</translation>
+    </message>
+    <message>
+        <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages.</source>
+        <translation>它们需要 %1 个词元，回答还需 %2 个；上下文只能容纳 %3 个。请选择更少的页面。</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>

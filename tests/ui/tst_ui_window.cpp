@@ -80,7 +80,7 @@ private:
     QString model_;
     std::unique_ptr<MainWindow> window_;
 
-    MainWindow* open(FakeTiming timing)
+    MainWindow* open(FakeTiming timing, const QString& report = QString())
     {
         window_ = std::make_unique<MainWindow>(fakeWorker(timing));
         window_->resize(1600, 1000);
@@ -91,7 +91,7 @@ private:
         if (!QTest::qWaitFor([this] { return window_->model().isValid(); }, 10000))
             return nullptr;
         QString error;
-        if (!window_->openDocumentNow(report_, &error))
+        if (!window_->openDocumentNow(report.isEmpty() ? report_ : report, &error))
             return nullptr;
         return window_.get();
     }
@@ -372,6 +372,28 @@ private slots:
         QTRY_VERIFY(w->charts()->chart(QStringLiteral("kv"))->chart()->backgroundBrush().color().lightness() < 64);
         QApplication::setPalette(light);
         QTRY_VERIFY(w->charts()->chart(QStringLiteral("kv"))->chart()->backgroundBrush().color().lightness() > 200);
+    }
+
+    void tooLongIsSaidBeforeRunning()
+    {
+        const QString longReport = dir_.filePath(QStringLiteral("long.txt"));
+        QFile f(longReport);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("A short first page.\n\f");
+        f.write(QByteArray(20000, 'x'));   // about 5,000 tokens at four characters each
+        f.close();
+        MainWindow* w = open(FakeTiming{}, longReport);
+        QVERIFY(w);
+        QTRY_VERIFY(w->documentPane()->tokenCountText().contains(QStringLiteral("exceeds")));
+        QCOMPARE(w->history()->count(), 0);
+        QVERIFY(!w->documentPane()->fitsContext());
+        w->taskPane()->runButton()->click();
+        QVERIFY2(w->history()->count() == 0, qPrintable(w->documentPane()->tokenCountText() + QStringLiteral(" | ") + w->lastError()));
+        QVERIFY(w->lastError().contains(QStringLiteral("Choose fewer pages")));
+        w->documentPane()->setPageRange(1, 1);
+        QTRY_VERIFY(w->documentPane()->tokenCountText().contains(QStringLiteral("fits")));
+        w->taskPane()->runButton()->click();
+        QCOMPARE(w->history()->count(), 1);
     }
 
     void engineErrorIsShownNotFatal()

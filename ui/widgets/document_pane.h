@@ -43,6 +43,10 @@ public:
     // Finds `text` in the extracted text; returns the number of matches.
     int find(const QString& text, bool backwards = false);
     QString tokenCountText() const;
+    // False when the last count said the prompt and the answer exceed the context.
+    bool fitsContext() const { return promptTokens_ < 0 || promptTokens_ + answerTokens_ <= contextLength_; }
+    int promptTokens() const { return promptTokens_; }
+    int contextLength() const { return contextLength_; }
 
 signals:
     void pageRangeChanged(int first, int last);
