@@ -99,7 +99,14 @@ void KvChart::plot(const ChartInput& in)
     auto series = [&](const RunRecord* r, RunRecord::KvKind k) {
         return r ? staircase(r->kvPoints(k), scale) : QList<QPointF>();
     };
-    logical_->replace(series(p, RunRecord::KvKind::Logical));
+    // Logical bytes grow by one token's worth each step: a straight line;
+    // blocks and reservations move in steps.
+    QList<QPointF> logical;
+    if (p) {
+        for (const QPointF& pt : p->kvPoints(RunRecord::KvKind::Logical))
+            logical.append(QPointF(pt.x(), pt.y() * scale));
+    }
+    logical_->replace(logical);
     allocated_->replace(series(p, RunRecord::KvKind::Allocated));
     reserved_->replace(series(p, RunRecord::KvKind::Reserved));
     compareLogical_->replace(QList<QPointF>());   // the compared run: its blocks only, to keep the chart readable
