@@ -278,6 +278,22 @@ void test_ops() {
         check("quantize_q8_1 d as the CPU's (absolute)", d_err, 0.0);
         check("quantize_q8_1 s as the CPU's (absolute)", s_err, 0.0);
     }
+    {
+        // The prefill GEMM's 8-bit activations: the CPU's q8_0 blocks decoded, in f16.
+        const int n = 5, n_in = 320;
+        const auto x = random_floats(n * n_in, -2, 2);
+        std::vector<std::uint8_t> blocks(static_cast<std::size_t>(row_bytes(ggml_type::q8_0, n * n_in)));
+        from_float_for(ggml_type::q8_0)(x.data(), blocks.data(), n * n_in);
+        std::vector<float> ref(x.size());
+        to_float_for(ggml_type::q8_0)(blocks.data(), ref.data(), n * n_in);
+        for (float& v : ref) v = round_to_fp16(v);
+        dev_mem dx(x), dy(x.size() * 2);
+        check_status("f32_to_f16_q8", launch_f32_to_f16_q8(dx.as<float>(), n_in, n, dy.as<std::uint16_t>(), nullptr));
+        const auto h = dy.read<std::uint16_t>(x.size());
+        std::vector<float> got(h.size());
+        for (std::size_t i = 0; i < h.size(); ++i) got[i] = fp16_to_fp32(h[i]);
+        check("f32_to_f16_q8 (the CPU's q8_0 values)", rel_error(got, ref), 0.0);
+    }
 }
 
 // ---- KV store and paged attention ----------------------------------------------------------

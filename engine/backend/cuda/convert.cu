@@ -34,6 +34,18 @@ __global__ void quantize_q8_1_kernel(const float* x, std::int64_t n_blocks, bloc
     }
 }
 
+// One warp per 32-value block, as quantize_q8_1_kernel, storing d * q in f16.
+__global__ void f32_to_f16_q8_kernel(const float* x, std::int64_t n_blocks, __half* y) {
+    const std::int64_t b = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / warp_size;
+    const int lane = threadIdx.x % warp_size;
+    if (b >= n_blocks) return;
+    const float v = x[b * 32 + lane];
+    const float amax = warp_max(fabsf(v));
+    const float id = amax != 0.0f ? 127.0f / amax : 0.0f;
+    const float d = __half2float(__float2half_rn(amax / 127.0f));
+    y[b * 32 + lane] = __float2half_rn(d * static_cast<float>(__float2int_rn(v * id)));
+}
+
 __global__ void f32_to_f16_kernel(const float* x, std::int64_t count, __half* y) {
     const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < count) y[i] = __float2half_rn(x[i]);
@@ -56,6 +68,16 @@ status launch_f32_to_f16(const float* x, std::int64_t count, std::uint16_t* y, c
     const unsigned grid = static_cast<unsigned>((count + threads - 1) / threads);
     f32_to_f16_kernel<<<grid, threads, 0, s>>>(x, count, reinterpret_cast<__half*>(y));
     CUDA_CHECK_LAUNCH("f32_to_f16_kernel");
+    return {};
+}
+
+status launch_f32_to_f16_q8(const float* x, std::int64_t n_in, int n, std::uint16_t* y, cudaStream_t s) {
+    if (n_in % 32 != 0) return make_error("f32_to_f16_q8: row length is not a multiple of 32");
+    const std::int64_t n_blocks = n_in / 32 * n;
+    if (n_blocks == 0) return {};
+    const unsigned grid = static_cast<unsigned>((n_blocks * warp_size + threads - 1) / threads);
+    f32_to_f16_q8_kernel<<<grid, threads, 0, s>>>(x, n_blocks, reinterpret_cast<__half*>(y));
+    CUDA_CHECK_LAUNCH("f32_to_f16_q8_kernel");
     return {};
 }
 

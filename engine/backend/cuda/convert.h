@@ -19,4 +19,9 @@ status launch_quantize_q8_1(const float* x, std::int64_t n_in, int n, block_q8_1
 // y (count) f16 bits = x (count) f32, round to nearest even.
 status launch_f32_to_f16(const float* x, std::int64_t count, std::uint16_t* y, cudaStream_t s);
 
+// y (n, n_in) f16 bits = x's 8-bit blocks decoded: per 32, d * q with d and q
+// as launch_quantize_q8_1 makes them. The prefill GEMM then multiplies the
+// same activation values as the matvec kernels and the CPU backend do.
+status launch_f32_to_f16_q8(const float* x, std::int64_t n_in, int n, std::uint16_t* y, cudaStream_t s);
+
 }  // namespace kvlens

@@ -59,11 +59,20 @@ status matmul_group(const dev_matrix* const* ws, float* const* ys, int count, co
             if (auto st = launch_matvec(*ws[i], x, wk.xq, n, ys[i], s); !st) return st;
         return {};
     }
-    if (auto st = launch_f32_to_f16(x, n_in * n, wk.x_f16, s); !st) return st;
-    for (int i = 0; i < count; ++i)
+    // Activations for q4_0 / q4_1 / q8_0 weights go through the same 8-bit
+    // blocks as in decode and on the CPU; other types take x as it is.
+    int converted = -1;   // format now in x_f16: 1 = 8-bit blocks, 0 = plain, -1 = none
+    for (int i = 0; i < count; ++i) {
+        const int want = matvec_takes_q8_1(ws[i]->type) ? 1 : 0;
+        if (want != converted) {
+            const status st = want ? launch_f32_to_f16_q8(x, n_in, n, wk.x_f16, s) : launch_f32_to_f16(x, n_in * n, wk.x_f16, s);
+            if (!st) return st;
+            converted = want;
+        }
         if (auto st = matmul_gemm(*ws[i], n, ys[i], wk, s); !st)
             return make_error(fmt::format("{} ({} x {} {} weights, {} tokens)", st.message(), ws[i]->n_out, ws[i]->n_in,
                                           type_name(ws[i]->type), n));
+    }
     return {};
 }
 
