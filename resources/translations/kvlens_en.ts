@@ -24,10 +24,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Open a report, choose a task and press Run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>loading the model…</source>
         <translation type="unfinished"></translation>
     </message>
@@ -64,6 +60,10 @@
     </message>
     <message>
         <source>Error:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a task and press Run (Ctrl+Enter): the answer streams in here.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -24,10 +24,6 @@
         <translation>回答</translation>
     </message>
     <message>
-        <source>Open a report, choose a task and press Run.</source>
-        <translation>打开一份报告，选择任务，然后点击“运行”。</translation>
-    </message>
-    <message>
         <source>loading the model…</source>
         <translation>正在加载模型…</translation>
     </message>
@@ -64,6 +60,10 @@
     <message>
         <source>Error:</source>
         <translation>错误：</translation>
+    </message>
+    <message>
+        <source>Choose a task and press Run (Ctrl+Enter): the answer streams in here.</source>
+        <translation>选择任务并点击“运行”（Ctrl+Enter）：回答会在这里逐字出现。</translation>
     </message>
 </context>
 <context>

@@ -177,7 +177,7 @@ void AnswerPane::render()
         status_->clear();
         text_->setHtml(QStringLiteral("<p style='color:%1'>%2</p>")
                            .arg(palette().color(QPalette::PlaceholderText).name(),
-                                tr("Open a report, choose a task and press Run.").toHtmlEscaped()));
+                                tr("Choose a task and press Run (Ctrl+Enter): the answer streams in here.").toHtmlEscaped()));
         legend_->setRange(0, 0);
         legend_->setVisible(false);
         return;
