@@ -5,7 +5,12 @@
 // follow the formula at every token, a follow-up question hits the prefix
 // cache and a timestamped system prompt does not, and the headless mode
 // writes its files.
+#include <QApplication>
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QUrl>
 #include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
@@ -115,6 +120,34 @@ private slots:
         const int broken = w->runExperiment(Experiment::BrokenCache);
         QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(broken)->isFinished(), 60000);
         QCOMPARE(w->history()->run(broken)->cachedTokens(), 0);
+    }
+
+    void brokenPdfIsAnErrorInTheWindow()
+    {
+        const QString model = QString::fromStdString(kvlens::test::tiny_model_path("Q8_0"));
+        MainWindow* w = open(model, 8);
+        QVERIFY(w);
+        const QString bad = dir_.filePath(QStringLiteral("broken.pdf"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("%PDF-1.7\nthis is not really a PDF\n");
+        f.close();
+        QString error;
+        QVERIFY(!w->openDocumentNow(bad, &error));
+        QVERIFY(!error.isEmpty());
+        // Dropped on the window: read in the background, the error shown, the
+        // open report kept.
+        QSignalSpy shown(w, &MainWindow::errorShown);
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(bad)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(w, &drop);
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 30000);
+        QVERIFY(!shown.first().first().toString().isEmpty());
+        QCOMPARE(w->documentPane()->document().path, report_);
     }
 
     void headlessOnTheDefaultModel()
