@@ -205,6 +205,20 @@ private slots:
         QVERIFY(run->tokens().size() < 400);
     }
 
+    void closingMidRunStopsTheEngine()
+    {
+        FakeTiming t;
+        t.promptTokens = 128;
+        t.generate = 10000;
+        t.tokenMs = 10;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        const int id = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(id)->tokens().size() >= 3, 10000);
+        window_.reset();   // cancels, waits for the engine, stops the worker thread
+        QVERIFY(!window_);
+    }
+
     void experimentsOverlayTheirBase()
     {
         FakeTiming t;
