@@ -66,7 +66,7 @@ inline const std::uint16_t* kv_row(const attn_item_f16& a, const std::uint8_t* l
 
 // Keys ahead whose rows are prefetched: the cache is read once per item, far
 // from the core, and the block table hides the addresses from the prefetcher.
-constexpr int k_prefetch_keys = 8;
+constexpr int k_prefetch_keys = 24;
 
 inline void prefetch_row(const std::uint16_t* p, int head_dim) {
     for (int off = 0; off < head_dim * 2; off += 64) _mm_prefetch(reinterpret_cast<const char*>(p) + off, _MM_HINT_T0);
