@@ -8,6 +8,7 @@
 #include "engine/backend/cpu/attention.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 
 #include "engine/backend/cpu/fp16.h"
@@ -70,7 +71,7 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
                                            ? attn_item_f16_kernel()
                                            : nullptr;
     if (simd_item) {
-        pool.run([&](int ith, int nth) {
+        const auto job = [&](int ith, int nth) {
             attn_item_f16 it;
             it.group = group;
             it.head_dim = a.head_dim;
@@ -94,11 +95,12 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
                 it.out = a.out + q0;
                 simd_item(it);
             }
-        });
+        };
+        pool.run(std::cref(job));
         return;
     }
     const to_float_fn v_to_float = to_float_for(kt);
-    pool.run([&](int ith, int nth) {
+    const auto job = [&](int ith, int nth) {
         float* scores = s.scores[static_cast<std::size_t>(ith)].data();
         std::uint8_t* qc = s.q_conv[static_cast<std::size_t>(ith)].data();
         float* vbuf = s.v_row[static_cast<std::size_t>(ith)].data();
@@ -143,7 +145,8 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
                 }
             }
         }
-    });
+    };
+    pool.run(std::cref(job));
 }
 
 }  // namespace kvlens

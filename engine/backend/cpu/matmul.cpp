@@ -9,6 +9,7 @@
 #include "engine/backend/cpu/matmul.h"
 
 #include <algorithm>
+#include <functional>
 #include <cstring>
 
 #include "engine/backend/cpu/fp16.h"
@@ -118,18 +119,22 @@ void matmul_amx(const weight_view& w, const float* x, std::int64_t n_tokens, flo
     j.scratch = act + act_bytes + ((64 - addr % 64) % 64);
 
     // Quantize and repack 16-token groups, the groups split across threads.
-    pool.parallel_for((n_tokens + 15) / 16, [&](std::int64_t g0, std::int64_t g1) {
+    const auto prepare = [&](std::int64_t g0, std::int64_t g1) {
         for (std::int64_t t = g0 * 16; t < std::min(n_tokens, g1 * 16); ++t)
             quantize(x + t * w.n_in, act + t * act_row, w.n_in);
         amx_prepare(j, g0, g1);
-    });
+    };
+    pool.parallel_for((n_tokens + 15) / 16, std::cref(prepare));
     const std::int64_t n_tiles = (w.n_out + 15) / 16;
-    pool.run([&](int ith, int nth) {
+    // Jobs go to the pool by reference: a std::function copy of a lambda with
+    // many captures would allocate, and decode issues hundreds of jobs per token.
+    const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_tiles + nth - 1) / nth;
         const std::int64_t t0 = std::min(n_tiles, per * ith);
         const std::int64_t t1 = std::min(n_tiles, t0 + per);
         if (t0 < t1) amx_rows(j, ith, t0, t1);
-    });
+    };
+    pool.run(std::cref(job));
 }
 
 void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, float* y, thread_pool& pool,
@@ -155,10 +160,10 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
         }
     };
     if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
-    else pool.parallel_for(n_tokens, quantize_rows);
+    else pool.parallel_for(n_tokens, std::cref(quantize_rows));
 
     const std::int64_t n_row_tiles = (w.n_out + k_tile_rows - 1) / k_tile_rows;
-    pool.run([&](int ith, int nth) {
+    const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_row_tiles + nth - 1) / nth;
         const std::int64_t tile0 = std::min(n_row_tiles, per * ith);
         const std::int64_t tile1 = std::min(n_row_tiles, tile0 + per);
@@ -192,7 +197,8 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
                 tile(g);
             }
         }
-    });
+    };
+    pool.run(std::cref(job));
 }
 
 }  // namespace
@@ -232,11 +238,11 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
         for (std::int64_t t = t0; t < t1; ++t) quantize(x + t * w.n_in, act + t * act_row, w.n_in);
     };
     if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
-    else pool.parallel_for(n_tokens, quantize_rows);
+    else pool.parallel_for(n_tokens, std::cref(quantize_rows));
 
     const vec_dot_fn dot = k->vec_dot;
     constexpr std::int64_t tile_rows = 16;
-    pool.parallel_for((w.n_out + tile_rows - 1) / tile_rows, [&](std::int64_t b0, std::int64_t b1) {
+    const auto job = [&](std::int64_t b0, std::int64_t b1) {
         for (std::int64_t tile = b0; tile < b1; ++tile) {
             const std::int64_t r0 = tile * tile_rows;
             const std::int64_t r1 = std::min(w.n_out, r0 + tile_rows);
@@ -246,7 +252,8 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
                 for (std::int64_t r = r0; r < r1; ++r) yt[r] = dot(w.n_in, w.data + r * w.row_bytes, a);
             }
         }
-    });
+    };
+    pool.parallel_for((w.n_out + tile_rows - 1) / tile_rows, std::cref(job));
 }
 
 }  // namespace kvlens
