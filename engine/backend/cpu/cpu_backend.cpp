@@ -4,6 +4,7 @@
 // allocated once for the largest batch; a forward pass allocates nothing.
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -11,6 +12,7 @@
 #include "engine/backend/cpu/attention.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
+#include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/kv/kv_storage.h"
@@ -47,7 +49,9 @@ public:
 
     std::string name() const override { return "cpu"; }
     std::string description() const override {
-        return fmt::format("cpu: {} threads, {} kernels", pool_.size(), cpu_kernel_level());
+        // "+ amx": prefill products run on AMX-INT8 tiles (matmul_simd.h).
+        const bool amx = std::string_view(cpu_kernel_level()) == "avx512" && amx_usable();
+        return fmt::format("cpu: {} threads, {} kernels{}", pool_.size(), cpu_kernel_level(), amx ? " + amx" : "");
     }
 
     status init_kv(const kv_geometry& g, std::int32_t n_blocks) override {
