@@ -157,7 +157,12 @@ private slots:
             worst = std::max(worst, d);
             QVERIFY2(d <= k_logit_tolerance, qPrintable(QString("token %1: %2 vs %3").arg(i).arg(r_.logits[i]).arg(slice[i])));
         }
-        QCOMPARE(kvlens::argmax(r_.logits), e["first_step"]["argmax"].get<std::int32_t>());
+        // The same first token, unless the reference itself had a near tie there
+        // (chat_haiku: margin 0.07; summation order alone can flip it).
+        const double margin0 = e["steps"][0]["margin"].get<double>();
+        if (kvlens::argmax(r_.logits) != e["first_step"]["argmax"].get<std::int32_t>())
+            QVERIFY2(margin0 < std::max(k_near_tie, 2 * worst),
+                     qPrintable(QString("first token differs at a margin of %1").arg(margin0)));
         qInfo("largest first-step logit difference: %.5f", worst);
     }
 };

@@ -32,7 +32,7 @@ struct attention_args {
 // Per-thread buffers, sized once for the longest context.
 struct attention_scratch {
     std::vector<std::vector<float>> scores;   // (n_threads) x (heads per kv head * n_ctx) f32
-    std::vector<std::vector<std::uint8_t>> q_conv;  // (n_threads) query head in the K row format
+    std::vector<std::vector<std::uint8_t>> q_conv;  // (n_threads) x group x head_dim x 4 bytes: query heads in the K row format
     std::vector<std::vector<float>> v_row;    // (n_threads) x head_dim f32, a decoded V head
     void reserve(int n_threads, int group, int n_ctx, int head_dim);
 };

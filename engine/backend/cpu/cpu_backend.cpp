@@ -2,8 +2,12 @@
 // The CPU backend: the forward pass of the llama family (llama, qwen2, qwen3)
 // over a batch of tokens, with the KV cache in host memory. Buffers are
 // allocated once for the largest batch; a forward pass allocates nothing.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -26,8 +30,13 @@ class cpu_backend final : public backend {
 public:
     cpu_backend(const model& m, const backend_options& o)
         : m_(m), c_(m.config()), pool_(o.n_threads), max_batch_(o.max_batch), max_ctx_(o.max_ctx) {}
+    ~cpu_backend() override {
+        if (weight_copy_) munmap(weight_copy_, weight_copy_bytes_);
+    }
 
     status allocate() {
+        status placed = place_weights();
+        if (!placed) return placed;
         const std::size_t B = static_cast<std::size_t>(max_batch_);
         try {
             x_.resize(B * c_.n_embd);
@@ -81,8 +90,17 @@ private:
     void layer(int il, const forward_batch& b, int n);
     void mm(const weight_view& w, const float* x, int n, float* y) { matmul(w, x, n, y, pool_, mm_); }
 
+    // Copies the matrices out of the file mapping into one anonymous buffer on
+    // huge pages (where the kernel allows them): decode streams every weight
+    // once per token, and 2 MiB pages take the page walks out of that stream.
+    // Falls back to the mapping when the memory cannot be had.
+    status place_weights();
+
     const model& m_;
     const model_config& c_;
+    model_weights w_;                 // the model's weights, matrices pointing into weight_copy_
+    std::uint8_t* weight_copy_ = nullptr;   // (weight_copy_bytes_) the matrices, 64-byte aligned each
+    std::size_t weight_copy_bytes_ = 0;
     thread_pool pool_;
     int max_batch_;
     int max_ctx_;
@@ -101,22 +119,56 @@ private:
     attention_scratch att_scratch_;
 };
 
+status cpu_backend::place_weights() {
+    w_ = m_.weights();
+    std::vector<weight_view*> mats;
+    for (auto& l : w_.layers)
+        for (weight_view* v : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) mats.push_back(v);
+    const bool tied = w_.output.data == w_.tok_embd.data;
+    if (!tied) mats.push_back(&w_.output);
+    std::size_t total = 0;
+    for (const weight_view* v : mats) total += (static_cast<std::size_t>(v->row_bytes * v->n_out) + 63) & ~std::size_t{63};
+    if (tied) total += (static_cast<std::size_t>(w_.output.row_bytes * w_.output.n_out) + 63) & ~std::size_t{63};
+    // A model too large to hold twice comfortably keeps reading the mapping.
+    const std::size_t phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+    if (total > phys / 4) return {};
+    constexpr std::size_t huge = 2u << 20;
+    const std::size_t bytes = (total + huge - 1) / huge * huge;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return {};   // keep reading from the file mapping
+    madvise(p, bytes, MADV_HUGEPAGE);
+    weight_copy_bytes_ = bytes;
+    weight_copy_ = static_cast<std::uint8_t*>(p);
+    std::uint8_t* at = weight_copy_;
+    auto place = [&](weight_view& v) {
+        const std::size_t n = static_cast<std::size_t>(v.row_bytes * v.n_out);
+        std::memcpy(at, v.data, n);
+        v.data = at;
+        at += (n + 63) & ~std::size_t{63};
+    };
+    for (weight_view* v : mats) place(*v);
+    if (tied) place(w_.output);   // the embedding keeps reading rows from the mapping
+    return {};
+}
+
 void cpu_backend::embed(const forward_batch& b) {
-    const weight_view& e = m_.weights().tok_embd;
+    const weight_view& e = w_.tok_embd;
     const to_float_fn conv = to_float_for(e.type);
     for (std::size_t t = 0; t < b.size(); ++t)
         conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
 }
 
 void cpu_backend::layer(int il, const forward_batch& b, int n) {
-    const layer_weights& l = m_.weights().layers[static_cast<std::size_t>(il)];
+    const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
     const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
 
     // Attention block.
     for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
-    mm(l.wq, xb_.data(), n, q_.data());
-    mm(l.wk, xb_.data(), n, k_.data());
-    mm(l.wv, xb_.data(), n, v_.data());
+    {
+        const weight_view qkv[3] = {l.wq, l.wk, l.wv};
+        float* const out[3] = {q_.data(), k_.data(), v_.data()};
+        matmul_group(qkv, out, 3, xb_.data(), n, pool_, mm_);
+    }
     for (int t = 0; t < n; ++t) {
         float* q = &q_[static_cast<std::size_t>(t) * NQ];
         float* k = &k_[static_cast<std::size_t>(t) * NKV];
@@ -153,8 +205,11 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 
     // Feed-forward block (SwiGLU).
     for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.ffn_norm.data(), &xb_[t * E], E, c_.rms_eps);
-    mm(l.w_gate, xb_.data(), n, hb_.data());
-    mm(l.w_up, xb_.data(), n, hb2_.data());
+    {
+        const weight_view gate_up[2] = {l.w_gate, l.w_up};
+        float* const out[2] = {hb_.data(), hb2_.data()};
+        matmul_group(gate_up, out, 2, xb_.data(), n, pool_, mm_);
+    }
     silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
     mm(l.w_down, hb_.data(), n, xb_.data());
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
@@ -178,12 +233,12 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     const int E = c_.n_embd;
     const int n_logits = static_cast<int>(b.logit_rows.size());
     for (int i = 0; i < n_logits; ++i)
-        rms_norm(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], m_.weights().output_norm.data(),
+        rms_norm(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm.data(),
                  &xb_[static_cast<std::size_t>(i) * E], E, c_.rms_eps);
-    if (n_logits > 0) mm(m_.weights().output, xb_.data(), n_logits, logits);
+    if (n_logits > 0) mm(w_.output, xb_.data(), n_logits, logits);
 
     if (counts) {
-        const weight_view& out = m_.weights().output;
+        const weight_view& out = w_.output;
         const double out_flop = 2.0 * out.n_in * out.n_out;
         double keys = 0;
         for (int t = 0; t < n; ++t) keys += b.positions[t] + 1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // How SIMD kernel files plug into the kernel table: each returns the entries it
-// overrides. Each lives in a file compiled with its own -m flags and is only
-// called after the CPU was found to support it.
+// overrides. Their kernels pick instruction sets per function (#pragma GCC
+// target), and a table is used only after the CPU was found to support it.
 #pragma once
 
 #include <vector>

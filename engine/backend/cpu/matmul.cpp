@@ -137,15 +137,20 @@ void matmul_amx(const weight_view& w, const float* x, std::int64_t n_tokens, flo
     pool.run(std::cref(job));
 }
 
-void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, float* y, thread_pool& pool,
-                  matmul_scratch& scratch, const weight_kernels& k, tile_fn tile) {
-    if (use_amx(w, n_tokens)) {
-        matmul_amx(w, x, n_tokens, y, pool, scratch, k);
+// Several matrices of one type and input width against the same activations
+// (Q, K and V; gate and up): the activations are quantized once and the row
+// tiles of all the matrices are split across the threads in one job, so a
+// decode step pays one synchronisation instead of one per matrix.
+void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
+                  thread_pool& pool, matmul_scratch& scratch, const weight_kernels& k, tile_fn tile) {
+    const weight_view& w0 = ws[0];
+    if (use_amx(w0, n_tokens)) {
+        for (int m = 0; m < n_mats; ++m) matmul_amx(ws[m], x, n_tokens, ys[m], pool, scratch, k);
         return;
     }
     const ggml_type at = k.vec_dot_type;
     const from_float_fn quantize = from_float_for(at);
-    const tiled_layout L = layout_for(w.n_in, row_bytes(at, w.n_in), n_tokens, pool.size());
+    const tiled_layout L = layout_for(w0.n_in, row_bytes(at, w0.n_in), n_tokens, pool.size());
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
     std::uint8_t* base = scratch.act.data();
     std::uint8_t* act = base;
@@ -155,14 +160,17 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
 
     auto quantize_rows = [&](std::int64_t t0, std::int64_t t1) {
         for (std::int64_t t = t0; t < t1; ++t) {
-            quantize(x + t * w.n_in, act + t * L.act_row, w.n_in);
+            quantize(x + t * w0.n_in, act + t * L.act_row, w0.n_in);
             act_scales(at, act + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
         }
     };
     if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
     else pool.parallel_for(n_tokens, std::cref(quantize_rows));
 
-    const std::int64_t n_row_tiles = (w.n_out + k_tile_rows - 1) / k_tile_rows;
+    // Row tiles of all matrices, numbered one after another.
+    std::int64_t tiles_before[4] = {0, 0, 0, 0};   // (n_mats + 1) first tile of each matrix
+    for (int m = 0; m < n_mats; ++m) tiles_before[m + 1] = tiles_before[m] + (ws[m].n_out + k_tile_rows - 1) / k_tile_rows;
+    const std::int64_t n_row_tiles = tiles_before[n_mats];
     const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_row_tiles + nth - 1) / nth;
         const std::int64_t tile0 = std::min(n_row_tiles, per * ith);
@@ -173,15 +181,18 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
         const bool pre = n_tokens > k_tile_tokens;
         tile_args g;
         g.nb = L.nb;
-        g.w_stride = w.row_bytes;
-        g.wd = pre ? wd : nullptr;
-        g.wm = pre && w.type == ggml_type::q4_1 ? wm : nullptr;
         g.a_stride = L.act_row;
         g.a_block = has_sums ? sizeof(block_q8_1) : sizeof(block_q8_0);
         g.a_qs = has_sums ? 4 : 2;
-        g.ldy = w.n_out;
+        int m = 0;
         for (std::int64_t tile_i = tile0; tile_i < tile1; ++tile_i) {
-            const std::int64_t r0 = tile_i * k_tile_rows;
+            while (tile_i >= tiles_before[m + 1]) ++m;
+            const weight_view& w = ws[m];
+            g.w_stride = w.row_bytes;
+            g.wd = pre ? wd : nullptr;
+            g.wm = pre && w.type == ggml_type::q4_1 ? wm : nullptr;
+            g.ldy = w.n_out;
+            const std::int64_t r0 = (tile_i - tiles_before[m]) * k_tile_rows;
             const int nr = static_cast<int>(std::min<std::int64_t>(k_tile_rows, w.n_out - r0));
             if (pre)
                 for (int r = 0; r < nr; ++r)
@@ -193,7 +204,7 @@ void matmul_tiled(const weight_view& w, const float* x, std::int64_t n_tokens, f
                 g.a = act + t0 * L.act_row;
                 g.ad = ad + t0 * L.nb;
                 g.as = has_sums ? as + t0 * L.nb : nullptr;
-                g.y = y + t0 * w.n_out + r0;
+                g.y = ys[m] + t0 * w.n_out + r0;
                 tile(g);
             }
         }
@@ -224,7 +235,7 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
     const weight_kernels* k = kernels_for(w.type);
     if (n_tokens <= 0) return;
     if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % 32 == 0) {
-        matmul_tiled(w, x, n_tokens, y, pool, scratch, *k, tile);
+        matmul_tiled(&w, &y, 1, x, n_tokens, pool, scratch, *k, tile);
         return;
     }
 
@@ -254,6 +265,18 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
         }
     };
     pool.parallel_for((w.n_out + tile_rows - 1) / tile_rows, std::cref(job));
+}
+
+void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
+                  thread_pool& pool, matmul_scratch& scratch) {
+    bool same = n_mats >= 1 && n_mats <= 3;
+    for (int m = 1; same && m < n_mats; ++m) same = ws[m].type == ws[0].type && ws[m].n_in == ws[0].n_in;
+    const tile_fn tile = same ? tile_kernel_for(ws[0].type) : nullptr;
+    if (tile && ws[0].n_in % 32 == 0 && n_tokens > 0) {
+        matmul_tiled(ws, ys, n_mats, x, n_tokens, pool, scratch, *kernels_for(ws[0].type), tile);
+        return;
+    }
+    for (int m = 0; m < n_mats; ++m) matmul(ws[m], x, n_tokens, ys[m], pool, scratch);
 }
 
 }  // namespace kvlens

@@ -24,13 +24,19 @@ struct weight_view {
 // Reusable buffer for quantized activations; grows only, so steady-state
 // decode allocates nothing.
 struct matmul_scratch {
-    std::vector<std::uint8_t> act;   // (n_tokens, row_bytes(vec_dot_type, n_in)) bytes
+    std::vector<std::uint8_t> act;   // bytes: quantized activation rows, their f32 block scales, and the AMX repack
 };
 
 // y (n_tokens, w.n_out) f32 = x (n_tokens, w.n_in) f32 times w transposed.
 // The weight type must have kernels (checked at model load).
 void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* y,
             thread_pool& pool, matmul_scratch& scratch);
+
+// The same input against up to 3 matrices (Q, K, V; gate, up): y_m = x w_m^T.
+// Matrices of one type and input width share one quantization of x and one
+// pool job; otherwise this is matmul() for each.
+void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
+                  thread_pool& pool, matmul_scratch& scratch);
 
 // Bytes of scratch matmul needs for n_tokens rows against w (to reserve up front).
 std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens);

@@ -25,8 +25,10 @@ public:
 
     int size() const { return n_threads_; }
 
-    // Runs fn(thread_index, n_threads) once on every thread and returns when all
-    // have finished. Not reentrant.
+    // Runs fn(i, n_threads) once for every index i in [0, n_threads) and returns
+    // when all have finished. Each index goes to whichever thread claims it
+    // first (the caller included), so a slow or descheduled worker never holds
+    // the others up. Not reentrant.
     void run(const std::function<void(int ith, int nth)>& fn);
 
     // Splits [0, n) into contiguous ranges, one per thread: fn(begin, end).
@@ -40,7 +42,7 @@ private:
     int n_threads_;
     std::vector<std::thread> workers_;
     const std::function<void(int, int)>* job_ = nullptr;
-    std::atomic<std::uint64_t> generation_{0};
+    std::atomic<std::uint64_t> generation_{0};   // packed job state: generation and claimed indices
     std::atomic<int> pending_{0};
     std::atomic<bool> stop_{false};
     std::mutex mutex_;
