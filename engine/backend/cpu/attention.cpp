@@ -121,6 +121,19 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
             for (int j = 0; j < n_keys; ++j) {
                 const int p = first + j;
                 const std::uint8_t* krow = a.kv->k_row(a.layer, table[p / bs], p % bs) + koff;
+                if (a.dtype == kv_dtype::q8_0) {
+                    // q8_0 cache: the key is dequantized and met by the f32 query, so
+                    // the only rounding is the cache's own (quantizing the query too
+                    // would add a second 8-bit error to every score).
+                    v_to_float(krow, vbuf, a.head_dim);
+                    for (int g = 0; g < group; ++g) {
+                        const float* qh = a.q + t * q_stride + static_cast<std::int64_t>(kvh * group + g) * a.head_dim;
+                        float acc = 0;
+                        for (int d = 0; d < a.head_dim; ++d) acc += qh[d] * vbuf[d];
+                        scores[g * n_keys + j] = acc * a.scale;
+                    }
+                    continue;
+                }
                 for (int g = 0; g < group; ++g)
                     scores[g * n_keys + j] = kk->vec_dot(a.head_dim, krow, qc + g * q_head_bytes) * a.scale;
             }
