@@ -21,10 +21,10 @@ struct summarize_args {
 };
 
 std::string instruction_for(const summarize_args& a) {
-    if (!a.question.empty()) return "Answer the question using only the report below. Question: " + a.question;
-    if (a.task == "one-line") return "Summarize the report below in one sentence.";
-    if (a.task == "detailed") return "Write a detailed summary of the report below, section by section.";
-    return "List the key points of the report below as short bullet points.";
+    if (!a.question.empty()) return "Answer this question using only the report above: " + a.question;
+    if (a.task == "one-line") return "Summarize the report above in one sentence.";
+    if (a.task == "detailed") return "Write a detailed summary of the report above, section by section.";
+    return "List the key points of the report above as short bullet points.";
 }
 
 kvlens::request_params chat_request(const summarize_args& a, const std::string& user) {
@@ -85,8 +85,10 @@ int run_summarize(summarize_args a) {
     if (fit.fits) {
         fmt::print(stderr, "{}: {} tokens fit the context ({} available): one request over {}\n", who, fit.needed_tokens,
                    fit.available_tokens, pages_label(first_page, last_page));
-        const std::string user = fmt::format("{}\n\nReport ({}):\n{}", instruction, pages_label(first_page, last_page),
-                                             kvlens::pdf::joined_text(*doc));
+        // The report first, the instruction last (nearest the answer: small
+        // models follow it there, and follow-ups share the report's prefix).
+        const std::string user = fmt::format("Report ({}):\n{}\n\n{}", pages_label(first_page, last_page),
+                                             kvlens::pdf::joined_text(*doc), instruction);
         return run_requests(eng, {chat_request(a, user)}, 1, metrics.get(), true, r, who) ? 0 : 1;
     }
     if (fit.available_tokens < 256) {
@@ -104,8 +106,8 @@ int run_summarize(summarize_args a) {
     for (std::size_t i = 0; i < sections->size(); ++i) {
         const auto& s = (*sections)[i];
         fmt::print(stderr, "{}: map stage {}: {} ({} tokens)\n", who, i + 1, pages_label(s.first_page, s.last_page), s.tokens);
-        map_reqs.push_back(chat_request(a, fmt::format("Summarize this part of a longer report ({}) in a few sentences, "
-                                                       "keeping names, numbers and conclusions.\n\n{}",
+        map_reqs.push_back(chat_request(a, fmt::format("Part of a longer report ({}):\n{}\n\nSummarize this part in a few "
+                                                       "sentences, keeping names, numbers and conclusions.",
                                                        pages_label(s.first_page, s.last_page), s.text)));
     }
     if (!run_requests(eng, map_reqs, a.o.parallel, metrics.get(), false, r, who)) return 1;
@@ -119,8 +121,8 @@ int run_summarize(summarize_args a) {
         for (const auto& [label, text] : parts) joined += fmt::format("[{}] {}\n\n", label, text);
         if (count(joined) <= fit.available_tokens || parts.size() == 1) {
             fmt::print(stderr, "{}: reduce stage: {} summaries covering {}\n", who, parts.size(), pages_label(first_page, last_page));
-            const std::string user = fmt::format("{}\n\nThe report ({}) is given as summaries of its parts:\n{}", instruction,
-                                                 pages_label(first_page, last_page), joined);
+            const std::string user = fmt::format("Summaries of the parts of a report ({}):\n{}\n\n{}",
+                                                 pages_label(first_page, last_page), joined, instruction);
             return run_requests(eng, {chat_request(a, user)}, 1, metrics.get(), true, r, who) ? 0 : 1;
         }
         std::vector<std::pair<std::string, std::string>> next;
@@ -132,7 +134,7 @@ int run_summarize(summarize_args a) {
         auto flush = [&] {
             if (group.empty()) return;
             labels.push_back(group_first == group_last ? group_first : group_first + " to " + group_last);
-            reqs.push_back(chat_request(a, "Combine these summaries of consecutive parts of a report into one short summary.\n\n" + group));
+            reqs.push_back(chat_request(a, group + "\nCombine these summaries of consecutive parts of a report into one short summary."));
             group.clear();
         };
         for (const auto& [label, text] : parts) {
