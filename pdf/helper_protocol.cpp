@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Encoding and validating the helper's answers (JSON with nlohmann_json).
 #include "pdf/helper_protocol.h"
+#include "pdf/metadata_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -63,18 +64,7 @@ std::string encode_failure(failure_kind kind, const std::string& message) {
 }
 
 std::string encode_extract_answer(const raw_document& doc) {
-    const metadata& m = doc.metadata;
-    json meta = {{"title", m.title},
-                 {"author", m.author},
-                 {"subject", m.subject},
-                 {"keywords", m.keywords},
-                 {"creator", m.creator},
-                 {"producer", m.producer},
-                 {"creation_date", m.creation_date},
-                 {"modification_date", m.modification_date},
-                 {"pdf_version", m.pdf_version},
-                 {"page_count", m.page_count},
-                 {"encrypted", m.encrypted}};
+    json meta = metadata_to_json(doc.metadata);
     json pages = json::array();
     for (std::size_t i = 0; i < doc.pages.size(); ++i)
         pages.push_back({{"number", doc.first_page + static_cast<int>(i)},

@@ -3,6 +3,7 @@
 // JSON on stdout. Warnings go to stderr so stdout stays the document's text.
 #include "app/cli/cmd_extract.h"
 
+#include "pdf/metadata_json.h"
 #include "pdf/reader_process.h"
 
 #include <CLI/CLI.hpp>
@@ -24,22 +25,10 @@ struct extract_options {
 };
 
 nlohmann::json to_json(const std::string& file, const kvlens::pdf::document_text& doc) {
-    const kvlens::pdf::metadata& m = doc.metadata;
     nlohmann::json pages = nlohmann::json::array();
     for (const auto& p : doc.pages) pages.push_back({{"number", p.number}, {"text", p.text}, {"chars", p.chars}});
     return {{"file", file},
-            {"metadata",
-             {{"title", m.title},
-              {"author", m.author},
-              {"subject", m.subject},
-              {"keywords", m.keywords},
-              {"creator", m.creator},
-              {"producer", m.producer},
-              {"creation_date", m.creation_date},
-              {"modification_date", m.modification_date},
-              {"pdf_version", m.pdf_version},
-              {"page_count", m.page_count},
-              {"encrypted", m.encrypted}}},
+            {"metadata", kvlens::pdf::metadata_to_json(doc.metadata)},
             {"pages", pages},
             {"pages_without_text", doc.pages_without_text},
             {"warnings", doc.warnings}};

@@ -162,4 +162,18 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     return m;
 }
 
+forward_counts model::count_forward(const forward_batch& b, std::int64_t kv_row_bytes) const {
+    const weight_view& out = weights_.output;
+    const double out_flop = 2.0 * static_cast<double>(out.n_in) * static_cast<double>(out.n_out);
+    double keys = 0;   // (token, key) pairs attention visits
+    for (const std::int32_t pos : b.positions) keys += pos + 1;
+    const double n = static_cast<double>(b.size());
+    forward_counts c;
+    c.flop = (matmul_flop_ - out_flop) * n + out_flop * static_cast<double>(b.logit_rows.size()) +
+             4.0 * keys * config_.head_dim * config_.n_head * config_.n_layer;
+    c.weight_bytes = decode_weight_bytes_;
+    c.kv_bytes = keys * 2.0 * static_cast<double>(kv_row_bytes) * config_.n_layer;
+    return c;
+}
+
 }  // namespace kvlens

@@ -11,6 +11,7 @@
 #include "engine/common/result.h"
 #include "engine/gguf/gguf_reader.h"
 #include "engine/model/model_config.h"
+#include "engine/model/forward_batch.h"
 #include "engine/model/model_info.h"
 
 namespace kvlens {
@@ -54,6 +55,10 @@ public:
     double matmul_flop_per_token() const { return matmul_flop_; }
     // Bytes of the weights a decode step reads (every matrix once, embedding row aside).
     double decode_weight_bytes() const { return decode_weight_bytes_; }
+    // What one forward pass of `batch` does, counted: FLOPs of the matrix
+    // products (the output matrix only for logit rows) and of attention, bytes
+    // of weights, and bytes of K/V read with rows of kv_row_bytes per layer.
+    forward_counts count_forward(const forward_batch& batch, std::int64_t kv_row_bytes) const;
 
 private:
     std::shared_ptr<gguf_file> file_;

@@ -412,16 +412,7 @@ status cuda_backend::forward(const forward_batch& b, float* logits, forward_coun
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
-    if (counts) {
-        const dev_matrix& out = w_.output;
-        const double out_flop = 2.0 * static_cast<double>(out.n_in) * static_cast<double>(out.n_out);
-        double keys = 0;
-        for (int t = 0; t < n; ++t) keys += b.positions[t] + 1;
-        counts->flop = (m_.matmul_flop_per_token() - out_flop) * n + out_flop * n_logits +
-                       4.0 * keys * c_.head_dim * c_.n_head * c_.n_layer;
-        counts->weight_bytes = m_.decode_weight_bytes();
-        counts->kv_bytes = keys * 2.0 * static_cast<double>(geo_.row_bytes()) * c_.n_layer;
-    }
+    if (counts) *counts = m_.count_forward(b, geo_.row_bytes());
     return {};
 }
 
