@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
-#include "engine/kv/kv_geometry.h"
 #include "engine/model/model.h"
 
 namespace {
@@ -63,29 +63,22 @@ int run_bench(const bench_args& a) {
     if (!b) { fmt::print(stderr, "kvlens-cli bench: {}\n", b.message()); return 1; }
     kvlens::backend& be = **b;
 
-    kvlens::kv_geometry g = kvlens::make_kv_geometry(model.info(), kvlens::kv_dtype::f16, 16);
-    const std::int32_t n_blocks = static_cast<std::int32_t>(g.blocks_for_tokens(bo.max_ctx));
-    if (auto s = be.init_kv(g, n_blocks); !s) { fmt::print(stderr, "kvlens-cli bench: {}\n", s.message()); return 1; }
-    std::vector<std::int32_t> table(static_cast<std::size_t>(n_blocks));
-    std::iota(table.begin(), table.end(), 0);
+    auto seq = single_sequence::attach(be, model.info(), bo.max_ctx);
+    if (!seq) { fmt::print(stderr, "kvlens-cli bench: {}\n", seq.message()); return 1; }
     const int V = model.info().n_vocab;
     std::vector<float> logits(static_cast<std::size_t>(V));
+    // Token ids spread over the vocabulary (the content does not change the work).
+    std::vector<std::int32_t> prompt(static_cast<std::size_t>(a.n_prompt)), gen(static_cast<std::size_t>(a.n_gen));
+    for (int i = 0; i < a.n_prompt; ++i) prompt[static_cast<std::size_t>(i)] = (i * 7919 + 13) % V;
+    for (int i = 0; i < a.n_gen; ++i) gen[static_cast<std::size_t>(i)] = (i * 31 + 5) % V;
 
     using clock = std::chrono::steady_clock;
     std::vector<double> pp, tg, pp_flops, tg_bytes;
-    kvlens::forward_batch batch;
     for (int rep = -1; rep < a.reps; ++rep) {   // rep -1 warms up
         if (a.n_prompt > 0) {
-            batch.clear();
-            for (int i = 0; i < a.n_prompt; ++i) {
-                batch.tokens.push_back((i * 7919 + 13) % V);
-                batch.positions.push_back(i);
-                batch.block_tables.push_back(table.data());
-            }
-            batch.logit_rows.push_back(a.n_prompt - 1);
             kvlens::forward_counts c;
             const auto t0 = clock::now();
-            if (auto s = be.forward(batch, logits.data(), &c); !s) { fmt::print(stderr, "kvlens-cli bench: {}\n", s.message()); return 1; }
+            if (auto s = seq->feed(prompt, 0, logits.data(), &c); !s) { fmt::print(stderr, "kvlens-cli bench: {}\n", s.message()); return 1; }
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();
             if (rep >= 0) { pp.push_back(a.n_prompt / sec); pp_flops.push_back(c.flop / sec); }
         }
@@ -93,13 +86,11 @@ int run_bench(const bench_args& a) {
             double bytes = 0;
             const auto t0 = clock::now();
             for (int i = 0; i < a.n_gen; ++i) {
-                batch.clear();
-                batch.tokens.push_back((i * 31 + 5) % V);
-                batch.positions.push_back(i);
-                batch.block_tables.push_back(table.data());
-                batch.logit_rows.push_back(0);
                 kvlens::forward_counts c;
-                if (auto s = be.forward(batch, logits.data(), &c); !s) { fmt::print(stderr, "kvlens-cli bench: {}\n", s.message()); return 1; }
+                if (auto s = seq->feed({&gen[static_cast<std::size_t>(i)], 1}, i, logits.data(), &c); !s) {
+                    fmt::print(stderr, "kvlens-cli bench: {}\n", s.message());
+                    return 1;
+                }
                 bytes += c.weight_bytes + c.kv_bytes;
             }
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();

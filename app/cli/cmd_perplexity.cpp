@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
+#include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
-#include "engine/kv/kv_geometry.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
 
@@ -44,11 +44,8 @@ int run_ppl(const ppl_args& a) {
     bo.max_ctx = a.ctx;
     auto be = kvlens::make_cpu_backend(**m, bo);
     if (!be) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", be.message()); return 1; }
-    kvlens::kv_geometry g = kvlens::make_kv_geometry((*m)->info(), kvlens::kv_dtype::f16, 16);
-    const std::int32_t n_blocks = static_cast<std::int32_t>(g.blocks_for_tokens(a.ctx));
-    if (auto s = (*be)->init_kv(g, n_blocks); !s) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", s.message()); return 1; }
-    std::vector<std::int32_t> table(static_cast<std::size_t>(n_blocks));
-    std::iota(table.begin(), table.end(), 0);
+    auto seq = single_sequence::attach(**be, (*m)->info(), a.ctx);
+    if (!seq) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", seq.message()); return 1; }
     const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
     const int first_scored = a.ctx / 2;
     std::vector<float> logits(static_cast<std::size_t>(a.ctx - first_scored) * V);
@@ -56,20 +53,17 @@ int run_ppl(const ppl_args& a) {
     long count = 0;
     const std::size_t n_windows = ids.size() / static_cast<std::size_t>(a.ctx);
     for (std::size_t w = 0; w < n_windows; ++w) {
-        kvlens::forward_batch b;
-        for (int i = 0; i < a.ctx; ++i) {
-            b.tokens.push_back(ids[w * a.ctx + i]);
-            b.positions.push_back(i);
-            b.block_tables.push_back(table.data());
-            if (i >= first_scored && i < a.ctx - 1) b.logit_rows.push_back(i);
-        }
-        if (auto s = (*be)->forward(b, logits.data(), nullptr); !s) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", s.message()); return 1; }
-        for (std::size_t r = 0; r < b.logit_rows.size(); ++r) {
+        // Score the second half of the window: every scored token has ctx/2 of context.
+        std::vector<std::int32_t> rows;
+        for (int i = first_scored; i < a.ctx - 1; ++i) rows.push_back(i);
+        const std::span<const std::int32_t> window(ids.data() + w * a.ctx, static_cast<std::size_t>(a.ctx));
+        if (auto s = seq->feed(window, 0, logits.data(), nullptr, rows); !s) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", s.message()); return 1; }
+        for (std::size_t r = 0; r < rows.size(); ++r) {
             const float* l = logits.data() + r * V;
             const float mx = *std::max_element(l, l + V);
             double sum = 0;
             for (std::size_t i = 0; i < V; ++i) sum += std::exp(static_cast<double>(l[i] - mx));
-            const std::int32_t next = ids[w * a.ctx + b.logit_rows[r] + 1];
+            const std::int32_t next = ids[w * a.ctx + rows[r] + 1];
             nll += -(l[next] - mx - std::log(sum));
             ++count;
         }

@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
+#include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
-#include "engine/kv/kv_geometry.h"
 #include "engine/model/model.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -52,12 +52,10 @@ int run_verify(const verify_args& a) {
     if (!cuda) { fmt::print(stderr, "kvlens-cli verify: CUDA backend: {}\n", cuda.message()); return 1; }
     auto cpu = kvlens::make_cpu_backend(**m, bo);
     if (!cpu) { fmt::print(stderr, "kvlens-cli verify: {}\n", cpu.message()); return 1; }
-    kvlens::kv_geometry g = kvlens::make_kv_geometry((*m)->info(), kvlens::kv_dtype::f16, 16);
-    const std::int32_t n_blocks = static_cast<std::int32_t>(g.blocks_for_tokens(bo.max_ctx));
-    for (auto* be : {cuda->get(), cpu->get()})
-        if (auto s = be->init_kv(g, n_blocks); !s) { fmt::print(stderr, "kvlens-cli verify: {}\n", s.message()); return 1; }
-    std::vector<std::int32_t> table(static_cast<std::size_t>(n_blocks));
-    std::iota(table.begin(), table.end(), 0);
+    auto seq_cuda = single_sequence::attach(**cuda, (*m)->info(), bo.max_ctx);
+    auto seq_cpu = single_sequence::attach(**cpu, (*m)->info(), bo.max_ctx);
+    for (const auto* s : {&seq_cuda, &seq_cpu})
+        if (!*s) { fmt::print(stderr, "kvlens-cli verify: {}\n", s->message()); return 1; }
     const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
     std::vector<float> lc(V), lg(V);
 
@@ -69,17 +67,10 @@ int run_verify(const verify_args& a) {
         if (ids.empty()) ids.push_back(0);
         int pos = 0;
         for (int step = 0; step < a.steps; ++step) {
-            kvlens::forward_batch b;
             const std::vector<std::int32_t> feed = step == 0 ? ids : std::vector<std::int32_t>{ids.back()};
-            for (std::size_t i = 0; i < feed.size(); ++i) {
-                b.tokens.push_back(feed[i]);
-                b.positions.push_back(pos + static_cast<int>(i));
-                b.block_tables.push_back(table.data());
-            }
-            b.logit_rows.push_back(static_cast<std::int32_t>(feed.size() - 1));
+            if (auto s = seq_cuda->feed(feed, pos, lg.data()); !s) { fmt::print(stderr, "kvlens-cli verify: cuda: {}\n", s.message()); return 1; }
+            if (auto s = seq_cpu->feed(feed, pos, lc.data()); !s) { fmt::print(stderr, "kvlens-cli verify: cpu: {}\n", s.message()); return 1; }
             pos += static_cast<int>(feed.size());
-            if (auto s = (*cuda)->forward(b, lg.data(), nullptr); !s) { fmt::print(stderr, "kvlens-cli verify: cuda: {}\n", s.message()); return 1; }
-            if (auto s = (*cpu)->forward(b, lc.data(), nullptr); !s) { fmt::print(stderr, "kvlens-cli verify: cpu: {}\n", s.message()); return 1; }
             double max_diff = 0;
             float lo = lc[0], hi = lc[0];
             for (std::size_t i = 0; i < V; ++i) {
