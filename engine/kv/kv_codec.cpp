@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "engine/kv/half.h"
+#include "engine/common/fp16.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>
@@ -21,7 +21,7 @@ namespace {
 void store_f16_portable(const float* src, std::uint8_t* dst, int n)
 {
     for (int i = 0; i < n; ++i) {
-        const std::uint16_t h = f32_to_f16(src[i]);
+        const std::uint16_t h = fp32_to_fp16(src[i]);
         std::memcpy(dst + 2 * i, &h, 2);
     }
 }
@@ -31,7 +31,7 @@ void load_f16_portable(const std::uint8_t* src, float* dst, int n)
     for (int i = 0; i < n; ++i) {
         std::uint16_t h;
         std::memcpy(&h, src + 2 * i, 2);
-        dst[i] = f16_to_f32(h);
+        dst[i] = fp16_to_fp32(h);
     }
 }
 
@@ -104,8 +104,8 @@ void store_q8_0_block(const float* x, std::uint8_t* out)
     // The scale is stored as f16, so quantize against the stored value: the
     // reconstruction error is then bounded by half the scale actually used.
     const float d = std::min(amax / 127.0f, 65504.0f);
-    const std::uint16_t d16 = f32_to_f16(d);
-    const float dq = f16_to_f32(d16);
+    const std::uint16_t d16 = fp32_to_fp16(d);
+    const float dq = fp16_to_fp32(d16);
     const float id = dq != 0.0f ? 1.0f / dq : 0.0f;
     std::memcpy(out, &d16, 2);
     for (int j = 0; j < q8_0_block_elems; ++j) {
@@ -118,7 +118,7 @@ void load_q8_0_block(const std::uint8_t* in, float* y)
 {
     std::uint16_t d16;
     std::memcpy(&d16, in, 2);
-    const float d = f16_to_f32(d16);
+    const float d = fp16_to_fp32(d16);
     for (int j = 0; j < q8_0_block_elems; ++j)
         y[j] = d * static_cast<float>(static_cast<std::int8_t>(in[2 + j]));
 }

@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/kv/half.h"
+#include "engine/common/fp16.h"
 #include "engine/kv/kv_codec.h"
 
 using namespace kvlens;
@@ -62,28 +62,28 @@ void TestKvCodec::halfKnownValues()
 {
     QFETCH(float, value);
     QFETCH(uint, bits);
-    QCOMPARE(uint(f32_to_f16(value)), bits);
+    QCOMPARE(uint(fp32_to_fp16(value)), bits);
 }
 
 void TestKvCodec::halfRoundTripsEveryPattern()
 {
     int n_nan = 0;
     for (std::uint32_t h = 0; h <= 0xffffu; ++h) {
-        const float f = f16_to_f32(static_cast<std::uint16_t>(h));
+        const float f = fp16_to_fp32(static_cast<std::uint16_t>(h));
         const bool is_nan = (h & 0x7c00u) == 0x7c00u && (h & 0x3ffu) != 0;
         if (is_nan) {
             QVERIFY(std::isnan(f));
-            QVERIFY(std::isnan(f16_to_f32(f32_to_f16(f))));
+            QVERIFY(std::isnan(fp16_to_fp32(fp32_to_fp16(f))));
             ++n_nan;
             continue;
         }
-        if (f32_to_f16(f) != h)
+        if (fp32_to_fp16(f) != h)
             QFAIL(qPrintable(QStringLiteral("half 0x%1 -> %2 -> 0x%3").arg(h, 4, 16, QLatin1Char('0'))
-                                 .arg(double(f)).arg(f32_to_f16(f), 4, 16, QLatin1Char('0'))));
+                                 .arg(double(f)).arg(fp32_to_fp16(f), 4, 16, QLatin1Char('0'))));
     }
     QCOMPARE(n_nan, 2 * 1023);
-    QCOMPARE(f16_to_f32(0x3555), 0.333251953125f);
-    QCOMPARE(f16_to_f32(0x0001), std::ldexp(1.0f, -24));
+    QCOMPARE(fp16_to_fp32(0x3555), 0.333251953125f);
+    QCOMPARE(fp16_to_fp32(0x0001), std::ldexp(1.0f, -24));
 }
 
 // Every float lies between two adjacent halves; the conversion must pick the
@@ -96,19 +96,19 @@ void TestKvCodec::halfRoundsToNearest()
     for (int i = 0; i < 200000; ++i) {
         const std::uint32_t b = bits(rng) | (i & 1 ? 0x80000000u : 0u);
         const float f = std::bit_cast<float>(b);
-        const std::uint16_t h = f32_to_f16(f);
-        const double got = f16_to_f32(h);
+        const std::uint16_t h = fp32_to_fp16(f);
+        const double got = fp16_to_fp32(h);
         if (std::isinf(got)) {
             QVERIFY(std::fabs(f) >= 65520.0f);
             continue;
         }
         // Neighbours of the chosen half, in magnitude.
         const std::uint16_t mag = h & 0x7fffu;
-        const double up = f16_to_f32(static_cast<std::uint16_t>((h & 0x8000u) | (mag + 1)));
+        const double up = fp16_to_fp32(static_cast<std::uint16_t>((h & 0x8000u) | (mag + 1)));
         const double err = std::fabs(double(f) - got);
         QVERIFY(err <= std::fabs(double(f) - up) || std::isinf(up));
         if (mag > 0) {
-            const double down = f16_to_f32(static_cast<std::uint16_t>((h & 0x8000u) | (mag - 1)));
+            const double down = fp16_to_fp32(static_cast<std::uint16_t>((h & 0x8000u) | (mag - 1)));
             QVERIFY(err <= std::fabs(double(f) - down));
         }
 #if defined(__FLT16_MAX__)
@@ -180,7 +180,7 @@ void TestKvCodec::f16RowRoundTrip()
         // The stored bits are exactly the portable conversion's.
         std::uint16_t h;
         std::memcpy(&h, stored.data() + 2 * i, 2);
-        QCOMPARE(uint(h), uint(f32_to_f16(x[i])));
+        QCOMPARE(uint(h), uint(fp32_to_fp16(x[i])));
         if (std::fabs(x[i]) > 1e-3f)
             max_rel = std::max(max_rel, err / std::fabs(double(x[i])));
     }
@@ -208,8 +208,8 @@ void TestKvCodec::f16RowSpecialValues()
             QVERIFY(std::isnan(y[static_cast<std::size_t>(i)]));
             continue;
         }
-        QCOMPARE(uint(h), uint(f32_to_f16(x[static_cast<std::size_t>(i)])));
-        QCOMPARE(y[static_cast<std::size_t>(i)], f16_to_f32(h));
+        QCOMPARE(uint(h), uint(fp32_to_fp16(x[static_cast<std::size_t>(i)])));
+        QCOMPARE(y[static_cast<std::size_t>(i)], fp16_to_fp32(h));
     }
     QCOMPARE(y[4], inf);            // 65520 overflows
     QCOMPARE(y[9], std::ldexp(1.0f, -24));
@@ -236,12 +236,12 @@ void TestKvCodec::q8RowRoundTrip()
     for (int b = 0; b < n / 32; ++b) {
         std::uint16_t d16;
         std::memcpy(&d16, stored.data() + 34 * b, 2);
-        const float d = f16_to_f32(d16);
+        const float d = fp16_to_fp32(d16);
         float amax = 0;
         for (int j = 0; j < 32; ++j)
             amax = std::max(amax, std::fabs(x[static_cast<std::size_t>(32 * b + j)]));
         // d is max|x| / 127, as an f16.
-        QCOMPARE(uint(d16), uint(f32_to_f16(amax / 127.0f)));
+        QCOMPARE(uint(d16), uint(fp32_to_fp16(amax / 127.0f)));
         QVERIFY(d > 0);
         bool some_quant_large = false;
         for (int j = 0; j < 32; ++j) {
@@ -269,7 +269,7 @@ void TestKvCodec::q8ExactValuesAreLossless()
     std::vector<float> y(32);
     QVERIFY(store_row(kv_dtype::q8_0, x.data(), stored.data(), 32));
     QVERIFY(load_row(kv_dtype::q8_0, stored.data(), y.data(), 32));
-    QCOMPARE(uint(stored[0] | (stored[1] << 8)), uint(f32_to_f16(0.5f)));
+    QCOMPARE(uint(stored[0] | (stored[1] << 8)), uint(fp32_to_fp16(0.5f)));
     for (int j = 0; j < 32; ++j)
         QCOMPARE(y[static_cast<std::size_t>(j)], x[static_cast<std::size_t>(j)]);
 }

@@ -11,7 +11,7 @@
 #include <functional>
 #include <cmath>
 
-#include "engine/backend/cpu/fp16.h"
+#include "engine/common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/ops_simd.h"

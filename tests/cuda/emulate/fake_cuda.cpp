@@ -9,7 +9,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include "engine/backend/cpu/fp16.h"
+#include "engine/common/fp16.h"
 #include "emu.h"
 
 extern "C" {

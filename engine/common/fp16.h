@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Half (IEEE binary16) and bfloat16 conversions, portable scalar versions.
+// Half (IEEE binary16) and bfloat16 conversions, portable scalar versions,
+// shared by the kernels and the KV cache codec.
 // Round-to-nearest-even on the way down, exact on the way up.
 #pragma once
 
