@@ -113,7 +113,8 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
             const std::int32_t* table = a.block_tables[t];
             const std::int64_t koff = head_offset(a.dtype, kvh, a.head_dim);
 
-            for (int g = 0; g < group; ++g) {
+            // The query in the K storage format (the q8_0 cache meets the f32 query instead).
+            for (int g = 0; g < group && a.dtype != kv_dtype::q8_0; ++g) {
                 const float* qh = a.q + t * q_stride + static_cast<std::int64_t>(kvh * group + g) * a.head_dim;
                 q_to_k(qh, qc + g * q_head_bytes, a.head_dim);
             }
