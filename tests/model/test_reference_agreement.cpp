@@ -7,8 +7,14 @@
 // tenths. Measured on these prompts' first steps: an exact float64 forward pass
 // (tests/reference/reference_forward.py) differs from llama.cpp by 0.52 to
 // 1.77; kvlens differs from llama.cpp by 0.15 to 0.7. Hence:
-// - first-step logits: within 0.9 (half the exact-vs-llama.cpp spread) on the
-//   reference's top-10 tokens and on ids 0..31, and the same argmax;
+// - first-step logits: within 0.9 (half the exact-vs-llama.cpp spread) of
+//   llama.cpp on the reference's top-10 tokens, and the same argmax; on ids
+//   0..31 (control tokens, whose logits are the least well conditioned) within
+//   0.9 of llama.cpp or of the exact float64 pass, whichever is nearer. The
+//   golden data was recorded on an AVX-512 CPU; on an AVX2 CPU kvlens's
+//   kernels round differently, and in chat_capital id 6 lands at 2.08 where
+//   llama.cpp says 1.07 and the exact pass 2.39: nearer the exact answer than
+//   llama.cpp itself is. A wrong engine is far from both references;
 // - greedy continuations: identical for the first 32 tokens, or, where they
 //   part earlier, the reference's top-2 margin at that step must be a near tie:
 //   below 0.1, or below twice the first-step logit difference measured on the
@@ -73,6 +79,15 @@ struct runner {
 json load_golden() {
     std::ifstream in(kvlens::test::source_root() / "tests/reference/data/greedy.json");
     return json::parse(in);
+}
+
+// The exact float64 pass's first-step logits of ids 0..31 for a prompt.
+std::vector<double> exact_logits_0_31(const std::string& name) {
+    std::ifstream in(kvlens::test::source_root() / "tests/reference/data/forward_f64.json");
+    const json f = json::parse(in);
+    for (const json& e : f["entries"])
+        if (e["name"] == name) return e["first_step"]["logits_0_31"].get<std::vector<double>>();
+    return {};
 }
 
 }  // namespace
@@ -152,10 +167,14 @@ private slots:
                                                             .arg(ids[i]).arg(r_.logits[static_cast<std::size_t>(ids[i])]).arg(ref[i])));
         }
         const auto slice = e["first_step"]["logits_0_31"].get<std::vector<double>>();
+        const auto exact = exact_logits_0_31(e["name"].get<std::string>());
+        QCOMPARE(exact.size(), slice.size());
         for (std::size_t i = 0; i < slice.size(); ++i) {
             const double d = std::fabs(r_.logits[i] - slice[i]);
-            worst = std::max(worst, d);
-            QVERIFY2(d <= k_logit_tolerance, qPrintable(QString("token %1: %2 vs %3").arg(i).arg(r_.logits[i]).arg(slice[i])));
+            const double d_exact = std::fabs(r_.logits[i] - exact[i]);
+            worst = std::max(worst, std::min(d, d_exact));
+            QVERIFY2(std::min(d, d_exact) <= k_logit_tolerance,
+                     qPrintable(QString("token %1: %2 vs llama.cpp %3, exact %4").arg(i).arg(r_.logits[i]).arg(slice[i]).arg(exact[i])));
         }
         // The same first token, unless the reference itself had a near tie there
         // (chat_haiku: margin 0.07; summation order alone can flip it).
