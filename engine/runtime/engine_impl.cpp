@@ -100,13 +100,12 @@ engine_impl::~engine_impl() {
 
 request_id engine_impl::submit(request_params params, event_callback on_event) {
     auto r = std::make_unique<request_state>();
-    r->t_submit = steady::now();
+    r->t_arrival = steady::now();
     r->params = std::move(params);
     r->on_event = std::move(on_event);
     r->cancel_flag = std::make_shared<std::atomic<bool>>(false);
 
     // Tokenize here, on the caller's thread: it is part of TTFT, measured.
-    const auto t0 = steady::now();
     const request_params& p = r->params;
     if (p.chat) {
         if (p.messages.empty()) r->tokenize_error = "chat request with no messages";
@@ -114,8 +113,8 @@ request_id engine_impl::submit(request_params params, event_callback on_event) {
     } else {
         r->prompt = tok_->encode(p.text, p.add_bos && tok_->add_bos(), true);
     }
-    r->fig.tokenize_ms = ms_between(t0, steady::now());
-    r->fig.prompt_tokens = static_cast<int>(r->prompt.size());
+    r->tl.tokenized_ms = r->since_arrival(steady::now());
+    r->tl.prompt_tokens = static_cast<int>(r->prompt.size());
 
     std::lock_guard<std::mutex> lock(mutex_);
     r->id = next_id_++;
@@ -178,7 +177,7 @@ void engine_impl::take_inbox(std::unique_lock<std::mutex>& lock) {
     fresh.swap(inbox_);
     lock.unlock();
     for (auto& r : fresh) {
-        r->on_event(event_queued{r->id, r->fig.prompt_tokens});
+        r->on_event(event_queued{r->id, r->tl.prompt_tokens});
         const int n = static_cast<int>(r->prompt.size());
         if (!r->tokenize_error.empty()) finish(*r, finish_reason::error, r->tokenize_error);
         else if (n == 0) finish(*r, finish_reason::error, "the prompt is empty");
@@ -229,14 +228,19 @@ bool engine_impl::try_start(request_state& r) {
         r.seq.reset();   // releases the prefix hits it took
         return false;
     }
-    r.t_started = steady::now();
+    r.tl.scheduled_ms = r.since_arrival(steady::now());
     r.phase = request_phase::prefill;
     r.n_prompt_done = static_cast<int>(*cached);
-    r.fig.cached_tokens = static_cast<int>(*cached);
-    r.fig.queue_ms = ms_between(r.t_submit, r.t_started);
+    r.tl.cached_tokens = static_cast<int>(*cached);
     r.samp.emplace(r.params.sampling);
     for (std::int32_t t : r.prompt) r.samp->accept(t);
-    r.on_event(event_started{r.id, r.fig.queue_ms});
+    const request_figures f = figures_of(r.tl);
+    event_started ev;
+    ev.request = r.id;
+    ev.tokenize_ms = f.tokenize_ms;
+    ev.queue_ms = f.queue_ms;
+    ev.t_ms = r.tl.scheduled_ms;
+    r.on_event(ev);
     return true;
 }
 
@@ -299,20 +303,34 @@ void engine_impl::step() {
             const float* logits = p.logit_row >= 0 ? logits_.data() + p.logit_row * V : nullptr;
             if (r.phase == request_phase::decode) {
                 r.seq->commit({&r.pending_token, 1});
-                r.decode_step_ms += step_ms;
                 // Every weight once, plus the K/V this sequence's attention read.
-                r.fig.decode_bytes += counts.weight_bytes +
+                r.tl.decode_bytes += counts.weight_bytes +
                                       static_cast<double>(pool_->geometry().logical_bytes(r.seq->n_tokens()));
-                emit_token(r, r.samp->sample({logits, V}), t1);
+                emit_token(r, r.samp->sample({logits, V}), t1, 0);
             } else {
                 r.seq->commit({r.prompt.data() + r.n_prompt_done, static_cast<std::size_t>(p.n)});
                 r.n_prompt_done += p.n;
-                r.prefill_ms += step_ms;
-                r.fig.computed_tokens += p.n;
-                r.fig.prefill_flop += counts.flop * p.n / static_cast<double>(batch_.size());
-                r.on_event(event_prefill_chunk{r.id, r.n_prompt_done, static_cast<int>(r.prompt.size()),
-                                               r.fig.cached_tokens, step_ms, r.since_submit(t1)});
-                if (logits) after_prompt_done(r, logits);
+                r.tl.prefill_forward_ms += step_ms;
+                r.tl.computed_tokens += p.n;
+                r.tl.prefill_flop += counts.flop * p.n / static_cast<double>(batch_.size());
+                event_prefill_chunk ev;
+                ev.request = r.id;
+                ev.tokens_done = r.n_prompt_done;
+                ev.tokens_total = static_cast<int>(r.prompt.size());
+                ev.cached_tokens = r.tl.cached_tokens;
+                ev.chunk_ms = step_ms;
+                ev.t_ms = r.since_arrival(t1);
+                const kv_figures kf = held_kv(r);
+                ev.kv_tokens = kf.kv_tokens;
+                ev.kv_bytes = kf.kv_bytes;
+                ev.kv_allocated_bytes = kf.kv_allocated_bytes;
+                ev.kv_reserved_bytes = kf.kv_reserved_bytes;
+                r.tl.kv_bytes_peak = std::max(r.tl.kv_bytes_peak, kf.kv_bytes);
+                r.on_event(ev);
+                if (logits) {
+                    r.tl.prefill_done_ms = ev.t_ms;
+                    after_prompt_done(r, logits);
+                }
             }
         }
     }
@@ -340,28 +358,33 @@ void engine_impl::step_kv_off(request_state& r) {
         const bool last = done + static_cast<std::size_t>(n) == all.size();
         if (last) batch_.logit_rows.push_back(n - 1);
         forward_counts counts;
-        const auto t0 = steady::now();
         s = backend_->forward(batch_, logits_.data(), &counts);
-        r.decode_step_ms += ms_between(t0, steady::now());
         if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); return; }
         bytes += counts.weight_bytes + counts.kv_bytes;
         r.seq->commit({all.data() + done, static_cast<std::size_t>(n)});
         done += static_cast<std::size_t>(n);
     }
-    r.fig.decode_bytes += bytes;
-    emit_token(r, r.samp->sample({logits_.data(), V}), steady::now());
+    r.tl.decode_bytes += bytes;
+    const std::int32_t id = r.samp->sample({logits_.data(), V});
+    emit_token(r, id, steady::now(), static_cast<std::int64_t>(all.size()));
 }
 
 void engine_impl::after_prompt_done(request_state& r, const float* logits) {
     r.phase = request_phase::decode;
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
     const std::int32_t id = r.samp->sample({logits, V});
-    const auto now = steady::now();
-    r.fig.prefill_ms = r.prefill_ms;
-    emit_token(r, id, now);
+    emit_token(r, id, steady::now(), 0);
 }
 
-void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now) {
+// The request's KV after the latest step; nothing in KV mode off, whose blocks
+// are scratch of one forward pass.
+kv_figures engine_impl::held_kv(const request_state& r) const {
+    if (opts_.kv == kv_mode::off || !r.seq) return {};
+    return r.seq->figures();
+}
+
+void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now,
+                             std::int64_t recomputed) {
     const int index = static_cast<int>(r.generated.size());
     r.samp->accept(id);
     const bool eog = tok_->is_end_of_generation(id);
@@ -377,28 +400,37 @@ void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_poi
     ev.index = index;
     ev.id = id;
     ev.text = piece;
-    ev.latency_ms = index == 0 ? r.since_submit(now) : ms_between(r.t_last_token, now);
-    ev.t_ms = r.since_submit(now);
+    ev.latency_ms = index == 0 ? r.since_arrival(now) : ms_between(r.t_last_token, now);
+    ev.t_ms = r.since_arrival(now);
     ev.visible = visible;
-    const kv_figures kf = r.seq->figures();
+    ev.recomputed_tokens = recomputed;
+    r.tl.recomputed_tokens += recomputed;
+    const kv_figures kf = held_kv(r);
     ev.kv_tokens = kf.kv_tokens;
     ev.kv_bytes = kf.kv_bytes;
     ev.kv_allocated_bytes = kf.kv_allocated_bytes;
     ev.kv_reserved_bytes = kf.kv_reserved_bytes;
-    r.fig.kv_bytes_peak = std::max(r.fig.kv_bytes_peak, kf.kv_bytes);
+    r.tl.kv_bytes_peak = std::max(r.tl.kv_bytes_peak, kf.kv_bytes);
 
     if (index == 0) {
-        r.t_first_token = now;
-        r.fig.ttft_ms = ev.t_ms;
-        r.on_event(event_first_token{r.id, ev.t_ms, id, piece});
+        r.tl.first_token_ms = ev.t_ms;
+        const request_figures f = figures_of(r.tl);
+        event_first_token first;
+        first.request = r.id;
+        first.ttft_ms = f.ttft_ms;
+        first.id = id;
+        first.text = piece;
+        first.tokenize_ms = f.tokenize_ms;
+        first.queue_ms = f.queue_ms;
+        first.prefill_ms = f.prefill_ms;
+        first.first_sample_ms = f.first_sample_ms;
+        r.on_event(first);
     }
-    if (visible && !r.visible_seen && !piece.empty()) {
-        r.visible_seen = true;
-        r.fig.ttft_visible_ms = ev.t_ms;
-    }
+    if (visible && r.tl.first_visible_ms < 0 && !piece.empty()) r.tl.first_visible_ms = ev.t_ms;
     r.t_last_token = now;
+    r.tl.last_token_ms = ev.t_ms;
     r.generated.push_back(id);
-    r.fig.generated_tokens = static_cast<int>(r.generated.size());
+    r.tl.generated_tokens = static_cast<int>(r.generated.size());
     r.on_event(ev);
 
     if (eog) finish(r, finish_reason::stop);
@@ -413,19 +445,8 @@ void engine_impl::finish(request_state& r, finish_reason why, std::string error)
     // Bytes of a character the generation stopped in the middle of are dropped:
     // they never form a character (flushing would print U+FFFD).
 
-    request_figures& f = r.fig;
-    f.e2e_ms = r.since_submit(now);
-    if (r.t_started == steady::time_point{}) f.queue_ms = f.e2e_ms;   // never started
-    if (f.generated_tokens > 0) f.decode_ms = ms_between(r.t_first_token, r.t_last_token);
-    if (f.prefill_ms == 0) f.prefill_ms = r.prefill_ms;
-    f.prefill_tok_s = f.prefill_ms > 0 ? f.computed_tokens / (f.prefill_ms / 1000.0) : 0;
-    if (f.generated_tokens > 1 && f.decode_ms > 0) {
-        f.decode_tok_s = (f.generated_tokens - 1) / (f.decode_ms / 1000.0);
-        f.tpot_ms = f.decode_ms / (f.generated_tokens - 1);
-        f.decode_bytes_s = f.decode_bytes / (f.decode_ms / 1000.0);
-    }
-    f.prefill_flop_s = f.prefill_ms > 0 ? f.prefill_flop / (f.prefill_ms / 1000.0) : 0;
-    f.device_memory_peak = backend_->weight_bytes() + backend_->kv_bytes() + backend_->scratch_bytes();
+    r.tl.end_ms = r.since_arrival(now);
+    r.tl.device_memory_peak = backend_->weight_bytes() + backend_->kv_bytes() + backend_->scratch_bytes();
     if (r.seq) r.seq.reset();   // returns the blocks (cached ones stay cached)
 
     event_done done;
@@ -433,7 +454,7 @@ void engine_impl::finish(request_state& r, finish_reason why, std::string error)
     done.reason = why;
     done.error = std::move(error);
     done.text = r.text;
-    done.figures = f;
+    done.figures = figures_of(r.tl);
     r.on_event(done);
 
     std::lock_guard<std::mutex> lock(mutex_);

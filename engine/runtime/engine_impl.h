@@ -47,7 +47,9 @@ private:
     void step();
     void step_kv_off(request_state& r);
     void after_prompt_done(request_state& r, const float* logits);
-    void emit_token(request_state& r, std::int32_t id, steady::time_point now);
+    // recomputed: tokens this step ran again for lack of a cache (KV off), else 0.
+    void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed);
+    kv_figures held_kv(const request_state& r) const;
     void finish(request_state& r, finish_reason why, std::string error = {});
     void reap_finished();
     std::int64_t blocks_still_needed(const request_state& r) const;

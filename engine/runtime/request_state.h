@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Everything the scheduler keeps about one request while it is queued or
 // running: its tokens, its KV sequence, its sampler and text stream, and the
-// clocks from which the figures of design.md are computed.
+// timeline from which metrics/figures_of() computes the figures of
+// docs/design.md.
 #pragma once
 
 #include <atomic>
@@ -47,16 +48,11 @@ struct request_state {
     std::string text;                  // whole generated text
     bool in_hidden = false;            // inside <think>...</think>
 
-    steady::time_point t_submit;
-    steady::time_point t_started;
-    steady::time_point t_first_token;
+    steady::time_point t_arrival;      // engine::submit called: 0 of every time below
     steady::time_point t_last_token;
-    request_figures fig;
-    double prefill_ms = 0;             // wall time of the forward passes that held its prompt
-    double decode_step_ms = 0;
-    bool visible_seen = false;
+    request_timeline tl;               // moments (ms since arrival) and counters
 
-    double since_submit(steady::time_point t) const { return ms_between(t_submit, t); }
+    double since_arrival(steady::time_point t) const { return ms_between(t_arrival, t); }
 };
 
 }  // namespace kvlens
