@@ -16,6 +16,7 @@
 #include "engine/metrics/events.h"
 #include "engine/model/forward_batch.h"
 #include "engine/runtime/engine.h"
+#include "engine/runtime/hidden_reasoning.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/utf8_stream.h"
 
@@ -46,7 +47,7 @@ struct request_state {
     std::optional<sampler> samp;
     utf8_stream stream;
     std::string text;                  // whole generated text
-    bool in_hidden = false;            // inside <think>...</think>
+    hidden_reasoning reasoning;        // where the text is inside <think>...</think>
 
     steady::time_point t_arrival;      // engine::submit called: 0 of every time below
     steady::time_point t_last_token;

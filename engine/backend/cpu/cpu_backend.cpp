@@ -217,15 +217,9 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 
 status cpu_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
     const int n = static_cast<int>(b.size());
+    if (auto st = check_forward_batch(b, c_.n_vocab, max_batch_, max_ctx_); !st) return st;
     if (n == 0) return {};
-    if (n > max_batch_) return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, max_batch_));
     if (kv_.n_layer() == 0) return make_error("KV storage not initialised");
-    for (int t = 0; t < n; ++t) {
-        if (b.tokens[t] < 0 || b.tokens[t] >= c_.n_vocab)
-            return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], c_.n_vocab));
-        if (b.positions[t] < 0 || b.positions[t] >= max_ctx_)
-            return make_error(fmt::format("position {} beyond the context of {}", b.positions[t], max_ctx_));
-    }
 
     embed(b);
     for (int il = 0; il < c_.n_layer; ++il) layer(il, b, n);
