@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// kvlens-cli: the scriptable face of the engine (design.md, "Command line").
+// kvlens-cli: the scriptable face of the engine (docs/design.md, "Command line").
 // Wiring only: each subcommand lives in its own file.
 #include <CLI/CLI.hpp>
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The shape of a KV cache and every size derived from it: row and block
-// bytes, the logical / allocated byte figures of design.md, and pool sizing.
+// bytes, the logical / allocated byte figures of docs/design.md, and pool sizing.
 // How many tokens a layer holds is decided in one place, layer_tokens(), so
 // sliding-window layers (Gemma 3) change only that function's inputs.
 #pragma once
@@ -33,7 +33,7 @@ struct kv_geometry {
     // Blocks that hold n_tokens: ceil(n_tokens / block_size).
     std::int64_t blocks_for_tokens(std::int64_t n_tokens) const;
 
-    // design.md figures, bytes:
+    // docs/design.md figures, bytes:
     // logical: sum over layers of 2 * n_kv_heads * head_dim * bytes/element * layer_tokens
     // (q8_0: 34/32 bytes per element).
     std::int64_t logical_bytes(std::int64_t n_tokens) const;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The KV pool (design.md, "KV cache"): one engine's KV geometry, its block
+// The KV pool (docs/design.md, "KV cache"): one engine's KV geometry, its block
 // allocator with the prefix cache, and (on the host) the K/V arrays. Sequences
 // (kv_sequence.h) take blocks from it; the scheduler asks it whether a request
 // fits and how full it is.

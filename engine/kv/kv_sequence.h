@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // One request's view of the KV pool: its block table (which pool block holds
 // positions [b * block_size, (b + 1) * block_size)), the token ids whose K/V
-// are held, and the KV figures of design.md. The KV mode decides when blocks
+// are held, and the KV figures of docs/design.md. The KV mode decides when blocks
 // are taken:
 //
 //   paged           begin(): prefix-cache hits only; then ensure_capacity() before
@@ -35,7 +35,7 @@ struct kv_slot {
     int slot = 0;              // row within the block, 0..block_size-1
 };
 
-// design.md's per-token KV figures, bytes.
+// docs/design.md's per-token KV figures, bytes.
 struct kv_figures {
     std::int64_t kv_tokens = 0;            // tokens whose K/V are held
     std::int64_t kv_bytes = 0;             // logical: sum over layers of 2 * row_bytes * layer tokens
@@ -88,7 +88,7 @@ public:
     const std::vector<std::int32_t>& block_table() const { return table_; }   // (n_blocks held) pool ids
     const std::vector<std::int32_t>& tokens() const { return tokens_; }       // (n_tokens) ids held
 
-    // Figures (design.md, "Events and figures").
+    // Figures (docs/design.md, "Events and figures").
     std::int64_t kv_bytes() const;
     std::int64_t kv_allocated_bytes() const;
     std::int64_t kv_reserved_bytes() const;

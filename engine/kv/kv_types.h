@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The KV cache's two user-facing choices (design.md, "KV cache"): how memory is
+// The KV cache's two user-facing choices (docs/design.md, "KV cache"): how memory is
 // set aside (mode) and how one element is stored (dtype). engine.h includes
 // this header; the KV module needs nothing else from the runtime.
 #pragma once

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The Engine (design.md, "Engine contract"): owns a loaded model, a backend and a
+// The Engine (docs/design.md, "Engine contract"): owns a loaded model, a backend and a
 // KV pool; takes requests from any thread, runs them on its own thread and
 // reports each through an event callback. The one header the CLI and the window
 // need.

@@ -4,9 +4,14 @@
 // requests wait (never corrupts or drops them), cancel works at any moment and
 // returns the pool, every token event's KV figures match the formula, and bad
 // requests end in clear errors.
-#include <QtTest>
+#include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 
 #include "engine/runtime/engine.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -38,7 +43,7 @@ std::unique_ptr<engine> make_engine(const std::string& model, kv_mode mode = kv_
     o.chunk = chunk;
     o.n_ctx = 2048;
     auto e = engine::create(o);
-    if (!e) qFatal("%s", e.message().c_str());
+    if (!e) throw std::runtime_error(e.message());   // the test fails with it
     return std::move(*e);
 }
 
@@ -80,142 +85,255 @@ std::string long_text(int n_chars, char first = 'T') {
     return s;
 }
 
+// The tiny model, written once per run.
+const std::string& tiny_model() {
+    static const std::string path = test::tiny_model_path("Q4_1");
+    return path;
+}
+
 }  // namespace
 
-class TestEngine : public QObject {
-    Q_OBJECT
-    std::string tiny_;
+TEST(Engine, tinyModelIsWritten) {
+ASSERT_TRUE(!tiny_model().empty());
+}
 
-private slots:
-    void initTestCase() {
-        tiny_ = test::tiny_model_path("Q4_1");
-        QVERIFY(!tiny_.empty());
-    }
+TEST(Engine, eventsComeInOrderWithTheirFigures) {
+    auto e = make_engine(tiny_model());
+    run_log log;
+    const request_id id = submit(*e, raw(long_text(150), 12), log);
+    e->wait_idle();
+    ASSERT_TRUE(log.events.size() >= 5);
+    ASSERT_EQ(std::string(event_name(log.events.front())), std::string("queued"));
+    ASSERT_EQ(std::string(event_name(log.events[1])), std::string("started"));
+    ASSERT_EQ(std::string(event_name(log.events.back())), std::string("done"));
+    for (const auto& ev : log.events) ASSERT_EQ(event_request(ev), id);
+    ASSERT_EQ(log.prefill_chunks, 3);   // 150 tokens in chunks of 64
+    ASSERT_EQ(static_cast<int>(log.tokens.size()), 12);
+    ASSERT_EQ(log.done.reason, finish_reason::length);
+    const request_figures& f = log.done.figures;
+    ASSERT_EQ(f.prompt_tokens, 150);
+    ASSERT_EQ(f.computed_tokens, 150);
+    ASSERT_EQ(f.generated_tokens, 12);
+    ASSERT_TRUE(f.ttft_ms >= f.prefill_ms);
+    ASSERT_TRUE(f.e2e_ms >= f.ttft_ms + f.decode_ms - 0.01);
+    ASSERT_TRUE(f.prefill_tok_s > 0 && f.decode_tok_s > 0);
+    ASSERT_TRUE(f.prefill_flop > 0 && f.decode_bytes > 0);
+    ASSERT_DOUBLE_EQ(log.tokens.front().latency_ms, f.ttft_ms);
+}
 
-    void eventsComeInOrderWithTheirFigures() {
-        auto e = make_engine(tiny_);
+TEST(Engine, prefillChunksCarryTheRequestsKvFromTheFirstChunk) {
+    for (kv_mode mode : {kv_mode::paged, kv_mode::static_reserve}) {
+        SCOPED_TRACE(to_string(mode));
+        auto e = make_engine(tiny_model(), mode);
         run_log log;
-        const request_id id = submit(*e, raw(long_text(150), 12), log);
+        submit(*e, raw(long_text(150), 10), log);
         e->wait_idle();
-        QVERIFY(log.events.size() >= 5);
-        QCOMPARE(std::string(event_name(log.events.front())), std::string("queued"));
-        QCOMPARE(std::string(event_name(log.events[1])), std::string("started"));
-        QCOMPARE(std::string(event_name(log.events.back())), std::string("done"));
-        for (const auto& ev : log.events) QCOMPARE(event_request(ev), id);
-        QCOMPARE(log.prefill_chunks, 3);   // 150 tokens in chunks of 64
-        QCOMPARE(static_cast<int>(log.tokens.size()), 12);
-        QCOMPARE(log.done.reason, finish_reason::length);
-        const request_figures& f = log.done.figures;
-        QCOMPARE(f.prompt_tokens, 150);
-        QCOMPARE(f.computed_tokens, 150);
-        QCOMPARE(f.generated_tokens, 12);
-        QVERIFY(f.ttft_ms >= f.prefill_ms);
-        QVERIFY(f.e2e_ms >= f.ttft_ms + f.decode_ms - 0.01);
-        QVERIFY(f.prefill_tok_s > 0 && f.decode_tok_s > 0);
-        QVERIFY(f.prefill_flop > 0 && f.decode_bytes > 0);
-        QCOMPARE(log.tokens.front().latency_ms, f.ttft_ms);
+        const model_info& i = e->info();
+        const std::int64_t per_token = 2LL * i.n_layer * i.n_head_kv * i.head_dim * 2;   // f16
+        const std::int64_t block_bytes = per_token * 16;
+        std::vector<event_prefill_chunk> chunks;
+        for (const auto& ev : log.events)
+            if (auto* c = std::get_if<event_prefill_chunk>(&ev)) chunks.push_back(*c);
+        ASSERT_EQ(static_cast<int>(chunks.size()), 3);   // 64 + 64 + 22 tokens
+        for (const auto& c : chunks) {
+            ASSERT_EQ(c.kv_tokens, std::int64_t(c.tokens_done));
+            ASSERT_EQ(c.kv_bytes, c.tokens_done * per_token);
+            ASSERT_TRUE(c.kv_allocated_bytes >= c.kv_bytes);
+            ASSERT_TRUE(c.kv_allocated_bytes - c.kv_bytes < block_bytes);
+            if (mode == kv_mode::static_reserve)
+                ASSERT_EQ(c.kv_reserved_bytes, (150 + 10 + 15) / 16 * block_bytes);
+            else
+                ASSERT_EQ(c.kv_reserved_bytes, c.kv_allocated_bytes);
+        }
+        ASSERT_EQ(chunks.front().kv_tokens, std::int64_t(64));
+        // The first token event continues the same curve.
+        ASSERT_EQ(log.tokens.front().kv_tokens, std::int64_t(150));
     }
+}
 
-    void kvBytesMatchTheFormulaAtEveryToken_data() {
-        QTest::addColumn<int>("mode");
-        QTest::addColumn<int>("dtype");
-        QTest::newRow("paged f16") << int(kv_mode::paged) << int(kv_dtype::f16);
-        QTest::newRow("paged q8_0") << int(kv_mode::paged) << int(kv_dtype::q8_0);
-        QTest::newRow("static f16") << int(kv_mode::static_reserve) << int(kv_dtype::f16);
+TEST(Engine, kvOffReportsNoCacheAndTheTokensEachStepRecomputes) {
+    auto e = make_engine(tiny_model(), kv_mode::off);
+    run_log log;
+    submit(*e, raw(long_text(100), 8), log);
+    e->wait_idle();
+    for (const auto& ev : log.events)
+        if (auto* c = std::get_if<event_prefill_chunk>(&ev)) {
+            ASSERT_EQ(c->kv_tokens, std::int64_t(0));
+            ASSERT_EQ(c->kv_bytes + c->kv_allocated_bytes + c->kv_reserved_bytes, std::int64_t(0));
+        }
+    ASSERT_EQ(static_cast<int>(log.tokens.size()), 8);
+    std::int64_t sum = 0;
+    for (const auto& t : log.tokens) {
+        ASSERT_EQ(t.kv_tokens, std::int64_t(0));
+        ASSERT_EQ(t.kv_bytes + t.kv_allocated_bytes + t.kv_reserved_bytes, std::int64_t(0));
+        // Token 0 comes from the prefill; token k recomputes the prompt and the k tokens before it.
+        ASSERT_EQ(t.recomputed_tokens, t.index == 0 ? std::int64_t(0) : std::int64_t(100 + t.index));
+        sum += t.recomputed_tokens;
     }
-    void kvBytesMatchTheFormulaAtEveryToken() {
-        QFETCH(int, mode);
-        QFETCH(int, dtype);
-        auto e = make_engine(tiny_, kv_mode(mode), kv_dtype(dtype));
+    ASSERT_EQ(log.done.figures.recomputed_tokens, sum);
+    ASSERT_EQ(log.done.figures.kv_bytes_peak, std::int64_t(0));
+    // With a cache nothing is recomputed.
+    auto paged = make_engine(tiny_model());
+    run_log p;
+    submit(*paged, raw(long_text(100), 8), p);
+    paged->wait_idle();
+    for (const auto& t : p.tokens) ASSERT_EQ(t.recomputed_tokens, std::int64_t(0));
+}
+
+TEST(Engine, ttftSegmentsAreEachMeasuredAndAddUpToTtft) {
+    // parallel 1: the second request waits in the queue while the first runs.
+    // Prompts of 4,000 tokens, so that tokenizing takes well over the 0.1 ms
+    // tolerance and a queue segment that held it would break the sum.
+    engine_options o;
+    o.model_path = tiny_model();
+    o.backend = "cpu";
+    o.n_ctx = 8192;
+    o.chunk = 512;
+    auto made = engine::create(o);
+    ASSERT_TRUE(made.ok()) << (made.ok() ? "" : made.message().c_str());
+    auto e = std::move(*made);
+    const auto p1 = raw(long_text(4000, 'A'), 4);
+    const auto p2 = raw(long_text(4000, 'B'), 4);
+    run_log a, b;
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    submit(*e, p1, a);
+    const auto t1 = clock::now();
+    submit(*e, p2, b);
+    const auto t2 = clock::now();
+    e->wait_idle();
+    const double submit_a_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    const double submit_b_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+    for (run_log* log : {&a, &b}) {
+        const request_figures& f = log->done.figures;
+        ASSERT_EQ(log->done.reason, finish_reason::length);
+        std::printf("tokenize %.3f queue %.3f prefill %.3f sample %.3f ttft %.3f ms\n", f.tokenize_ms, f.queue_ms,
+                    f.prefill_ms, f.first_sample_ms, f.ttft_ms);
+        // Tokenizing 4,000 characters takes longer than the 0.1 ms tolerance, so
+        // a queue segment that also held tokenize would break the sum below.
+        ASSERT_TRUE(f.tokenize_ms > 0.1) << f.tokenize_ms;
+        ASSERT_TRUE(f.queue_ms >= 0);
+        ASSERT_TRUE(f.prefill_ms > 0);
+        ASSERT_TRUE(f.first_sample_ms >= 0);
+        const double sum = f.tokenize_ms + f.queue_ms + f.prefill_ms + f.first_sample_ms;
+        ASSERT_TRUE(std::abs(sum - f.ttft_ms) <= 0.1)
+            << f.tokenize_ms << " + " << f.queue_ms << " + " << f.prefill_ms << " + " << f.first_sample_ms << " = " << sum
+            << ", ttft " << f.ttft_ms;
+        // The prefill segment holds its chunks' forward passes.
+        ASSERT_TRUE(f.prefill_ms >= f.prefill_forward_ms);
+        ASSERT_TRUE(f.prefill_forward_ms > 0);
+        // The events carry the same figures as soon as they are known.
+        const auto& started = std::get<event_started>(log->events[1]);
+        ASSERT_DOUBLE_EQ(started.tokenize_ms, f.tokenize_ms);
+        ASSERT_DOUBLE_EQ(started.queue_ms, f.queue_ms);
+        ASSERT_DOUBLE_EQ(started.t_ms, f.tokenize_ms + f.queue_ms);
+        const event_first_token* first = nullptr;
+        for (const auto& ev : log->events)
+            if (auto* x = std::get_if<event_first_token>(&ev)) first = x;
+        ASSERT_TRUE(first != nullptr);
+        ASSERT_DOUBLE_EQ(first->ttft_ms, f.ttft_ms);
+        ASSERT_DOUBLE_EQ(first->prefill_ms, f.prefill_ms);
+        ASSERT_DOUBLE_EQ(first->first_sample_ms, f.first_sample_ms);
+    }
+    // Tokenizing happens inside submit(), so it cannot take longer than the call.
+    ASSERT_TRUE(a.done.figures.tokenize_ms <= submit_a_ms);
+    ASSERT_TRUE(b.done.figures.tokenize_ms <= submit_b_ms);
+    // The second request queued behind the whole first one.
+    ASSERT_TRUE(b.done.figures.queue_ms >= a.done.figures.e2e_ms - submit_a_ms - submit_b_ms) << "queue " << b.done.figures.queue_ms << ", first e2e " << a.done.figures.e2e_ms;
+}
+
+TEST(Engine, kvBytesMatchTheFormulaAtEveryToken) {
+    const std::pair<kv_mode, kv_dtype> cases[] = {
+    {kv_mode::paged, kv_dtype::f16}, {kv_mode::paged, kv_dtype::q8_0}, {kv_mode::static_reserve, kv_dtype::f16}};
+    for (const auto& [mode, dtype] : cases) {
+        SCOPED_TRACE(std::string(to_string(mode)) + " " + to_string(dtype));
+        auto e = make_engine(tiny_model(), mode, dtype);
         run_log log;
         submit(*e, raw(long_text(40), 30), log);
         e->wait_idle();
         const model_info& i = e->info();
         // 2 (K and V) x layers x kv heads x head_dim x bytes per element; q8_0: 34 bytes per 32.
-        const std::int64_t per_token = kv_dtype(dtype) == kv_dtype::f16 ? 2LL * i.n_layer * i.n_head_kv * i.head_dim * 2
+        const std::int64_t per_token = dtype == kv_dtype::f16 ? 2LL * i.n_layer * i.n_head_kv * i.head_dim * 2
                                                                           : 2LL * i.n_layer * i.n_head_kv * i.head_dim / 32 * 34;
         const std::int64_t block_bytes = per_token * 16;
-        QCOMPARE(static_cast<int>(log.tokens.size()), 30);
+        ASSERT_EQ(static_cast<int>(log.tokens.size()), 30);
         for (const auto& t : log.tokens) {
-            QCOMPARE(t.kv_bytes, t.kv_tokens * per_token);
-            QCOMPARE(t.kv_tokens, 40 + t.index);
-            QVERIFY(t.kv_allocated_bytes >= t.kv_bytes);
-            QVERIFY(t.kv_allocated_bytes - t.kv_bytes < block_bytes);
-            if (kv_mode(mode) == kv_mode::static_reserve)
-                QCOMPARE(t.kv_reserved_bytes, (40 + 30 + 15) / 16 * block_bytes);   // prompt + max_new, from the start
+            ASSERT_EQ(t.kv_bytes, t.kv_tokens * per_token);
+            ASSERT_EQ(t.kv_tokens, 40 + t.index);
+            ASSERT_TRUE(t.kv_allocated_bytes >= t.kv_bytes);
+            ASSERT_TRUE(t.kv_allocated_bytes - t.kv_bytes < block_bytes);
+            if (mode == kv_mode::static_reserve)
+                ASSERT_EQ(t.kv_reserved_bytes, (40 + 30 + 15) / 16 * block_bytes);   // prompt + max_new, from the start
             else
-                QCOMPARE(t.kv_reserved_bytes, t.kv_allocated_bytes);
+                ASSERT_EQ(t.kv_reserved_bytes, t.kv_allocated_bytes);
         }
     }
+}
 
-    void kvModesGiveTheSameGreedyText() {
-        const auto p = raw(long_text(100), 24);
-        auto paged = make_engine(tiny_, kv_mode::paged);
-        auto fixed = make_engine(tiny_, kv_mode::static_reserve);
-        auto off = make_engine(tiny_, kv_mode::off);
-        const auto a = generate(*paged, p);
-        QCOMPARE(static_cast<int>(a.size()), 24);
-        QCOMPARE(generate(*fixed, p), a);
-        QCOMPARE(generate(*off, p), a);
+TEST(Engine, kvModesGiveTheSameGreedyText) {
+    const auto p = raw(long_text(100), 24);
+    auto paged = make_engine(tiny_model(), kv_mode::paged);
+    auto fixed = make_engine(tiny_model(), kv_mode::static_reserve);
+    auto off = make_engine(tiny_model(), kv_mode::off);
+    const auto a = generate(*paged, p);
+    ASSERT_EQ(static_cast<int>(a.size()), 24);
+    ASSERT_EQ(generate(*fixed, p), a);
+    ASSERT_EQ(generate(*off, p), a);
+}
+
+TEST(Engine, kvModesAgreeOnTheDefaultModel) {
+    if (!test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
+    request_params p;
+    p.chat = true;
+    p.messages = {{"user", "Explain in two sentences what a KV cache is."}};
+    p.max_tokens = 64;
+    auto paged = make_engine(test::default_model().string(), kv_mode::paged);
+    const auto a = generate(*paged, p);
+    ASSERT_TRUE(a.size() >= 16);
+    auto fixed = make_engine(test::default_model().string(), kv_mode::static_reserve);
+    ASSERT_EQ(generate(*fixed, p), a);
+    // q8_0 against f16 step by step on the same inputs: tests/model/test_forward.
+}
+
+TEST(Engine, sharedPrefixIsReusedAndADifferentStartIsNot) {
+    auto e = make_engine(tiny_model());
+    const std::string doc = long_text(1000);
+    run_log first, second, third;
+    submit(*e, raw(doc + " Summary:", 4), first);
+    e->wait_idle();
+    ASSERT_EQ(first.done.figures.cached_tokens, 0);
+    submit(*e, raw(doc + " Question: why?", 4), second);
+    e->wait_idle();
+    ASSERT_TRUE(second.done.figures.cached_tokens >= 992) << second.done.figures.cached_tokens;
+    ASSERT_EQ(second.done.figures.computed_tokens, second.done.figures.prompt_tokens - second.done.figures.cached_tokens);
+    submit(*e, raw(long_text(1000, 'X') + " Summary:", 4), third);
+    e->wait_idle();
+    ASSERT_EQ(third.done.figures.cached_tokens, 0);
+}
+
+TEST(Engine, moreRequestsThanThePoolHoldsAllFinishWithTheirOwnText) {
+    // A pool of 1 MiB holds 2048 tokens of the tiny model at 512 bytes each: about 5 of these at once.
+    std::vector<request_params> reqs;
+    for (int k = 0; k < 8; ++k) reqs.push_back(raw(long_text(300 + 10 * k, char('A' + k)), 80));
+    auto alone = make_engine(tiny_model());
+    std::vector<std::vector<std::int32_t>> expected;
+    for (const auto& r : reqs) expected.push_back(generate(*alone, r));
+
+    auto e = make_engine(tiny_model(), kv_mode::paged, kv_dtype::f16, 8, 1);
+    std::vector<run_log> logs(reqs.size());
+    for (std::size_t k = 0; k < reqs.size(); ++k) submit(*e, reqs[k], logs[k]);
+    e->wait_idle();
+    for (std::size_t k = 0; k < reqs.size(); ++k) {
+        ASSERT_EQ(logs[k].done.reason, finish_reason::length);
+        ASSERT_EQ(ids_of(logs[k]), expected[k]);
     }
+    ASSERT_DOUBLE_EQ(e->kv_usage(), 0.0);
+}
 
-    void kvModesAgreeOnTheDefaultModel() {
-        if (!test::have_default_model()) QSKIP("default model not fetched (scripts/fetch-model)");
-        request_params p;
-        p.chat = true;
-        p.messages = {{"user", "Explain in two sentences what a KV cache is."}};
-        p.max_tokens = 64;
-        auto paged = make_engine(test::default_model().string(), kv_mode::paged);
-        const auto a = generate(*paged, p);
-        QVERIFY(a.size() >= 16);
-        auto fixed = make_engine(test::default_model().string(), kv_mode::static_reserve);
-        QCOMPARE(generate(*fixed, p), a);
-        // q8_0 against f16 step by step on the same inputs: tests/model/test_forward.
-    }
-
-    void sharedPrefixIsReusedAndADifferentStartIsNot() {
-        auto e = make_engine(tiny_);
-        const std::string doc = long_text(1000);
-        run_log first, second, third;
-        submit(*e, raw(doc + " Summary:", 4), first);
-        e->wait_idle();
-        QCOMPARE(first.done.figures.cached_tokens, 0);
-        submit(*e, raw(doc + " Question: why?", 4), second);
-        e->wait_idle();
-        QVERIFY2(second.done.figures.cached_tokens >= 992, qPrintable(QString::number(second.done.figures.cached_tokens)));
-        QCOMPARE(second.done.figures.computed_tokens, second.done.figures.prompt_tokens - second.done.figures.cached_tokens);
-        submit(*e, raw(long_text(1000, 'X') + " Summary:", 4), third);
-        e->wait_idle();
-        QCOMPARE(third.done.figures.cached_tokens, 0);
-    }
-
-    void moreRequestsThanThePoolHoldsAllFinishWithTheirOwnText() {
-        // A pool of 1 MiB holds 2048 tokens of the tiny model at 512 bytes each: about 5 of these at once.
-        std::vector<request_params> reqs;
-        for (int k = 0; k < 8; ++k) reqs.push_back(raw(long_text(300 + 10 * k, char('A' + k)), 80));
-        auto alone = make_engine(tiny_);
-        std::vector<std::vector<std::int32_t>> expected;
-        for (const auto& r : reqs) expected.push_back(generate(*alone, r));
-
-        auto e = make_engine(tiny_, kv_mode::paged, kv_dtype::f16, 8, 1);
-        std::vector<run_log> logs(reqs.size());
-        for (std::size_t k = 0; k < reqs.size(); ++k) submit(*e, reqs[k], logs[k]);
-        e->wait_idle();
-        for (std::size_t k = 0; k < reqs.size(); ++k) {
-            QCOMPARE(logs[k].done.reason, finish_reason::length);
-            QCOMPARE(ids_of(logs[k]), expected[k]);
-        }
-        QCOMPARE(e->kv_usage(), 0.0);
-    }
-
-    void cancelDuringPrefillAndDecodeReturnsThePool_data() {
-        QTest::addColumn<bool>("during_prefill");
-        QTest::newRow("prefill") << true;
-        QTest::newRow("decode") << false;
-    }
-    void cancelDuringPrefillAndDecodeReturnsThePool() {
-        QFETCH(bool, during_prefill);
-        auto e = make_engine(tiny_, kv_mode::paged, kv_dtype::f16, 1, 0, 8);
+TEST(Engine, cancelDuringPrefillAndDecodeReturnsThePool) {
+    for (bool during_prefill : {true, false}) {
+        SCOPED_TRACE(during_prefill ? "prefill" : "decode");
+        auto e = make_engine(tiny_model(), kv_mode::paged, kv_dtype::f16, 1, 0, 8);
         const double before = e->kv_usage();
         std::mutex mu;
         std::condition_variable cv;
@@ -239,39 +357,36 @@ private slots:
         }
         e->cancel(id);
         e->wait_idle();
-        QCOMPARE(log.done.reason, finish_reason::cancelled);
-        if (during_prefill) QVERIFY(log.tokens.empty());
-        else QVERIFY(log.tokens.size() < 1500);
-        QCOMPARE(e->kv_usage(), before);
+        ASSERT_EQ(log.done.reason, finish_reason::cancelled);
+        if (during_prefill) ASSERT_TRUE(log.tokens.empty());
+        else ASSERT_TRUE(log.tokens.size() < 1500);
+        ASSERT_DOUBLE_EQ(e->kv_usage(), before);
     }
+}
 
-    void promptLongerThanTheContextIsAnErrorBeforeAnyCompute() {
-        auto e = make_engine(tiny_);
-        run_log log;
-        submit(*e, raw(long_text(2100), 10), log);
-        e->wait_idle();
-        QCOMPARE(log.done.reason, finish_reason::error);
-        QVERIFY(QString::fromStdString(log.done.error).contains("does not fit the context of 2048"));
-        QCOMPARE(log.prefill_chunks, 0);
-    }
+TEST(Engine, promptLongerThanTheContextIsAnErrorBeforeAnyCompute) {
+    auto e = make_engine(tiny_model());
+    run_log log;
+    submit(*e, raw(long_text(2100), 10), log);
+    e->wait_idle();
+    ASSERT_EQ(log.done.reason, finish_reason::error);
+    ASSERT_TRUE((std::string(log.done.error).find("does not fit the context of 2048") != std::string::npos));
+    ASSERT_EQ(log.prefill_chunks, 0);
+}
 
-    void emptyPromptAndBadOptionsAreErrors() {
-        auto e = make_engine(tiny_);
-        run_log log;
-        submit(*e, raw("", 10), log);
-        e->wait_idle();
-        QCOMPARE(log.done.reason, finish_reason::error);
-        QVERIFY(QString::fromStdString(log.done.error).contains("empty"));
-        engine_options o;
-        o.model_path = "/nonexistent.gguf";
-        QVERIFY(!engine::create(o).ok());
-        o.model_path = tiny_;
-        o.backend = "tpu";
-        auto bad = engine::create(o);
-        QVERIFY(!bad.ok());
-        QVERIFY(QString::fromStdString(bad.message()).contains("unknown backend"));
-    }
-};
-
-QTEST_GUILESS_MAIN(TestEngine)
-#include "test_engine.moc"
+TEST(Engine, emptyPromptAndBadOptionsAreErrors) {
+    auto e = make_engine(tiny_model());
+    run_log log;
+    submit(*e, raw("", 10), log);
+    e->wait_idle();
+    ASSERT_EQ(log.done.reason, finish_reason::error);
+    ASSERT_TRUE((std::string(log.done.error).find("empty") != std::string::npos));
+    engine_options o;
+    o.model_path = "/nonexistent.gguf";
+    ASSERT_TRUE(!engine::create(o).ok());
+    o.model_path = tiny_model();
+    o.backend = "tpu";
+    auto bad = engine::create(o);
+    ASSERT_TRUE(!bad.ok());
+    ASSERT_TRUE((std::string(bad.message()).find("unknown backend") != std::string::npos));
+}

@@ -13,7 +13,7 @@ enum class TaskKind { OneLine, KeyPoints, Detailed, Question };
 QString taskKey(TaskKind t);                    // "one-line", "key-points", "detailed", "question"
 bool parseTaskKey(const QString& key, TaskKind& out);
 
-// One-click variations of a run (design.md, "What must be visible").
+// One-click variations of a run (docs/design.md, "What must be visible").
 enum class Experiment {
     None,
     KvOff,          // same request, KV mode "off": every step recomputes the prefix

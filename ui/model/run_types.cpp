@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Names of finish reasons and event kinds, as design.md spells them.
+// Names of finish reasons and event kinds, as docs/design.md spells them.
 #include "ui/model/run_types.h"
 
 namespace kvlens::ui {

@@ -39,7 +39,7 @@ struct TokenStep {
     KvSnapshot kv;
 };
 
-// The figures of a finished request (design.md, "Events and figures").
+// The figures of a finished request (docs/design.md, "Events and figures").
 struct RunFigures {
     int promptTokens = 0;
     int cachedTokens = 0;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// StatsCard: the figures of design.md for the selected run (prompt, cached,
+// StatsCard: the figures of docs/design.md for the selected run (prompt, cached,
 // computed and generated tokens; queue, tokenize, prefill, TTFT, TTFT
 // visible, decode and end-to-end times; prefill and decode tok/s, TPOT; KV
 // and device memory peaks; achieved FLOP/s and bytes/s), with the overlaid
