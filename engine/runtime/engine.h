@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/backend/memory_figures.h"
 #include "engine/common/result.h"
 #include "engine/kv/kv_types.h"
 #include "engine/metrics/events.h"
@@ -72,6 +73,15 @@ public:
     virtual std::int64_t kv_pool_bytes() const = 0;
     virtual std::int64_t weight_bytes() const = 0;
     virtual std::int64_t scratch_bytes() const = 0;
+
+    // Why the CUDA backend that was asked for does not run and the CPU does
+    // instead, as a sentence to show ("cuda: 2.1 GiB of weights + 1.0 GiB KV
+    // pool do not fit in 0.5 GiB free of 16.0 GiB; using the CPU"); empty
+    // when the backend asked for runs.
+    virtual std::string backend_fallback() const { return {}; }
+    // The backend's bytes by part with the device's free and total memory
+    // (queried at the call), for the memory chart.
+    virtual memory_figures device_memory() const { return {}; }
 };
 
 }  // namespace kvlens

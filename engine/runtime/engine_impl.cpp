@@ -10,6 +10,8 @@
 // request's timeline.
 #include "engine/runtime/engine_impl.h"
 
+#include "engine/runtime/backend_choice.h"
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -47,16 +49,24 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
     bo.n_threads = opts.n_threads;
     bo.max_batch = e->max_batch_;
     bo.max_ctx = e->n_ctx_;
-    auto chosen = make_backend(*e->model_, bo, opts.backend);
-    if (!chosen) return chosen.err();
-    e->backend_ = std::move(chosen->b);
-    e->backend_desc_ = std::move(chosen->description);
-
     kv_geometry g = make_kv_geometry(info, opts.kv_type, opts.kv_block);
     g.layer_window = e->model_->config().layer_window;
     auto n_blocks = opts.kv_budget_mib > 0 ? blocks_for_budget(g, opts.kv_budget_mib)
                                            : blocks_for_context(g, e->n_ctx_, opts.parallel);
     if (!n_blocks) return n_blocks.err();
+    // The backend, its KV storage allocated; CUDA that cannot run falls back to the CPU.
+    backend_request br;
+    br.which = opts.backend;
+    br.options = bo;
+    br.kv = g;
+    br.kv_blocks = *n_blocks;
+    auto chosen = choose_backend(*e->model_, br);
+    if (!chosen) return chosen.err();
+    e->backend_ = std::move(chosen->chosen);
+    e->backend_fallback_ = std::move(chosen->fallback);
+    e->backend_desc_ = e->backend_->description();
+    if (!e->backend_fallback_.empty()) e->backend_desc_ += fmt::format(" ({})", e->backend_fallback_);
+
     kv_pool_options po;
     po.geometry = g;
     po.n_blocks = *n_blocks;
@@ -64,8 +74,6 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
     auto pool = kv_pool::create(po);
     if (!pool) return pool.err();
     e->pool_ = std::move(*pool);
-    status s = e->backend_->init_kv(g, *n_blocks);
-    if (!s) return make_error(fmt::format("KV pool of {} blocks: {}", *n_blocks, s.message()));
 
     e->logits_.resize(static_cast<std::size_t>(opts.parallel + 1) * info.n_vocab);
     e->thread_ = std::thread([p = e.get()] { p->loop(); });

@@ -37,6 +37,8 @@ public:
     std::int64_t kv_pool_bytes() const override { return backend_->kv_bytes(); }
     std::int64_t weight_bytes() const override { return backend_->weight_bytes(); }
     std::int64_t scratch_bytes() const override { return backend_->scratch_bytes(); }
+    std::string backend_fallback() const override { return backend_fallback_; }
+    memory_figures device_memory() const override { return backend_->memory(); }
 
 private:
     engine_impl() = default;
@@ -69,6 +71,7 @@ private:
     std::unique_ptr<backend> backend_;
     std::unique_ptr<kv_pool> pool_;
     std::string backend_desc_;
+    std::string backend_fallback_;   // why the CUDA asked for does not run; empty when it does
     int n_ctx_ = 0;
     int max_batch_ = 0;
 

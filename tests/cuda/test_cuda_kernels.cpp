@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -298,116 +300,197 @@ void test_ops() {
 
 // ---- KV store and paged attention ----------------------------------------------------------
 
-struct attention_case {
+// Two sequences in one pool with ragged block tables: A holds 331 tokens in a
+// shuffle of 21 blocks, B 40 tokens in 3 others; the device table rows are
+// padded to the longest. Random K/V (never zeros), stored by the CPU and
+// copied to the device so every kernel meets the CPU's bytes.
+struct attention_pool {
+    int n_head, n_kv, hd;
     kv_dtype dtype;
-    int window;
-    int n_splits;      // 1: direct; more: partials + combine
+    static constexpr int bs = 16, n_blocks = 24, len_a = 331, len_b = 40;
+    std::vector<std::int32_t> table_a, table_b, tables_dev;   // tables_dev: (2, n_blocks) rows A, B
+    std::optional<kv_storage> host;
+    std::unique_ptr<dev_mem> dk, dv, dtab;
+    paged_kv_view kv;   // tok_row / positions are the batch's
 };
 
-void test_attention(const attention_case& ac) {
-    const int n_head = 8, n_kv = 2, hd = 64, bs = 16, n_blocks = 24;
-    const int max_ctx = n_blocks * bs;
-    // One sequence whose block table is a shuffle of the pool.
-    std::vector<std::int32_t> t1(n_blocks);
-    std::iota(t1.begin(), t1.end(), 0);
-    std::shuffle(t1.begin(), t1.end(), g_rng);
+bool make_pool(attention_pool& P, bool test_store) {
+    std::vector<std::int32_t> ids(P.n_blocks);
+    std::iota(ids.begin(), ids.end(), 0);
+    std::shuffle(ids.begin(), ids.end(), g_rng);
+    P.table_a.assign(ids.begin(), ids.begin() + 21);
+    P.table_b.assign(ids.begin() + 21, ids.end());
+    P.tables_dev.assign(2 * P.n_blocks, 0);
+    std::copy(P.table_a.begin(), P.table_a.end(), P.tables_dev.begin());
+    std::copy(P.table_b.begin(), P.table_b.end(), P.tables_dev.begin() + P.n_blocks);
     kv_geometry g;
     g.n_layer = 1;
-    g.n_kv_heads = n_kv;
-    g.head_dim = hd;
-    g.dtype = ac.dtype;
-    g.block_size = bs;
-    auto host = kv_storage::create(g, n_blocks);
-    if (!host) { check_status("kv_storage", host.err()); return; }
-    const int row = n_kv * hd;
-
-    // History: positions 0..330 stored by the device kernel and by the CPU; the
-    // two encodings must decode alike.
-    const std::string dt = to_string(ac.dtype);
-    dev_mem dk_arr(static_cast<std::size_t>(host->layer_bytes())), dv_arr(static_cast<std::size_t>(host->layer_bytes()));
-    const int hist = 331;
-    const auto kh = random_floats(static_cast<std::size_t>(hist) * row), vh = random_floats(static_cast<std::size_t>(hist) * row);
-    std::vector<std::int32_t> pos_h(hist), tok_row_h(hist, 0);
-    std::iota(pos_h.begin(), pos_h.end(), 0);
-    dev_mem dk(kh), dv(vh), dpos(pos_h), drow(tok_row_h), dtab(t1);
-    paged_kv_view kv;
-    kv.dtype = ac.dtype;
-    kv.k = dk_arr.as<std::uint8_t>();
-    kv.v = dv_arr.as<std::uint8_t>();
-    kv.row_bytes = host->row_bytes();
-    kv.block_size = bs;
-    kv.n_kv_heads = n_kv;
-    kv.head_dim = hd;
-    kv.tables = dtab.as<std::int32_t>();
-    kv.table_stride = n_blocks;
-    kv.tok_row = drow.as<std::int32_t>();
-    kv.positions = dpos.as<std::int32_t>();
-    check_status("kv_store " + dt, launch_kv_store(kv, dk.as<float>(), dv.as<float>(), hist, nullptr));
-    std::vector<const std::int32_t*> tables_h(hist, t1.data());
-    store_kv(*host, ac.dtype, 0, kh.data(), vh.data(), hist, row, tables_h.data(), pos_h.data());
-    // The stored bytes decode to the same values (q8_0 may differ in a rounding tie).
-    {
-        const auto kbytes = dk_arr.read<std::uint8_t>(static_cast<std::size_t>(host->layer_bytes()));
-        std::vector<float> got(static_cast<std::size_t>(hist) * row), want(got.size());
-        for (int p = 0; p < hist; ++p) {
-            const std::int64_t off = (static_cast<std::int64_t>(t1[p / bs]) * bs + p % bs) * host->row_bytes();
-            load_row(ac.dtype, kbytes.data() + off, &got[static_cast<std::size_t>(p) * row], row);
-            load_row(ac.dtype, host->k_row(0, t1[p / bs], p % bs), &want[static_cast<std::size_t>(p) * row], row);
+    g.n_kv_heads = P.n_kv;
+    g.head_dim = P.hd;
+    g.dtype = P.dtype;
+    g.block_size = P.bs;
+    auto host = kv_storage::create(g, P.n_blocks);
+    if (!host) { check_status("kv_storage", host.err()); return false; }
+    P.host.emplace(std::move(*host));
+    const int row = P.n_kv * P.hd;
+    const std::size_t layer = static_cast<std::size_t>(P.host->layer_bytes());
+    P.dk = std::make_unique<dev_mem>(layer);
+    P.dv = std::make_unique<dev_mem>(layer);
+    P.dtab = std::make_unique<dev_mem>(P.tables_dev);
+    P.kv.dtype = P.dtype;
+    P.kv.k = P.dk->as<std::uint8_t>();
+    P.kv.v = P.dv->as<std::uint8_t>();
+    P.kv.row_bytes = P.host->row_bytes();
+    P.kv.block_size = P.bs;
+    P.kv.n_kv_heads = P.n_kv;
+    P.kv.head_dim = P.hd;
+    P.kv.tables = P.dtab->as<std::int32_t>();
+    P.kv.table_stride = P.n_blocks;
+    const std::string dt = to_string(P.dtype);
+    for (int sq = 0; sq < 2; ++sq) {
+        const int n = sq == 0 ? P.len_a : P.len_b;
+        const auto kh = random_floats(static_cast<std::size_t>(n) * row), vh = random_floats(static_cast<std::size_t>(n) * row);
+        std::vector<std::int32_t> pos(n), rows(n, sq);
+        std::iota(pos.begin(), pos.end(), 0);
+        const std::int32_t* tab = sq == 0 ? P.table_a.data() : P.table_b.data();
+        std::vector<const std::int32_t*> tables_h(n, tab);
+        store_kv(*P.host, P.dtype, 0, kh.data(), vh.data(), n, row, tables_h.data(), pos.data());
+        if (!test_store || sq != 0) continue;
+        // The device's store of A: its bytes decode as the CPU's (q8_0 may differ in a rounding tie).
+        dev_mem dk(kh), dv(vh), dpos(pos), drow(rows);
+        paged_kv_view kv = P.kv;
+        kv.positions = dpos.as<std::int32_t>();
+        kv.tok_row = drow.as<std::int32_t>();
+        check_status("kv_store " + dt, launch_kv_store(kv, dk.as<float>(), dv.as<float>(), n, nullptr));
+        const auto kbytes = P.dk->read<std::uint8_t>(layer);
+        std::vector<float> got(static_cast<std::size_t>(n) * row), want(got.size());
+        for (int q = 0; q < n; ++q) {
+            const std::int64_t off = (static_cast<std::int64_t>(tab[q / P.bs]) * P.bs + q % P.bs) * P.host->row_bytes();
+            load_row(P.dtype, kbytes.data() + off, &got[static_cast<std::size_t>(q) * row], row);
+            load_row(P.dtype, P.host->k_row(0, tab[q / P.bs], q % P.bs), &want[static_cast<std::size_t>(q) * row], row);
         }
-        check("kv_store " + dt + " (K rows, decoded)", rel_error(got, want), ac.dtype == kv_dtype::f16 ? 0.0 : 1e-2);
+        check("kv_store " + dt + " (K rows, decoded)", rel_error(got, want), P.dtype == kv_dtype::f16 ? 0.0 : 1e-2);
     }
-    // Copy the CPU's bytes to the device so attention compares like with like.
-    cudaMemcpy(dk_arr.p, host->k_layer(0), static_cast<std::size_t>(host->layer_bytes()), cudaMemcpyHostToDevice);
-    cudaMemcpy(dv_arr.p, host->v_layer(0), static_cast<std::size_t>(host->layer_bytes()), cudaMemcpyHostToDevice);
+    cudaMemcpy(P.dk->p, P.host->k_layer(0), layer, cudaMemcpyHostToDevice);
+    cudaMemcpy(P.dv->p, P.host->v_layer(0), layer, cudaMemcpyHostToDevice);
+    return true;
+}
 
-    // Query batch: tokens at several positions (block edges, window edges, the end).
-    const std::vector<std::int32_t> qpos = {0, 5, 63, 64, 200, 330};
-    const int n_tokens = static_cast<int>(qpos.size());
-    const auto q = random_floats(static_cast<std::size_t>(n_tokens) * n_head * hd, -2, 2);
+// A batch: (sequence 0 = A / 1 = B, position) per token.
+using attention_batch = std::vector<std::pair<int, int>>;
+
+std::vector<float> cpu_attention(const attention_pool& P, const attention_batch& b, const std::vector<float>& q, int window) {
+    const int n = static_cast<int>(b.size());
     std::vector<float> ref(q.size());
+    std::vector<const std::int32_t*> tables(n);
+    std::vector<std::int32_t> pos(n);
+    for (int t = 0; t < n; ++t) {
+        tables[t] = b[t].first == 0 ? P.table_a.data() : P.table_b.data();
+        pos[t] = b[t].second;
+    }
     thread_pool pool(1);
     attention_scratch scratch;
-    scratch.reserve(1, n_head / n_kv, max_ctx, hd);
-    std::vector<const std::int32_t*> qtables(static_cast<std::size_t>(n_tokens), t1.data());
+    scratch.reserve(1, P.n_head / P.n_kv, P.n_blocks * P.bs, P.hd);
     attention_args a;
     a.q = q.data();
     a.out = ref.data();
-    a.n_tokens = n_tokens;
-    a.n_head = n_head;
-    a.n_head_kv = n_kv;
-    a.head_dim = hd;
+    a.n_tokens = n;
+    a.n_head = P.n_head;
+    a.n_head_kv = P.n_kv;
+    a.head_dim = P.hd;
     a.layer = 0;
-    a.window = ac.window;
-    a.scale = 1.0f / std::sqrt(static_cast<float>(hd));
-    a.dtype = ac.dtype;
-    a.kv = &*host;
-    a.block_tables = qtables.data();
-    a.positions = qpos.data();
+    a.window = window;
+    a.scale = 1.0f / std::sqrt(static_cast<float>(P.hd));
+    a.dtype = P.dtype;
+    a.kv = &*P.host;
+    a.block_tables = tables.data();
+    a.positions = pos.data();
     attention(a, pool, scratch);
+    return ref;
+}
 
-    dev_mem dq(q), dout(q.size() * 4), dqpos(qpos), dqrow(std::vector<std::int32_t>(qpos.size(), 0));
-    const int split_len = ac.n_splits > 1 ? (max_ctx / ac.n_splits + attention_tile - 1) / attention_tile * attention_tile : 1 << 30;
-    const int n_splits = ac.n_splits > 1 ? (max_ctx + split_len - 1) / split_len : 1;
-    dev_mem dpa(static_cast<std::size_t>(n_tokens) * n_head * n_splits * hd * 4);
-    dev_mem dpm(static_cast<std::size_t>(n_tokens) * n_head * n_splits * 2 * 4);
+enum class attention_path { split_k, flash, dispatch };
+
+// One launch of a path over a batch, compared with the CPU. n_splits > 1 with
+// split_len 0: the device's adaptive split length.
+void check_attention(const attention_pool& P, const std::string& label, const attention_batch& b, int window,
+                     attention_path path, int n_splits, int split_len) {
+    const int n = static_cast<int>(b.size());
+    const auto q = random_floats(static_cast<std::size_t>(n) * P.n_head * P.hd, -2, 2);
+    const auto ref = cpu_attention(P, b, q, window);
+    std::vector<std::int32_t> pos(n), rows(n);
+    for (int t = 0; t < n; ++t) {
+        rows[t] = b[t].first;
+        pos[t] = b[t].second;
+    }
+    dev_mem dq(q), dout(q.size() * 4), dpos(pos), drow(rows);
+    dev_mem dpa(static_cast<std::size_t>(n) * P.n_head * n_splits * P.hd * 4);
+    dev_mem dpm(static_cast<std::size_t>(n) * P.n_head * n_splits * 2 * 4);
     attention_params p;
     p.q = dq.as<float>();
     p.out = dout.as<float>();
-    p.n_tokens = n_tokens;
-    p.n_head = n_head;
-    p.window = ac.window;
-    p.scale = a.scale;
-    p.kv = kv;
-    p.kv.positions = dqpos.as<std::int32_t>();
-    p.kv.tok_row = dqrow.as<std::int32_t>();
+    p.n_tokens = n;
+    p.n_head = P.n_head;
+    p.window = window;
+    p.scale = 1.0f / std::sqrt(static_cast<float>(P.hd));
+    p.kv = P.kv;
+    p.kv.positions = dpos.as<std::int32_t>();
+    p.kv.tok_row = drow.as<std::int32_t>();
     p.n_splits = n_splits;
     p.split_len = split_len;
     p.part_acc = dpa.as<float>();
     p.part_ml = dpm.as<float>();
-    const std::string name = fmt::format("attention {} window {} splits {}", dt, ac.window, n_splits);
-    check_status(name, launch_attention(p, nullptr));
-    // The CPU rounds probabilities to f16 before weighting values; the GPU keeps f32.
+    const char* pn = path == attention_path::split_k ? "split-K" : path == attention_path::flash ? "flash" : "dispatched";
+    const std::string name = fmt::format("attention {} {} {} hd {} gqa {} window {} splits {}{}", pn, label,
+                                         to_string(P.dtype), P.hd, P.n_head / P.n_kv, window, n_splits,
+                                         n_splits > 1 && split_len == 0 ? " (adaptive)" : "");
+    const status st = path == attention_path::split_k ? launch_split_k_attention(p, nullptr)
+                      : path == attention_path::flash ? launch_flash_attention(p, nullptr)
+                                                      : launch_attention(p, nullptr);
+    check_status(name, st);
+    // Both backends round probabilities to f16, at different points (the CPU
+    // after normalizing, the kernels before); flash also meets a q8_0 cache
+    // with f16 queries and f16 d*q keys where the CPU keeps f32.
     check(name, rel_error(dout.read<float>(ref.size()), ref), 5e-3);
+}
+
+void test_attention(int n_head, int n_kv, int hd, kv_dtype dtype) {
+    attention_pool P{n_head, n_kv, hd, dtype};
+    if (!make_pool(P, hd == 64)) return;
+    // Decode-like: tokens of A at block and window edges and at the end, one of B.
+    const attention_batch decode = {{0, 0}, {0, 5}, {0, 63}, {0, 64}, {0, 200}, {0, 330}, {1, 39}};
+    // Prefill-like: a chunk of A (291..330), a chunk of B (24..39), one more A
+    // token: row blocks of 64 straddle the two sequences.
+    attention_batch prefill;
+    for (int q = 291; q <= 330; ++q) prefill.push_back({0, q});
+    for (int q = 24; q <= 39; ++q) prefill.push_back({1, q});
+    prefill.push_back({0, 7});
+    for (int window : {0, 100}) {
+        check_attention(P, "decode", decode, window, attention_path::split_k, 1, 0);
+        check_attention(P, "decode", decode, window, attention_path::split_k, 5, 128);
+        check_attention(P, "decode", decode, window, attention_path::split_k, 3, 0);
+        check_attention(P, "decode", decode, window, attention_path::flash, 1, 0);
+        check_attention(P, "prefill", prefill, window, attention_path::flash, 1, 0);
+        check_attention(P, "prefill", prefill, window, attention_path::dispatch, 1, 0);
+    }
+}
+
+// The dispatcher's choices, and the split counts it gives decode.
+void test_attention_dispatch() {
+    ++g_checks;
+    const bool ok = choose_attention_kernel(1, 32, 8, 128) == attention_kernel::split_k &&
+                    choose_attention_kernel(8, 32, 8, 128) == attention_kernel::split_k &&
+                    choose_attention_kernel(8, 64, 8, 128) == attention_kernel::split_k &&
+                    choose_attention_kernel(16, 32, 8, 128) == attention_kernel::flash &&
+                    choose_attention_kernel(32, 4, 4, 64) == attention_kernel::split_k &&
+                    choose_attention_kernel(512, 9, 3, 64) == attention_kernel::flash &&
+                    choose_attention_kernel(512, 8, 8, 80) == attention_kernel::split_k &&
+                    decode_attention_splits(132, 8, 1, 8192) == 33 &&
+                    decode_attention_splits(132, 8, 8, 8192) == 5 &&
+                    decode_attention_splits(132, 8, 1, 100) == 2 &&
+                    decode_attention_splits(4, 32, 8, 8192) == 1;
+    if (!ok) ++g_failures;
+    std::printf("%-4s %s\n", ok ? "ok" : "FAIL", "attention dispatcher: flash from 16 tokens and 64 query rows, splits fill 2x the SMs");
 }
 
 }  // namespace
@@ -427,9 +510,11 @@ int main() {
     }
     test_weights(cublas);
     test_ops();
-    for (kv_dtype d : {kv_dtype::f16, kv_dtype::q8_0})
-        for (int window : {0, 100})
-            for (int splits : {1, 5}) test_attention({d, window, splits});
+    test_attention_dispatch();
+    for (kv_dtype d : {kv_dtype::f16, kv_dtype::q8_0}) {
+        test_attention(8, 2, 64, d);    // GQA group 4
+        test_attention(4, 4, 128, d);   // no GQA, a wider head
+    }
     cublasDestroy(cublas);
     if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
         std::printf("FAIL device error: %s\n", cudaGetErrorString(e));

@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
-// Paged attention kernels. A block serves one (token, KV head, split): the
-// query heads of the group share every key read. Keys are taken in tiles:
-// warps score keys (lanes over head_dim), then an online softmax update per
-// query head, then threads over (head, dim) accumulate the values. Queries
-// are first rounded to the K storage format (f16, or q8_0 blocks) as the CPU
-// backend does, so both backends multiply the same numbers.
+// Split-K paged attention (decode), and the dispatcher between it and the
+// tensor-core prefill kernel (flash_attention.cu). A block serves one (token,
+// KV head, split): the query heads of the group share every key read. Keys
+// are taken in tiles: warps score keys (lanes over head_dim), then an online
+// softmax update per query head, then threads over (head, dim) accumulate the
+// values. As the CPU backend does, an f16 cache meets the query rounded to
+// f16 and a q8_0 cache meets the f32 query (keys dequantized exactly), so
+// both backends multiply the same numbers. A split's length adapts to the
+// token's own key count (split_len 0), so the split count chosen at launch
+// (decode_attention_splits) spreads any context over every split.
+#include <algorithm>
+
 #include <cuda_fp16.h>
 
 #include "engine/backend/cuda/attention.h"
@@ -33,7 +39,7 @@ __device__ __forceinline__ float kv_elem(const std::uint8_t* row, int e) {
 }
 
 template <kv_dtype D>
-__global__ void __launch_bounds__(threads) attention_kernel(attention_params p) {
+__global__ void __launch_bounds__(threads) split_k_attention_kernel(attention_params p) {
     extern __shared__ float smem[];
     const paged_kv_view& kv = p.kv;
     const int hd = kv.head_dim;
@@ -51,24 +57,20 @@ __global__ void __launch_bounds__(threads) attention_kernel(attention_params p) 
 
     const int pos = kv.positions[t];
     const int first = p.window > 0 ? max(0, pos - p.window + 1) : 0;
-    const long long begin_ll = static_cast<long long>(first) + static_cast<long long>(split) * p.split_len;
+    const int split_len = p.split_len > 0 ? p.split_len
+                                          : ceil_div(ceil_div(pos + 1 - first, p.n_splits), attention_tile) * attention_tile;
+    const long long begin_ll = static_cast<long long>(first) + static_cast<long long>(split) * split_len;
     const int begin = static_cast<int>(min(begin_ll, static_cast<long long>(pos + 1)));
-    const int end = static_cast<int>(min(begin_ll + p.split_len, static_cast<long long>(pos + 1)));
+    const int end = static_cast<int>(min(begin_ll + split_len, static_cast<long long>(pos + 1)));
     const std::int32_t* table = kv.tables + static_cast<std::int64_t>(kv.tok_row[t]) * kv.table_stride;
     const std::int64_t head_off = D == kv_dtype::f16 ? static_cast<std::int64_t>(kvh) * hd * 2
                                                      : static_cast<std::int64_t>(kvh) * hd / 32 * 34;
 
-    // Queries of the group, in the K storage format (warp-aligned 32-element blocks).
+    // Queries of the group: rounded to f16 for an f16 cache, f32 for q8_0.
     const float* qg = p.q + (static_cast<std::int64_t>(t) * p.n_head + static_cast<std::int64_t>(kvh) * group) * hd;
     for (int i = tid; i < gd; i += threads) {
         const float x = qg[i];
-        if constexpr (D == kv_dtype::f16) {
-            q_s[i] = __half2float(__float2half_rn(x));
-        } else {
-            const float amax = warp_max(fabsf(x));
-            const float d = __half2float(__float2half_rn(amax / 127.0f));
-            q_s[i] = amax == 0.0f ? 0.0f : d * rintf(x * 127.0f / amax);
-        }
+        q_s[i] = D == kv_dtype::f16 ? __half2float(__float2half_rn(x)) : x;
     }
     if (tid < group) {
         m_s[tid] = -INFINITY;
@@ -183,7 +185,26 @@ __global__ void attention_combine_kernel(const float* part_acc, const float* par
 
 }  // namespace
 
+attention_kernel choose_attention_kernel(int n_tokens, int n_head, int n_kv_heads, int head_dim) {
+    const long long rows = n_kv_heads > 0 ? static_cast<long long>(n_tokens) * (n_head / n_kv_heads) : 0;
+    const bool tiles_fit = head_dim % 32 == 0 && head_dim <= flash_max_head_dim;   // % 32: q8_0 blocks too
+    return n_tokens >= flash_min_tokens && rows >= flash_min_rows && tiles_fit ? attention_kernel::flash : attention_kernel::split_k;
+}
+
+int decode_attention_splits(int sm_count, int n_kv_heads, int n_tokens, int max_ctx) {
+    const long long blocks = std::max(1LL, static_cast<long long>(n_kv_heads) * std::max(1, n_tokens));
+    const long long want = (2LL * std::max(1, sm_count) + blocks - 1) / blocks;
+    const long long tiles = std::max(1, ceil_div(std::max(1, max_ctx), attention_tile));
+    return static_cast<int>(std::clamp(want, 1LL, tiles));
+}
+
 status launch_attention(const attention_params& p, cudaStream_t s) {
+    if (choose_attention_kernel(p.n_tokens, p.n_head, p.kv.n_kv_heads, p.kv.head_dim) == attention_kernel::flash)
+        return launch_flash_attention(p, s);
+    return launch_split_k_attention(p, s);
+}
+
+status launch_split_k_attention(const attention_params& p, cudaStream_t s) {
     const int hd = p.kv.head_dim;
     if (p.n_tokens == 0) return {};
     if (p.kv.n_kv_heads <= 0 || p.n_head % p.kv.n_kv_heads != 0) return make_error("attention: heads not a multiple of KV heads");
@@ -191,15 +212,15 @@ status launch_attention(const attention_params& p, cudaStream_t s) {
     if (hd > max_head_dim || group * hd > attention_max_group_dims)
         return make_error("attention: head_dim or query group too large for the CUDA kernel");
     if (p.kv.dtype == kv_dtype::q8_0 && hd % 32 != 0) return make_error("attention: q8_0 KV needs head_dim % 32 == 0");
-    if (p.n_splits < 1 || p.split_len % attention_tile != 0) return make_error("attention: bad split");
+    if (p.n_splits < 1 || p.split_len < 0 || p.split_len % attention_tile != 0) return make_error("attention: bad split");
     const std::size_t smem = sizeof(float) * (static_cast<std::size_t>(group) * hd + group * attention_tile + 3 * group + 1) +
                              sizeof(std::int64_t) * (attention_tile + 1);
     const dim3 grid(p.kv.n_kv_heads, p.n_tokens, p.n_splits);
     if (p.kv.dtype == kv_dtype::f16)
-        attention_kernel<kv_dtype::f16><<<grid, threads, smem, s>>>(p);
+        split_k_attention_kernel<kv_dtype::f16><<<grid, threads, smem, s>>>(p);
     else
-        attention_kernel<kv_dtype::q8_0><<<grid, threads, smem, s>>>(p);
-    CUDA_CHECK_LAUNCH("attention_kernel");
+        split_k_attention_kernel<kv_dtype::q8_0><<<grid, threads, smem, s>>>(p);
+    CUDA_CHECK_LAUNCH("split_k_attention_kernel");
     if (p.n_splits > 1) {
         attention_combine_kernel<<<p.n_tokens * p.n_head, hd < 128 ? 64 : 128, 0, s>>>(p.part_acc, p.part_ml, p.out,
                                                                                        p.n_splits, hd);

@@ -22,6 +22,7 @@
 #include "engine/backend/cuda/cuda_device.h"
 #include "engine/backend/cuda/cuda_weights.h"
 #include "engine/backend/cuda/dequant.h"
+#include "engine/backend/cuda/kernel_timer.h"
 #include "engine/backend/cuda/device_buffer.h"
 #include "engine/backend/cuda/matmul.h"
 #include "engine/backend/cuda/matvec.h"
@@ -33,8 +34,6 @@ namespace kvlens {
 
 namespace {
 
-constexpr int decode_target_splits = 16;   // attention splits along the context for decode
-
 class cuda_backend final : public backend {
 public:
     cuda_backend(const model& m, const backend_options& o) : m_(m), c_(m.config()), o_(o) {}
@@ -44,7 +43,8 @@ public:
 
     std::string name() const override { return "cuda"; }
     std::string description() const override {
-        return fmt::format("cuda: {}{}", describe(dev_), graphs_enabled_ ? ", decode as CUDA graphs" : "");
+        return fmt::format("cuda: {}{}{}", describe(dev_), graphs_enabled_ ? ", decode as CUDA graphs" : "",
+                           timer_ ? ", timing every kernel (KVLENS_CUDA_PROFILE)" : "");
     }
     status init_kv(const kv_geometry& g, std::int32_t n_blocks) override;
     status forward(const forward_batch& batch, float* logits, forward_counts* counts) override;
@@ -52,6 +52,16 @@ public:
     std::int64_t kv_bytes() const override { return static_cast<std::int64_t>(kv_.bytes()); }
     std::int64_t scratch_bytes() const override {
         return static_cast<std::int64_t>(scratch_.bytes() + batch_dev_.bytes());
+    }
+    memory_figures memory() const override {
+        memory_figures f;
+        f.device = describe(dev_);
+        f.on_device = true;
+        f.weight_bytes = weight_bytes();
+        f.kv_bytes = kv_bytes();
+        f.scratch_bytes = scratch_bytes();
+        cuda_memory_info(f.free_bytes, f.total_bytes);
+        return f;
     }
 
 private:
@@ -62,6 +72,7 @@ private:
     status layer(int il, int n, bool decode);
     status run_decode_graph(int n, int n_logits);
     void drop_graphs();
+    void mark(const char* op) { if (timer_) timer_->mark(op, stream_); }
 
     // The packed batch (pinned host and device, same layout), int32:
     //   tokens [max_batch] | positions [max_batch] | table row per token [max_batch] |
@@ -101,14 +112,13 @@ private:
     std::int32_t n_blocks_ = 0;
     std::vector<std::uint8_t*> k_layer_, v_layer_;   // (n_layer) device pointers into kv_
     int table_stride_ = 0;      // block-table entries per row: ceil(max_ctx / block_size)
-    int decode_splits_ = 1;     // attention splits for decode steps
-    int decode_split_len_ = attention_tile;
 
     pinned_buffer batch_host_;  // the packed batch, staged
     device_buffer batch_dev_;
     pinned_buffer logits_host_; // (mv_max_tokens, n_vocab) decode logits, staged
 
     bool graphs_enabled_ = true;
+    std::unique_ptr<kernel_timer> timer_;   // KVLENS_CUDA_PROFILE: per-operation event timings
     std::map<std::pair<int, int>, cudaGraphExec_t> graphs_;   // (n tokens, n logits) -> decode step
 };
 
@@ -126,7 +136,11 @@ void cuda_backend::drop_graphs() {
 status cuda_backend::init(const cuda_device_info& dev) {
     dev_ = dev;
     if (const char* e = std::getenv("KVLENS_CUDA_GRAPHS"); e && std::strcmp(e, "0") == 0) graphs_enabled_ = false;
+    timer_ = kernel_timer::from_env();
+    if (timer_) graphs_enabled_ = false;   // marks between launches, not inside a graph
     if (o_.max_batch < 1 || o_.max_ctx < 1) return make_error("CUDA backend: max_batch and max_ctx must be positive");
+    // Before any allocation: do the weights and the planned KV pool fit at all?
+    if (auto why = device_misfit(m_.info().weight_bytes, o_.kv_pool_bytes, dev.free_bytes, dev.total_bytes)) return make_error(*why);
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CUBLAS_CHECK(cublasCreate(&cublas_));
     CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
@@ -143,7 +157,8 @@ status cuda_backend::init(const cuda_device_info& dev) {
 
 status cuda_backend::allocate_scratch() {
     const std::int64_t B = o_.max_batch, E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), FF = c_.n_ff;
-    const std::int64_t max_splits = (o_.max_ctx + attention_tile - 1) / attention_tile;
+    // One token has the most splits (decode_attention_splits falls with the token count).
+    const std::int64_t max_splits = decode_attention_splits(dev_.sm_count, c_.n_head_kv, 1, o_.max_ctx);
     device_arena& a = scratch_;
     const std::size_t f = sizeof(float);
     const std::size_t ox = a.reserve(B * E * f), oxb = a.reserve(B * E * f);
@@ -204,9 +219,6 @@ status cuda_backend::init_kv(const kv_geometry& g, std::int32_t n_blocks) {
     }
 
     table_stride_ = (o_.max_ctx + g.block_size - 1) / g.block_size;
-    decode_split_len_ = std::max(attention_tile, (o_.max_ctx + decode_target_splits - 1) / decode_target_splits);
-    decode_split_len_ = (decode_split_len_ + attention_tile - 1) / attention_tile * attention_tile;
-    decode_splits_ = (o_.max_ctx + decode_split_len_ - 1) / decode_split_len_;
 
     const std::size_t ints = batch_copy_ints(o_.max_batch);
     auto h = pinned_buffer::allocate(ints * sizeof(std::int32_t), "the batch staging");
@@ -261,17 +273,21 @@ status cuda_backend::layer(int il, int n, bool decode) {
 
     // Attention block.
     if (auto st = launch_rms_norm(x_, nullptr, l.attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+    mark("attn_norm");
     const dev_matrix* qkv[3] = {&l.wq, &l.wk, &l.wv};
     float* qkv_out[3] = {q_, k_, v_};
     if (auto st = matmul_group(qkv, qkv_out, 3, xb_, n, mm_, s); !st) return st;
+    mark("q/k/v matmul");
     if (l.bq) {
         if (auto st = launch_add_bias(q_, l.bq, n, NQ, s); !st) return st;
         if (auto st = launch_add_bias(k_, l.bk, n, NKV, s); !st) return st;
         if (auto st = launch_add_bias(v_, l.bv, n, NKV, s); !st) return st;
+        mark("q/k/v bias");
     }
     if (l.q_norm) {
         if (auto st = launch_rms_norm(q_, nullptr, l.q_norm, q_, n * c_.n_head, HD, c_.rms_eps, s); !st) return st;
         if (auto st = launch_rms_norm(k_, nullptr, l.k_norm, k_, n * c_.n_head_kv, HD, c_.rms_eps, s); !st) return st;
+        mark("q/k norm");
     }
     rope_params rp;
     rp.q = q_;
@@ -286,6 +302,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     rp.freq_scale = c_.rope_freq_scale;
     rp.neox = c_.rope_neox;
     if (auto st = launch_rope(rp, s); !st) return st;
+    mark("rope");
 
     paged_kv_view kv;
     kv.dtype = geo_.dtype;
@@ -300,6 +317,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     kv.tok_row = d_tok_row();
     kv.positions = d_positions();
     if (auto st = launch_kv_store(kv, k_, v_, n, s); !st) return st;
+    mark("kv_store");
 
     attention_params ap;
     ap.q = q_;
@@ -310,41 +328,58 @@ status cuda_backend::layer(int il, int n, bool decode) {
     ap.scale = 1.0f / std::sqrt(static_cast<float>(HD));
     ap.kv = kv;
     if (decode) {
-        ap.n_splits = decode_splits_;
-        ap.split_len = decode_split_len_;
+        // Split-K over the context; each token's split length follows its own
+        // key count on the device, so a replayed graph fits every step.
+        ap.n_splits = decode_attention_splits(dev_.sm_count, c_.n_head_kv, n, o_.max_ctx);
         ap.part_acc = part_acc_;
         ap.part_ml = part_ml_;
     }
     if (auto st = launch_attention(ap, s); !st) return st;
+    mark(choose_attention_kernel(n, c_.n_head, c_.n_head_kv, HD) == attention_kernel::flash ? "attention (flash)"
+                                                                                            : "attention (split-K)");
 
     if (auto st = matmul(l.wo, att_, n, xb_, mm_, s); !st) return st;
+    mark("wo matmul");
     if (auto st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s); !st) return st;
+    mark("residual add");
 
     // Feed-forward block (SwiGLU).
     if (auto st = launch_rms_norm(x_, nullptr, l.ffn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+    mark("ffn_norm");
     const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
     float* gu_out[2] = {hb_, hb2_};
     if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
+    mark("gate/up matmul");
     if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+    mark("silu_mul");
     if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
-    return launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s);
+    mark("down matmul");
+    const status st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s);
+    mark("residual add");
+    return st;
 }
 
 // Everything one forward pass puts on the stream: inputs in, layers, logits out
 // to logits_dst (host). Graph-capturable when n <= mv_max_tokens.
 status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits_dst) {
     const bool decode = n <= mv_max_tokens;
+    if (timer_) timer_->begin(decode ? "decode" : "prefill", stream_);
     CUDA_CHECK(cudaMemcpyAsync(batch_dev_.get(), batch_host_.as<std::int32_t>(),
                                batch_copy_ints(n_rows) * sizeof(std::int32_t), cudaMemcpyHostToDevice, stream_));
+    mark("batch inputs copy");
     if (auto st = launch_get_rows(w_.tok_embd, d_tokens(), n, x_, stream_); !st) return st;
+    mark("embedding rows");
     for (int il = 0; il < c_.n_layer; ++il)
         if (auto st = layer(il, n, decode); !st) return make_error(fmt::format("layer {}: {}", il, st.message()));
     if (n_logits == 0) return {};
     if (auto st = launch_rms_norm(x_, d_logit_rows(), w_.output_norm, xb_, n_logits, c_.n_embd, c_.rms_eps, stream_); !st)
         return st;
+    mark("output_norm");
     if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
+    mark("output matmul");
     CUDA_CHECK(cudaMemcpyAsync(logits_dst, logits_, static_cast<std::size_t>(n_logits) * c_.n_vocab * sizeof(float),
                                cudaMemcpyDeviceToHost, stream_));
+    mark("logits copy");
     return {};
 }
 
@@ -402,6 +437,7 @@ status cuda_backend::forward(const forward_batch& b, float* logits, forward_coun
         CUDA_CHECK(cudaStreamSynchronize(stream_));
     }
 
+    if (timer_) timer_->end();
     if (counts) *counts = m_.count_forward(b, geo_.row_bytes());
     return {};
 }

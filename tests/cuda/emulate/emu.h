@@ -6,8 +6,15 @@
 // shuffles exchange through a per-warp barrier, __shared__ becomes static (one
 // block at a time).
 // Under "capture", launches and copies are recorded and replayed (CUDA graphs).
+// Tensor cores (nvcuda::wmma, 16x16x16 f16 -> f32) are emulated in scalar
+// code: every lane holds the warp's whole tile and computes the whole
+// product (the same values 32 times over), so a kernel that touches
+// fragments only through fill/load/mma/store is emulated exactly; a kernel
+// that indexes fragment elements (x[i]) would see a different layout.
 // Slow (a context switch per barrier per thread): small shapes.
 #pragma once
+// Skip the CUDA toolkit's mma.h: its host declarations are replaced below.
+#define __CUDA_MMA_H__
 #include <cuda_runtime_api.h>
 #include <cuda_fp16.h>
 #include <vector_types.h>
@@ -18,6 +25,7 @@
 #include <functional>
 #include <memory>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -71,6 +79,7 @@ inline dim3 blockDim;
 inline dim3 gridDim;
 
 inline void __syncthreads() { emu::block_barrier(); }
+inline void __syncwarp(unsigned = 0xffffffffu) { emu::warp_barrier(); }
 
 template <class T> T emu_shfl_xor(T v, int o) {
     std::uint64_t bits = 0;
@@ -96,6 +105,65 @@ inline float __uint_as_float(unsigned u) { float f; std::memcpy(&f, &u, 4); retu
 inline void sincosf(float x, float* s, float* c) { *s = std::sin(x); *c = std::cos(x); }
 using std::max;
 using std::min;
+
+// ---- tensor cores: the wmma fragment operations, 16 x 16 x 16 only ----------
+namespace nvcuda::wmma {
+struct row_major {};
+struct col_major {};
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+enum layout_t { mem_row_major, mem_col_major };
+// The whole tile, row-major, in every lane: a (M, K), b (K, N), accumulator (M, N).
+template <class Use, int M, int N, int K, class T, class Layout = void>
+struct fragment {
+    static_assert(M == 16 && N == 16 && K == 16, "emu.h emulates the 16x16x16 shape only");
+    static constexpr int num_elements = 256;
+    T x[256];
+};
+template <class Use, class T, class L>
+void fill_fragment(fragment<Use, 16, 16, 16, T, L>& f, const T& v) {
+    for (auto& e : f.x) e = v;
+}
+// Loads and stores are warp-collective, as on the device: a warp barrier on
+// entry and exit keeps the lanes in step, so no lane reads a tile another
+// lane of its warp has already overwritten (load o, mma, store o), and no
+// lane overwrites a tile before every lane has read it.
+// a / b: the layout comes with the fragment's type. Every lane reads the tile.
+template <class Use, class T, class L>
+void load_matrix_sync(fragment<Use, 16, 16, 16, T, L>& f, const T* p, unsigned ldm) {
+    emu::warp_barrier();
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c)
+            f.x[r * 16 + c] = std::is_same_v<L, col_major> ? p[c * ldm + r] : p[r * ldm + c];
+    emu::warp_barrier();
+}
+inline void load_matrix_sync(fragment<accumulator, 16, 16, 16, float>& f, const float* p, unsigned ldm, layout_t l) {
+    emu::warp_barrier();
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) f.x[r * 16 + c] = l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c];
+    emu::warp_barrier();
+}
+inline void store_matrix_sync(float* p, const fragment<accumulator, 16, 16, 16, float>& f, unsigned ldm, layout_t l) {
+    emu::warp_barrier();
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) (l == mem_col_major ? p[c * ldm + r] : p[r * ldm + c]) = f.x[r * 16 + c];
+    emu::warp_barrier();
+}
+// d = a b + c, f16 products exact in f32, accumulated in f32 along k.
+template <class LA, class LB>
+void mma_sync(fragment<accumulator, 16, 16, 16, float>& d, const fragment<matrix_a, 16, 16, 16, __half, LA>& a,
+              const fragment<matrix_b, 16, 16, 16, __half, LB>& b, const fragment<accumulator, 16, 16, 16, float>& c) {
+    float out[256];
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            float s = c.x[i * 16 + j];
+            for (int k = 0; k < 16; ++k) s += __half2float(a.x[i * 16 + k]) * __half2float(b.x[k * 16 + j]);
+            out[i * 16 + j] = s;
+        }
+    std::memcpy(d.x, out, sizeof out);
+}
+}  // namespace nvcuda::wmma
 
 namespace emu {
 inline bool capturing = false;

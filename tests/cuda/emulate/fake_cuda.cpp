@@ -5,6 +5,7 @@
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime_api.h>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <optional>
@@ -50,7 +51,13 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int) {
     std::memset(p, 0, sizeof(*p)); std::strcpy(p->name, "Emulated GPU"); p->major = 9; p->minor = 0;
     p->multiProcessorCount = 4; p->totalGlobalMem = size_t(16) << 30; return cudaSuccess; }
 cudaError_t cudaSetDevice(int) { return cudaSuccess; }
-cudaError_t cudaMemGetInfo(size_t* f, size_t* t) { *f = size_t(8) << 30; *t = size_t(16) << 30; return cudaSuccess; }
+// KVLENS_EMU_FREE_MIB: the free memory the emulated device reports (default 8 GiB of 16).
+cudaError_t cudaMemGetInfo(size_t* f, size_t* t) {
+    const char* e = std::getenv("KVLENS_EMU_FREE_MIB");
+    *f = e ? size_t(std::strtoull(e, nullptr, 10)) << 20 : size_t(8) << 30;
+    *t = size_t(16) << 30;
+    return cudaSuccess;
+}
 cudaError_t cudaMallocHost(void** p, size_t n) { return cudaMalloc(p, n); }
 cudaError_t cudaFreeHost(void* p) { return cudaFree(p); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* s, unsigned) { *s = reinterpret_cast<cudaStream_t>(new int(0)); return cudaSuccess; }
@@ -59,10 +66,17 @@ cudaError_t cudaStreamSynchronize(cudaStream_t) { return emu::capturing ? cudaEr
 cudaError_t cudaMemcpyAsync(void* d, const void* s, size_t n, cudaMemcpyKind, cudaStream_t) {
     if (emu::capturing) { emu::captured.push_back([=] { std::memcpy(d, s, n); }); return cudaSuccess; }
     std::memcpy(d, s, n); return cudaSuccess; }
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { *e = reinterpret_cast<cudaEvent_t>(new int(0)); return cudaSuccess; }
-cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t) { return cudaSuccess; }
+// An event holds the host time it was recorded at: the emulated stream runs
+// synchronously, so that is when the work before it finished.
+double host_ms() { return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* e, unsigned) { *e = reinterpret_cast<cudaEvent_t>(new double(0)); return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t) {
+    if (emu::capturing) return cudaSuccess;
+    *reinterpret_cast<double*>(e) = host_ms(); return cudaSuccess; }
 cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-cudaError_t cudaEventDestroy(cudaEvent_t e) { delete reinterpret_cast<int*>(e); return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t a, cudaEvent_t b) {
+    *ms = static_cast<float>(*reinterpret_cast<double*>(b) - *reinterpret_cast<double*>(a)); return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { delete reinterpret_cast<double*>(e); return cudaSuccess; }
 cudaError_t cudaStreamBeginCapture(cudaStream_t, cudaStreamCaptureMode) { emu::capturing = true; emu::captured.clear(); return cudaSuccess; }
 cudaError_t cudaStreamEndCapture(cudaStream_t, cudaGraph_t* g) {
     emu::capturing = false; *g = reinterpret_cast<cudaGraph_t>(new fake_graph{std::move(emu::captured)}); emu::captured.clear(); return cudaSuccess; }
@@ -72,5 +86,6 @@ cudaError_t cudaGraphDestroy(cudaGraph_t g) { delete reinterpret_cast<fake_graph
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t e) { delete reinterpret_cast<fake_graph*>(e); return cudaSuccess; }
 int g_graph_launches = 0;
 cudaError_t cudaGraphLaunch(cudaGraphExec_t e, cudaStream_t) { ++g_graph_launches; for (auto& op : reinterpret_cast<fake_graph*>(e)->ops) op(); return cudaSuccess; }
+cudaError_t cudaFuncSetAttribute(const void*, cudaFuncAttribute, int) { return cudaSuccess; }
 cublasStatus_t cublasSetStream_v2(cublasHandle_t, cudaStream_t) { return CUBLAS_STATUS_SUCCESS; }
 }

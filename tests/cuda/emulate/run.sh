@@ -4,11 +4,13 @@
 # the CPU, without a GPU. Compiles every engine/backend/cuda/*.cu as C++ under
 # emu.h (threads for CUDA threads), links them with fake_cuda.cpp instead of
 # libcudart/libcublas and with the host code of a KVLENS_CUDA=ON build
-# (default build-cuda, already built: kvlens-cli), then runs the GPU kernel test
+# (default build-cuda, already built: kvlens-cli), then runs the emulator's own
+# tensor-core check (test_emu_wmma), the GPU kernel test
 # and `kvlens-cli verify` on a tiny synthetic model (prefill through the cuBLAS
 # path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
 # headers. Slow (several minutes) and heavy: a block runs as up to 256 threads at
 # once, so use a machine with cores to spare. Not a CTest test: a kernel-lab tool.
+# EMU_SKIP_KERNEL_TEST=1 skips the kernel test (the slow part) for a rerun of the rest.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -32,7 +34,19 @@ libs=("$build/engine/libkvlens_engine.a" -lfmt -lpcre2-8 -lxxhash -lpthread)
 "${cxx[@]}" -o "$out/test_cuda_kernels" "$out/test_cuda_kernels.o" "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 "${cxx[@]}" -o "$out/kvlens-cli" "$build"/app/cli/CMakeFiles/kvlens-cli.dir/*.o "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 
+"${cxx[@]}" -include emu.h -o "$out/test_emu_wmma" "$here/test_emu_wmma.cpp"
+
 cd "$root"
-"$out/test_cuda_kernels"
+"$out/test_emu_wmma"
+[[ "${EMU_SKIP_KERNEL_TEST:-0}" == 1 ]] || "$out/test_cuda_kernels"
 "$out/kvlens-cli" synth-model --like tiny --type Q4_1 "$out/tiny.gguf"
-"$out/kvlens-cli" verify --model "$out/tiny.gguf" --steps 4
+# A prompt long enough (>= 32 tokens: 64 query rows of the tiny model's group of 2)
+# for the tensor-core prefill attention, and a short one for split-K.
+"$out/kvlens-cli" verify --model "$out/tiny.gguf" --steps 4 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
+  --prompt "The key-value cache stores"
+# Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
+fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
+  --backend cuda --kv-budget 2 2>&1 > /dev/null | grep '^kvlens:')"
+echo "$fit"
+[[ "$fit" == *"MiB KV pool do not fit in 1.0 MiB free of 16.0 GiB; using the CPU"* ]] || { echo "FAIL: no CPU fallback with its sizes" >&2; exit 1; }
+echo "ok   out of device memory: the CPU runs, the sizes named"

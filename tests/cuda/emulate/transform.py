@@ -26,4 +26,6 @@ while True:
     i = j
 s = ''.join(out)
 s = s.replace('extern __shared__ float smem[];', 'static float smem[16384];')
+# The tensor-core kernel's byte arena (up to the 227 KiB a block may have on sm_90).
+s = s.replace('extern __shared__ __align__(128) unsigned char fa_smem[];', 'alignas(128) static unsigned char fa_smem[232448];')
 open(sys.argv[2], 'w').write(s)
