@@ -15,6 +15,8 @@
 #include <cstring>
 #include <numeric>
 
+#include <time.h>
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -115,6 +117,14 @@ int run_read_bandwidth(const bench_args& a) {
 
 // ---- pp / tg -------------------------------------------------------------------
 
+// CPU seconds this process has used (all its threads): on a shared machine,
+// with --threads 1, a figure's CPU time leaves out the time other jobs took.
+double process_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
 int fail(const std::string& message) {
     fmt::print(stderr, "kvlens-cli bench: {}\n", message);
     return 1;
@@ -166,15 +176,17 @@ int run_bench(const bench_args& a) {
     }
 
     using clock = std::chrono::steady_clock;
-    std::vector<double> pp, tg, pp_flops, pp_bytes, tg_bytes, tg_flops;
+    std::vector<double> pp, tg, pp_flops, pp_bytes, tg_bytes, tg_flops, pp_cpu, tg_cpu;
     double pp_flop_count = 0, tg_byte_count = 0, tg_weight_count = 0, tg_kv_count = 0;
     for (int rep = -1; rep < a.reps; ++rep) {   // rep -1 warms up
         if (a.n_prompt > 0) {
             kvlens::forward_counts c;
+            const double cpu0 = process_cpu_seconds();
             const auto t0 = clock::now();
             if (auto s = seq->feed(prompt, a.depth, logits.data(), &c); !s) return fail(s.message());
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();
             if (rep >= 0) {
+                pp_cpu.push_back(process_cpu_seconds() - cpu0);
                 pp.push_back(a.n_prompt / sec);
                 pp_flops.push_back(c.flop / sec);
                 pp_bytes.push_back((c.weight_bytes + c.kv_bytes) / sec);
@@ -183,6 +195,7 @@ int run_bench(const bench_args& a) {
         }
         if (a.n_gen > 0) {
             double bytes = 0, flop = 0, wbytes = 0, kvbytes = 0;
+            const double cpu0 = process_cpu_seconds();
             const auto t0 = clock::now();
             for (int i = 0; i < a.n_gen; ++i) {
                 kvlens::forward_counts c;
@@ -195,6 +208,7 @@ int run_bench(const bench_args& a) {
             }
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();
             if (rep >= 0) {
+                tg_cpu.push_back(process_cpu_seconds() - cpu0);
                 tg.push_back(a.n_gen / sec);
                 tg_bytes.push_back(bytes / sec);
                 tg_flops.push_back(flop / sec);
@@ -211,10 +225,11 @@ int run_bench(const bench_args& a) {
             {"reps", a.reps}, {"depth", a.depth}, {"kv_dtype", kvlens::to_string(dtype)},
             {"pp", {{"tokens", a.n_prompt}, {"tok_s_mean", spp.mean}, {"tok_s_sd", spp.sd}, {"tok_s", pp},
                     {"flop", pp_flop_count}, {"flop_s_mean", sfl.mean}, {"flop_s_sd", sfl.sd},
-                    {"bytes_s", to_json(summarize(pp_bytes))}}},
+                    {"bytes_s", to_json(summarize(pp_bytes))}, {"cpu_s", to_json(summarize(pp_cpu))}}},
             {"tg", {{"tokens", a.n_gen}, {"tok_s_mean", stg.mean}, {"tok_s_sd", stg.sd}, {"tok_s", tg},
                     {"bytes", tg_byte_count}, {"weight_bytes", tg_weight_count}, {"kv_bytes", tg_kv_count},
-                    {"bytes_s_mean", sby.mean}, {"bytes_s_sd", sby.sd}, {"flop_s", to_json(summarize(tg_flops))}}},
+                    {"bytes_s_mean", sby.mean}, {"bytes_s_sd", sby.sd}, {"flop_s", to_json(summarize(tg_flops))},
+                    {"cpu_s", to_json(summarize(tg_cpu))}}},
             {"weight_bytes", model.info().weight_bytes}};
         fmt::print("{}\n", j.dump(2));
         return 0;
