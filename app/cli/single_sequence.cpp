@@ -7,8 +7,8 @@
 #include "engine/kv/kv_geometry.h"
 
 kvlens::result<single_sequence> single_sequence::attach(kvlens::backend& be, const kvlens::model_info& info,
-                                                        int max_ctx) {
-    const kvlens::kv_geometry g = kvlens::make_kv_geometry(info, kvlens::kv_dtype::f16, 16);
+                                                        int max_ctx, kvlens::kv_dtype dtype) {
+    const kvlens::kv_geometry g = kvlens::make_kv_geometry(info, dtype, 16);
     const auto n_blocks = static_cast<std::int32_t>(g.blocks_for_tokens(max_ctx));
     if (auto s = be.init_kv(g, n_blocks); !s) return s.err();
     single_sequence seq;

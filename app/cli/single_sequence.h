@@ -9,12 +9,14 @@
 
 #include "engine/backend/backend.h"
 #include "engine/common/result.h"
+#include "engine/kv/kv_types.h"
 #include "engine/model/model_info.h"
 
 class single_sequence {
 public:
-    // Gives the backend an f16 KV pool of 16-token blocks for max_ctx tokens.
-    static kvlens::result<single_sequence> attach(kvlens::backend& be, const kvlens::model_info& info, int max_ctx);
+    // Gives the backend a KV pool of 16-token blocks for max_ctx tokens (f16 unless told).
+    static kvlens::result<single_sequence> attach(kvlens::backend& be, const kvlens::model_info& info, int max_ctx,
+                                                  kvlens::kv_dtype dtype = kvlens::kv_dtype::f16);
 
     // Runs ids at positions [pos, pos + ids.size()) and writes the logits of
     // `rows` (indices into ids; empty: the last one), (rows, n_vocab) f32.

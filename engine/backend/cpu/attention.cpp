@@ -1,11 +1,19 @@
 // SPDX-License-Identifier: Apache-2.0
-// CPU attention over the paged KV cache. Numerics follow the reference engine:
-// a query head is converted to the K storage format (f16, or q8_0 blocks for a
-// q8_0 cache) and dotted with each stored key; softmax in f32; probabilities
-// rounded to f16 before they weight the values. With an f16 cache and a SIMD
-// kernel level, each (token, KV head) item runs as one SIMD routine
-// (ops_simd.h); otherwise through the kernel table's dot product and row converter.
+// CPU attention over the paged KV cache, two paths:
+// - SIMD (AVX2 / AVX-512 levels, f16 and q8_0 caches): attention_simd.h's
+//   tile-streaming job. Tokens of one sequence are cut into blocks of about
+//   k_block_rows query rows (decode: one token's group of heads), each block
+//   and KV head is a job that reads its keys once, in tiles, for all its rows
+//   (online softmax, scores and the V sum fused). When there are too few jobs
+//   to keep every thread busy (decode of one long sequence), each job's key
+//   range is split into chunks whose partial results are merged here.
+// - The scalar reference, numerics of the reference engine: a query head is
+//   converted to the K storage format (f16; a q8_0 cache meets the f32 query)
+//   and dotted with each stored key; softmax in f32; probabilities rounded to
+//   f16 before they weight the values.
 #include "engine/backend/cpu/attention.h"
+
+#include <atomic>
 
 #include <algorithm>
 #include <functional>
@@ -14,7 +22,7 @@
 #include "engine/common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/ops.h"
-#include "engine/backend/cpu/ops_simd.h"
+#include "engine/backend/cpu/attention_simd.h"
 #include "engine/kv/kv_codec.h"
 
 namespace kvlens {
@@ -29,6 +37,17 @@ std::int64_t head_offset(kv_dtype d, int h, int head_dim) {
                               : static_cast<std::int64_t>(h) * head_dim / 32 * 34;
 }
 
+// Query rows per prefill block: enough that a tile of keys, decoded once,
+// serves many rows; few enough that the block's state stays in L1/L2.
+constexpr int k_block_rows = 24;
+int block_rows_for(int group) { return std::max(1, k_block_rows / group) * group; }
+
+// Splitting: aim at this many items per thread, never chunks under this many keys.
+constexpr int k_items_per_thread = 4;
+constexpr int k_min_chunk_keys = 256;
+
+void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s);
+
 }  // namespace
 
 void attention_scratch::reserve(int n_threads, int group, int n_ctx, int head_dim) {
@@ -41,6 +60,10 @@ void attention_scratch::reserve(int n_threads, int group, int n_ctx, int head_di
         q_conv[i].resize(static_cast<std::size_t>(head_dim) * 4 * group);
         v_row[i].resize(static_cast<std::size_t>(head_dim));
     }
+    const int rows = block_rows_for(group);
+    work.resize(static_cast<std::size_t>(n_threads));
+    for (auto& w : work)
+        w.resize(static_cast<std::size_t>(flash_work_floats(rows, head_dim) + static_cast<std::int64_t>(rows) * (head_dim + 2)));
 }
 
 void store_kv(kv_storage& kv, kv_dtype dtype, int layer, const float* k, const float* v, int n_tokens,
@@ -55,7 +78,7 @@ void store_kv(kv_storage& kv, kv_dtype dtype, int layer, const float* k, const f
     }
 }
 
-void attention(const attention_args& a, thread_pool& pool, attention_scratch& s) {
+void attention_reference(const attention_args& a, thread_pool& pool, attention_scratch& s) {
     const int group = a.n_head / a.n_head_kv;
     const ggml_type kt = storage_type(a.dtype);
     const weight_kernels* kk = kernels_for(kt);
@@ -66,39 +89,6 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
 
     // One work item per (token, kv head): the group's query heads share each key.
     const std::int64_t n_items = static_cast<std::int64_t>(a.n_tokens) * a.n_head_kv;
-    const attn_item_f16_fn simd_item = a.dtype == kv_dtype::f16 && a.head_dim % 64 == 0 &&
-                                                   a.head_dim <= k_attn_max_head_dim && group <= k_attn_max_group
-                                           ? attn_item_f16_kernel()
-                                           : nullptr;
-    if (simd_item) {
-        const auto job = [&](int ith, int nth) {
-            attn_item_f16 it;
-            it.group = group;
-            it.head_dim = a.head_dim;
-            it.k_layer = a.kv->k_layer(a.layer);
-            it.v_layer = a.kv->v_layer(a.layer);
-            it.row_bytes = a.kv->row_bytes();
-            it.block_size = bs;
-            it.scale = a.scale;
-            it.scores = s.scores[static_cast<std::size_t>(ith)].data();
-            it.q16 = reinterpret_cast<float*>(s.q_conv[static_cast<std::size_t>(ith)].data());
-            for (std::int64_t item = ith; item < n_items; item += nth) {
-                const int t = static_cast<int>(item / a.n_head_kv);
-                const int kvh = static_cast<int>(item % a.n_head_kv);
-                const int pos = a.positions[t];
-                it.first = a.window > 0 ? std::max(0, pos - a.window + 1) : 0;
-                it.n_keys = pos - it.first + 1;
-                it.table = a.block_tables[t];
-                it.head_offset = head_offset(a.dtype, kvh, a.head_dim);
-                const std::int64_t q0 = t * q_stride + static_cast<std::int64_t>(kvh * group) * a.head_dim;
-                it.q = a.q + q0;
-                it.out = a.out + q0;
-                simd_item(it);
-            }
-        };
-        pool.run(std::cref(job));
-        return;
-    }
     const to_float_fn v_to_float = to_float_for(kt);
     const auto job = [&](int ith, int nth) {
         float* scores = s.scores[static_cast<std::size_t>(ith)].data();
@@ -162,5 +152,157 @@ void attention(const attention_args& a, thread_pool& pool, attention_scratch& s)
     };
     pool.run(std::cref(job));
 }
+
+void attention(const attention_args& a, thread_pool& pool, attention_scratch& s) {
+    if (flash_job_fn kernel = flash_job_kernel(a.head_dim)) {
+        attention_simd(a, kernel, pool, s);
+        return;
+    }
+    attention_reference(a, pool, s);
+}
+
+namespace {
+
+// The SIMD path (see the top of this file).
+void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s) {
+    const int G = a.n_head / a.n_head_kv, D = a.head_dim, n = a.n_tokens;
+    const int tok_per_block = block_rows_for(G) / G;
+    const std::int64_t q_stride = static_cast<std::int64_t>(a.n_head) * D;
+    const std::int64_t state_floats = static_cast<std::int64_t>(block_rows_for(G)) * (D + 2);   // o, m, l of a block
+
+    // Each token's visible keys: max(0, pos - window + 1) .. pos.
+    s.first.resize(static_cast<std::size_t>(n));
+    s.last.resize(static_cast<std::size_t>(n));
+    for (int t = 0; t < n; ++t) {
+        const int pos = a.positions[t];
+        s.first[static_cast<std::size_t>(t)] = a.window > 0 ? std::max(0, pos - a.window + 1) : 0;
+        s.last[static_cast<std::size_t>(t)] = pos;
+    }
+    // Blocks of consecutive tokens of one sequence, one job per block and KV head.
+    s.items.clear();
+    for (int t0 = 0; t0 < n;) {
+        int t1 = t0 + 1;
+        while (t1 < n && t1 - t0 < tok_per_block && a.block_tables[t1] == a.block_tables[t0]) ++t1;
+        int lo = s.first[static_cast<std::size_t>(t0)], hi = s.last[static_cast<std::size_t>(t0)];
+        for (int t = t0; t < t1; ++t) {
+            lo = std::min(lo, s.first[static_cast<std::size_t>(t)]);
+            hi = std::max(hi, s.last[static_cast<std::size_t>(t)]);
+        }
+        for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, lo, hi + 1, -1});
+        t0 = t1;
+    }
+    // Too few jobs for the threads: split long key ranges into chunks.
+    const int n_jobs = static_cast<int>(s.items.size());
+    const int want = k_items_per_thread * pool.size();
+    int n_parts = 0;
+    if (n_jobs < want && pool.size() > 1) {
+        const int per_job = (want + n_jobs - 1) / n_jobs;
+        std::vector<attention_item> split;
+        split.reserve(static_cast<std::size_t>(want) + static_cast<std::size_t>(n_jobs));
+        for (const attention_item& it : s.items) {
+            const int keys = it.key_end - it.key_begin;
+            int chunk = std::max(k_min_chunk_keys, (keys + per_job - 1) / per_job);
+            chunk = (chunk + k_flash_tile_keys - 1) / k_flash_tile_keys * k_flash_tile_keys;
+            if (chunk >= keys) {
+                split.push_back(it);
+                continue;
+            }
+            for (int b = it.key_begin; b < it.key_end; b += chunk) {
+                attention_item c = it;
+                c.key_begin = b;
+                c.key_end = std::min(it.key_end, b + chunk);
+                c.part = n_parts++;
+                split.push_back(c);
+            }
+        }
+        s.items.swap(split);
+    }
+    if (static_cast<std::int64_t>(s.parts.size()) < n_parts * state_floats)
+        s.parts.resize(static_cast<std::size_t>(n_parts * state_floats));
+
+    const int bs = a.kv->block_size();
+    const std::int64_t head_bytes = a.dtype == kv_dtype::f16 ? static_cast<std::int64_t>(D) * 2
+                                                             : static_cast<std::int64_t>(D) / 32 * 34;
+    const int n_items = static_cast<int>(s.items.size());
+    std::atomic<int> next{0};
+    const auto job = [&](int ith, int) {
+        float* work = s.work[static_cast<std::size_t>(ith)].data();
+        float* own_state = work + flash_work_floats(block_rows_for(G), D);
+        for (int i = next.fetch_add(1, std::memory_order_relaxed); i < n_items; i = next.fetch_add(1, std::memory_order_relaxed)) {
+            const attention_item& it = s.items[static_cast<std::size_t>(i)];
+            const int rows = it.n_tok * G;
+            float* state = it.part < 0 ? own_state : s.parts.data() + it.part * state_floats;
+            flash_job j;
+            j.q = a.q + it.t0 * q_stride + static_cast<std::int64_t>(it.kv_head) * G * D;
+            j.q_stride = q_stride;
+            j.n_tok = it.n_tok;
+            j.group = G;
+            j.head_dim = D;
+            j.first = s.first.data() + it.t0;
+            j.last = s.last.data() + it.t0;
+            j.key_begin = it.key_begin;
+            j.key_end = it.key_end;
+            j.dtype = a.dtype;
+            j.k_layer = a.kv->k_layer(a.layer);
+            j.v_layer = a.kv->v_layer(a.layer);
+            j.row_bytes = a.kv->row_bytes();
+            j.head_offset = it.kv_head * head_bytes;
+            j.block_size = bs;
+            j.table = a.block_tables[it.t0];
+            j.scale = a.scale;
+            j.o = state;
+            j.m = state + static_cast<std::int64_t>(rows) * D;
+            j.l = j.m + rows;
+            j.work = work;
+            kernel(j);
+            if (it.part >= 0) continue;
+            for (int r = 0; r < rows; ++r) {
+                float* out = a.out + (it.t0 + r / G) * q_stride + static_cast<std::int64_t>(it.kv_head * G + r % G) * D;
+                const float inv = j.l[r] > 0 ? 1.0f / j.l[r] : 0.0f;
+                for (int d = 0; d < D; ++d) out[d] = j.o[r * D + d] * inv;
+            }
+        }
+    };
+    pool.run(std::cref(job));
+    if (n_parts == 0) return;
+
+    // Merge the chunks of each split job: out = sum_c o_c e^(m_c - M) / sum_c l_c e^(m_c - M).
+    for (int i = 0; i < n_items;) {
+        const attention_item& head = s.items[static_cast<std::size_t>(i)];
+        int i1 = i + 1;
+        if (head.part < 0) {
+            i = i1;
+            continue;
+        }
+        while (i1 < n_items && s.items[static_cast<std::size_t>(i1)].part >= 0 &&
+               s.items[static_cast<std::size_t>(i1)].t0 == head.t0 &&
+               s.items[static_cast<std::size_t>(i1)].kv_head == head.kv_head)
+            ++i1;
+        const int rows = head.n_tok * G;
+        for (int r = 0; r < rows; ++r) {
+            float M = -INFINITY;
+            for (int c = i; c < i1; ++c) {
+                const float* st = s.parts.data() + s.items[static_cast<std::size_t>(c)].part * state_floats;
+                M = std::max(M, st[static_cast<std::int64_t>(rows) * D + r]);
+            }
+            float* out = a.out + (head.t0 + r / G) * q_stride + static_cast<std::int64_t>(head.kv_head * G + r % G) * D;
+            std::fill(out, out + D, 0.0f);
+            double L = 0;
+            for (int c = i; c < i1; ++c) {
+                const float* st = s.parts.data() + s.items[static_cast<std::size_t>(c)].part * state_floats;
+                const float m = st[static_cast<std::int64_t>(rows) * D + r];
+                if (m == -INFINITY) continue;   // a chunk outside this row's window
+                const float w = std::exp(m - M);
+                L += static_cast<double>(w) * st[static_cast<std::int64_t>(rows) * D + rows + r];
+                for (int d = 0; d < D; ++d) out[d] += w * st[r * D + d];
+            }
+            const float inv = L > 0 ? static_cast<float>(1.0 / L) : 0.0f;
+            for (int d = 0; d < D; ++d) out[d] *= inv;
+        }
+        i = i1;
+    }
+}
+
+}  // namespace
 
 }  // namespace kvlens

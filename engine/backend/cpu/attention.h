@@ -29,15 +29,38 @@ struct attention_args {
     const std::int32_t* positions = nullptr;            // (n_tokens) position of each token
 };
 
-// Per-thread buffers, sized once for the longest context.
+// One unit of the SIMD path: a block of tokens of one sequence, one KV head,
+// one chunk of the block's keys. part < 0: the whole range, written straight
+// to the output; else the index of its partial result (o, m, l) to merge.
+struct attention_item {
+    int t0 = 0, n_tok = 0;        // tokens t0 .. t0 + n_tok - 1 of the batch
+    int kv_head = 0;
+    int key_begin = 0, key_end = 0;
+    int part = -1;
+};
+
+// Buffers, sized once for the longest context (the SIMD path's item list and
+// partial results grow to the largest batch seen, then stay).
 struct attention_scratch {
+    // Scalar reference path.
     std::vector<std::vector<float>> scores;   // (n_threads) x (heads per kv head * n_ctx) f32
     std::vector<std::vector<std::uint8_t>> q_conv;  // (n_threads) x group x head_dim x 4 bytes: query heads in the K row format
     std::vector<std::vector<float>> v_row;    // (n_threads) x head_dim f32, a decoded V head
+    // SIMD path (attention_simd.h).
+    std::vector<std::vector<float>> work;     // (n_threads) x flash_work_floats + rows x (head_dim + 2): kernel scratch, o, m, l
+    std::vector<int> first, last;             // (n_tokens) each token's visible key range
+    std::vector<attention_item> items;        // this call's work
+    std::vector<float> parts;                 // (n_parts, rows, head_dim + 2) partial o, m, l of split ranges
     void reserve(int n_threads, int group, int n_ctx, int head_dim);
 };
 
+// The SIMD path where the kernel level and head size allow it (decode and
+// prefill alike: blocks of tokens against tiles of keys, online softmax, long
+// ranges split across threads), else the scalar reference.
 void attention(const attention_args& a, thread_pool& pool, attention_scratch& s);
+
+// The scalar reference path, whatever the kernel level (tests compare against it).
+void attention_reference(const attention_args& a, thread_pool& pool, attention_scratch& s);
 
 // Writes the K and V rows (n_tokens, n_head_kv * head_dim) f32 of a batch into
 // the cache at each token's (block, slot).

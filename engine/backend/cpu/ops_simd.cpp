@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// SIMD silu and f16-cache attention items (ops_simd.h), for AVX2 and AVX-512:
+// SIMD silu and RMS norm (ops_simd.h), for AVX2 and AVX-512:
 // one body (ops_simd_body.h) compiled twice against a vector type per
 // instruction set, each under its own target pragma.
 #include "engine/backend/cpu/ops_simd.h"
@@ -177,13 +177,6 @@ rms_norm_fn rms_norm_kernel() {
     const char* level = cpu_kernel_level();
     if (std::strcmp(level, "avx512") == 0) return ops_avx512::rms_norm;
     if (std::strcmp(level, "avx2") == 0) return ops_avx2::rms_norm;
-    return nullptr;
-}
-
-attn_item_f16_fn attn_item_f16_kernel() {
-    const char* level = cpu_kernel_level();
-    if (std::strcmp(level, "avx512") == 0) return ops_avx512::attn_item;
-    if (std::strcmp(level, "avx2") == 0) return ops_avx2::attn_item;
     return nullptr;
 }
 

@@ -1,0 +1,69 @@
+// SPDX-License-Identifier: Apache-2.0
+// One tile-streaming attention job in SIMD (AVX2 or AVX-512, by the active
+// kernel level): a block of query rows that share one sequence and one KV
+// head (row r = token r / group, query head r % group of the group) against a
+// range of that sequence's keys, read from the paged cache in tiles of
+// k_flash_tile_keys keys. Each tile's K and V rows are decoded (f16 or q8_0)
+// to f32 once and used by every row of the block: the scores, an online
+// softmax (running max and sum per row) and the weighted sum of the values,
+// fused, so the cache is read once per job and no score array spans the
+// context. Decode runs one token's group of heads as a job; prefill runs
+// blocks of tokens; a long range can be split into chunks whose partial
+// results (o, m, l) are merged afterwards (attention.cpp).
+//
+// Numerics against the scalar reference (attention.cpp): for an f16 cache the
+// query is rounded to f16 values (the reference converts it to the cache's
+// format); for a q8_0 cache it meets the dequantized keys in f32, as there;
+// scores scaled in f32; the probabilities that weight the values are rounded
+// to f16 values, as there, but before normalization (exp(s - running max)),
+// and the sum that normalizes them adds the rounded values: a weight differs
+// from the reference's by at most about 2^-11 relative. (With f32 weights the
+// q8_0-against-f16 agreement on the default model fell below its bound.)
+#pragma once
+
+#include <cstdint>
+
+#include "engine/kv/kv_types.h"
+
+namespace kvlens {
+
+constexpr int k_flash_tile_keys = 32;   // keys per tile, a multiple of both vector widths
+
+struct flash_job {
+    const float* q = nullptr;          // token t's head g at q + t * q_stride + g * head_dim, f32, RoPE applied
+    std::int64_t q_stride = 0;         // floats between consecutive tokens' query rows
+    int n_tok = 0;                     // tokens in the block
+    int group = 0;                     // query heads per KV head
+    int head_dim = 0;                  // a multiple of 4 vector widths (flash_supported)
+    const int* first = nullptr;        // (n_tok) first key each token sees
+    const int* last = nullptr;         // (n_tok) last key each token sees (inclusive)
+    int key_begin = 0, key_end = 0;    // this job's keys [key_begin, key_end)
+    kv_dtype dtype = kv_dtype::f16;
+    const std::uint8_t* k_layer = nullptr;  // (n_blocks, block_size, row) K rows of the layer
+    const std::uint8_t* v_layer = nullptr;  // same for V
+    std::int64_t row_bytes = 0;        // bytes of one token's K (or V) row
+    std::int64_t head_offset = 0;      // bytes from a row's start to this KV head
+    int block_size = 0;                // tokens per cache block
+    const std::int32_t* table = nullptr;  // the sequence's block ids
+    float scale = 1.0f;                // applied to each score
+
+    // Results, unnormalized: out = o / l. A row that saw no key has m = -inf, l = 0, o = 0.
+    float* o = nullptr;                // (n_tok * group, head_dim) f32
+    float* m = nullptr;                // (n_tok * group) running max of the scaled scores
+    float* l = nullptr;                // (n_tok * group) sum of exp(score - m)
+    float* work = nullptr;             // scratch of flash_work_floats(rows, head_dim) floats
+};
+
+using flash_job_fn = void (*)(const flash_job&);
+
+// Floats of scratch a job of `rows` rows needs.
+constexpr std::int64_t flash_work_floats(int rows, int head_dim) {
+    return static_cast<std::int64_t>(rows) * head_dim          // the query rows as the kernel reads them
+           + 2LL * k_flash_tile_keys * head_dim               // a K and a V tile in f32
+           + static_cast<std::int64_t>(rows) * (k_flash_tile_keys + 1) + 64;  // probabilities, corrections
+}
+
+// The kernel for the active level, or nullptr (scalar level, or a head size it does not take).
+flash_job_fn flash_job_kernel(int head_dim);
+
+}  // namespace kvlens

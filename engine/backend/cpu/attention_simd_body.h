@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: Apache-2.0
+// The body of attention_simd.cpp's tile-streaming attention job, written once
+// against a vector type V (width, loads, f16 and int8 conversions, exp).
+// attention_simd.cpp includes this file twice, inside a namespace per
+// instruction set and under that set's target pragma. No include guard on purpose.
+
+constexpr int KT = k_flash_tile_keys;
+
+// Start of key position p's row in a layer array, at the job's KV head.
+inline const std::uint8_t* key_row(const flash_job& a, const std::uint8_t* layer, int p) {
+    const std::int64_t r = static_cast<std::int64_t>(a.table[p / a.block_size]) * a.block_size + p % a.block_size;
+    return layer + r * a.row_bytes + a.head_offset;
+}
+
+inline void prefetch_bytes(const std::uint8_t* p, int n) {
+    for (int off = 0; off < n; off += 64) _mm_prefetch(reinterpret_cast<const char*>(p) + off, _MM_HINT_T0);
+}
+
+// Keys [j0, j0 + nk) of one layer array (K or V) decoded into buf (KT, D) f32;
+// rows nk..KT-1 zeroed. The block table hides the next tile's addresses from
+// the hardware prefetcher, so its rows are prefetched here (up to key_end).
+template <kv_dtype DT>
+void decode_tile(const flash_job& a, const std::uint8_t* layer, int j0, int nk, float* buf) {
+    const int D = a.head_dim;
+    const int head_bytes = DT == kv_dtype::f16 ? D * 2 : D / 32 * 34;
+    for (int kk = 0; kk < nk; ++kk) {
+        const int p = j0 + kk;
+        if (p + KT < a.key_end) prefetch_bytes(key_row(a, layer, p + KT), head_bytes);
+        const std::uint8_t* src = key_row(a, layer, p);
+        float* dst = buf + kk * D;
+        if constexpr (DT == kv_dtype::f16) {
+            const auto* h = reinterpret_cast<const std::uint16_t*>(src);
+            for (int d = 0; d < D; d += V::width) V::store(dst + d, V::load_h(h + d));
+        } else {
+            for (int b = 0; b < D / 32; ++b) {   // q8_0 blocks: f16 scale, then 32 int8
+                const std::uint8_t* blk = src + b * 34;
+                std::uint16_t dh;
+                std::memcpy(&dh, blk, 2);
+                const V::reg scale = V::set1(fp16_to_fp32(dh));
+                const auto* qs = reinterpret_cast<const std::int8_t*>(blk + 2);
+                for (int i = 0; i < 32; i += V::width) V::store(dst + b * 32 + i, V::mul(V::load_q8(qs + i), scale));
+            }
+        }
+    }
+    for (int kk = nk; kk < KT; ++kk)
+        for (int d = 0; d < D; d += V::width) V::store(buf + kk * D + d, V::zero());
+}
+
+// Scaled scores of one query row against the tile's keys lo..hi (tile
+// indices), into s (KT): -inf outside lo..hi. V::width keys at a time: each
+// key's D-long product accumulates in its own register, and one transposing
+// sum reduces them together.
+inline void tile_scores(const float* qr, const float* kbuf, int D, int lo, int hi, float scale, float* s) {
+    constexpr int W = V::width;
+    const V::reg vscale = V::set1(scale);
+    for (int h = 0; h < KT; h += W) {
+        if (h > hi || h + W <= lo) {
+            for (int kk = 0; kk < W; ++kk) s[h + kk] = -INFINITY;
+            continue;
+        }
+        V::reg acc[W];
+        for (int kk = 0; kk < W; ++kk) acc[kk] = V::zero();
+        for (int d0 = 0; d0 < D; d0 += 4 * W) {   // 4 registers of the query row stay loaded
+            const V::reg q0 = V::load(qr + d0), q1 = V::load(qr + d0 + W);
+            const V::reg q2 = V::load(qr + d0 + 2 * W), q3 = V::load(qr + d0 + 3 * W);
+            for (int kk = 0; kk < W; ++kk) {
+                const float* kr = kbuf + (h + kk) * D + d0;
+                acc[kk] = V::fmadd(V::load(kr), q0, acc[kk]);
+                acc[kk] = V::fmadd(V::load(kr + W), q1, acc[kk]);
+                acc[kk] = V::fmadd(V::load(kr + 2 * W), q2, acc[kk]);
+                acc[kk] = V::fmadd(V::load(kr + 3 * W), q3, acc[kk]);
+            }
+        }
+        V::store(s + h, V::mul(V::sum_each(acc), vscale));
+    }
+    for (int kk = 0; kk < lo; ++kk) s[kk] = -INFINITY;
+    for (int kk = hi + 1; kk < KT; ++kk) s[kk] = -INFINITY;
+}
+
+// Online softmax step of one row: s (KT) becomes exp(s - m_new) (0 outside
+// lo..hi), l and m are updated; returns the factor exp(m_old - m_new) that
+// rescales the row's output accumulated so far.
+inline float online_softmax(float* s, int lo, int hi, float& m, float& l) {
+    constexpr int W = V::width;
+    V::reg mv = V::load(s);
+    for (int h = W; h < KT; h += W) mv = V::max(mv, V::load(s + h));
+    const float m_new = std::max(m, V::reduce_max(mv));
+    const float corr = m == -INFINITY ? 0.0f : V::first(V::exp(V::set1(m - m_new)));
+    const V::reg vm = V::set1(m_new);
+    // Rounded to f16 values, as the reference rounds the probabilities that weight the values.
+    for (int h = 0; h < KT; h += W) V::store(s + h, V::round_h(V::exp(V::sub(V::load(s + h), vm))));
+    // exp clamps its argument, so the masked keys come out tiny, not zero.
+    for (int kk = 0; kk < lo; ++kk) s[kk] = 0;
+    for (int kk = hi + 1; kk < KT; ++kk) s[kk] = 0;
+    V::reg sum = V::load(s);
+    for (int h = W; h < KT; h += W) sum = V::add(sum, V::load(s + h));
+    l = l * corr + V::reduce_add(sum);
+    m = m_new;
+    return corr;
+}
+
+// o (rows r0.. r0+NR-1) = o * corr + p . vbuf over the tile's nk keys, 4
+// registers of each row at a time, the value rows shared by the NR rows.
+template <int NR>
+inline void accumulate_values(float* o, const float* p, const float* corr, const float* vbuf, int D, int nk) {
+    constexpr int W = V::width;
+    for (int d0 = 0; d0 < D; d0 += 4 * W) {
+        V::reg x[NR][4];
+        for (int i = 0; i < NR; ++i) {
+            const V::reg c = V::set1(corr[i]);
+            for (int c4 = 0; c4 < 4; ++c4) x[i][c4] = V::mul(V::load(o + i * D + d0 + c4 * W), c);
+        }
+        for (int kk = 0; kk < nk; ++kk) {
+            const float* vr = vbuf + kk * D + d0;
+            const V::reg v0 = V::load(vr), v1 = V::load(vr + W), v2 = V::load(vr + 2 * W), v3 = V::load(vr + 3 * W);
+            for (int i = 0; i < NR; ++i) {
+                const V::reg w = V::set1(p[i * KT + kk]);
+                x[i][0] = V::fmadd(w, v0, x[i][0]);
+                x[i][1] = V::fmadd(w, v1, x[i][1]);
+                x[i][2] = V::fmadd(w, v2, x[i][2]);
+                x[i][3] = V::fmadd(w, v3, x[i][3]);
+            }
+        }
+        for (int i = 0; i < NR; ++i)
+            for (int c4 = 0; c4 < 4; ++c4) V::store(o + i * D + d0 + c4 * W, x[i][c4]);
+    }
+}
+
+template <kv_dtype DT>
+void flash_job_run(const flash_job& a) {
+    const int D = a.head_dim, G = a.group, R = a.n_tok * a.group;
+    float* qbuf = a.work;                 // (R, D) the query rows as the scores meet them
+    float* kbuf = qbuf + R * D;           // (KT, D) the tile's keys, f32
+    float* vbuf = kbuf + KT * D;          // (KT, D) the tile's values, f32
+    float* pbuf = vbuf + KT * D;          // (R, KT) scores, then probabilities
+    float* corr = pbuf + R * KT;          // (R) each row's rescale factor for this tile
+
+    for (int r = 0; r < R; ++r) {
+        const float* src = a.q + (r / G) * a.q_stride + (r % G) * D;
+        for (int d = 0; d < D; d += V::width) {
+            const V::reg x = V::load(src + d);
+            V::store(qbuf + r * D + d, DT == kv_dtype::f16 ? V::round_h(x) : x);
+        }
+        a.m[r] = -INFINITY;
+        a.l[r] = 0;
+        for (int d = 0; d < D; d += V::width) V::store(a.o + r * D + d, V::zero());
+    }
+
+    for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
+        const int nk = std::min(KT, a.key_end - j0);
+        bool any = false;
+        for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
+        if (!any) continue;   // a tile outside every row's window
+        decode_tile<DT>(a, a.k_layer, j0, nk, kbuf);
+        decode_tile<DT>(a, a.v_layer, j0, nk, vbuf);
+        for (int r = 0; r < R; ++r) {
+            const int t = r / G;
+            const int lo = std::max(a.first[t], j0) - j0;       // the tile's keys this row sees: lo..hi
+            const int hi = std::min(a.last[t], j0 + nk - 1) - j0;
+            float* s = pbuf + r * KT;
+            if (lo > hi) {   // this row sees none of the tile
+                for (int kk = 0; kk < KT; ++kk) s[kk] = 0;
+                corr[r] = 1.0f;
+                continue;
+            }
+            tile_scores(qbuf + r * D, kbuf, D, lo, hi, a.scale, s);
+            corr[r] = online_softmax(s, lo, hi, a.m[r], a.l[r]);
+        }
+        int r = 0;
+        for (; r + 2 <= R; r += 2) accumulate_values<2>(a.o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);
+        if (r < R) accumulate_values<1>(a.o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);
+    }
+}
+
+void flash_job_any(const flash_job& a) {
+    if (a.dtype == kv_dtype::f16) flash_job_run<kv_dtype::f16>(a);
+    else flash_job_run<kv_dtype::q8_0>(a);
+}
