@@ -2,6 +2,7 @@
 // The tasks layer's planning, with one token per space-separated word: the
 // largest page range that fits, the chat layout, the document's language,
 // and map-reduce rounds that name their pages and end in one reduce stage.
+#include "tasks/answer_check.h"
 #include "tasks/chat_layout.h"
 #include "tasks/instructions.h"
 #include "tasks/map_reduce.h"
@@ -62,6 +63,16 @@ private slots:
         QCOMPARE(QString::fromStdString(document_language("2025年营业收入增长百分之十二，达到四十二亿元。")), QStringLiteral("zh"));
         QVERIFY(system_prompt("zh").find("Chinese") != std::string::npos);
         QVERIFY(system_prompt("en").find("English") != std::string::npos);
+    }
+
+    void aLoopingAnswerIsFlaggedAndANormalOneIsNot() {
+        QVERIFY(is_degenerate_repetition("The KV cache is the cache. The KV cache is the cache. The KV cache is the cache. "
+                                         "The KV cache is the cache. The KV cache is the cache."));
+        QVERIFY(is_degenerate_repetition("缓存缓存缓存缓存缓存缓存缓存缓存缓存缓存"));
+        QVERIFY(!is_degenerate_repetition("Long documents make the first token slow because prefill must read every "
+                                          "token; caching the prefix removes most of this cost for follow-up questions."));
+        QVERIFY(!is_degenerate_repetition("- Prefill reads the prompt.\n- Decode writes the answer.\n- The KV cache "
+                                          "keeps keys and values.\n- Reuse cuts the time to the first token."));
     }
 
     void taskKeysRoundTrip() {

@@ -20,14 +20,11 @@ void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, double& max
     QList<QPointF> p, a;
     if (r) {
         const QVector<QPointF> lat = r->latencyPoints();
+        // The record's moving average (the tested one), first token excluded.
+        const QVector<double> mean = r->movingAverageLatency(LatencyChart::kAverageWindow, 1);
         for (int i = 1; i < lat.size(); ++i) {
             p.append(lat[i]);
-            // The average over the window, first token excluded.
-            const int n = std::min(i, LatencyChart::kAverageWindow);
-            double sum = 0;
-            for (int k = i - n + 1; k <= i; ++k)
-                sum += lat[k].y();
-            a.append(QPointF(lat[i].x(), sum / n));
+            a.append(QPointF(lat[i].x(), mean.value(i - 1)));
             maxX = std::max(maxX, lat[i].x());
             maxY = std::max(maxY, lat[i].y());
         }
@@ -81,6 +78,14 @@ void LatencyChart::restyle()
 
 void LatencyChart::plot(const ChartInput& in)
 {
+    // Each run in its own colour, whichever slot it is in.
+    QColor c0 = colorOf(in.primary, 0), c1 = colorOf(in.compare, 1);
+    average_->setPen(style_.linePen(c0));
+    compareAverage_->setPen(style_.linePen(c1, Qt::DashLine));
+    c0.setAlpha(110);
+    c1.setAlpha(90);
+    points_->setColor(c0);
+    comparePoints_->setColor(c1);
     double maxX = 16, maxY = 1;
     fill(in.primary, points_, average_, maxX, maxY);
     fill(in.compare, comparePoints_, compareAverage_, maxX, maxY);

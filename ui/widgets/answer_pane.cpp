@@ -2,6 +2,8 @@
 // AnswerPane and its latency legend.
 #include "ui/widgets/answer_pane.h"
 
+#include "tasks/answer_check.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -203,6 +205,11 @@ void AnswerPane::render()
         }
         break;
     }
+    // A small model may loop on one phrase; say so rather than let it pass as an answer.
+    repetitive_ = run_->isFinished() && tasks::is_degenerate_repetition(run_->text().toStdString());
+    if (repetitive_)
+        status += QStringLiteral(" · ") + tr("⚠ the answer repeats itself (a small model looping): "
+                                             "try fewer pages or a larger model");
     status_->setText(status);
 
     const bool dark = isDark(this);

@@ -2,6 +2,13 @@
 // ChartsBoard.
 #include "ui/widgets/charts_board.h"
 
+#include "ui/model/run_history_model.h"
+#include "ui/run_controller.h"
+#include "ui/model/experiment_caption.h"
+#include "ui/model/prompt_builder.h"
+
+#include <QLabel>
+
 #include <QDir>
 #include <QEvent>
 #include <QGridLayout>
@@ -25,6 +32,11 @@ ChartsBoard::ChartsBoard(QWidget* parent) : QWidget(parent)
     stats_ = new StatsCard;
     stats_->setAutoFillBackground(true);
     stats_->setBackgroundRole(QPalette::Base);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::PlainText);
+    caption_->setVisible(false);
+    caption_->setContentsMargins(8, 2, 8, 2);
     relayout();
 }
 
@@ -51,9 +63,52 @@ void ChartsBoard::relayout()
         grid_->addLayout(h, r, 0);
         grid_->setRowStretch(r, 1);
     };
-    row(charts_[0], charts_[1], 1, 1, 0);
-    row(charts_[2], charts_[3], 1, 1, 1);
-    row(charts_[4], stats_, 2, 3, 2);
+    // The experiment's caption above them all.
+    grid_->addWidget(caption_, 0, 0);
+    row(charts_[0], charts_[1], 1, 1, 1);
+    row(charts_[2], charts_[3], 1, 1, 2);
+    row(charts_[4], stats_, 2, 3, 3);
+}
+
+void ChartsBoard::plotFrom(const RunController& controller)
+{
+    ChartInput in;
+    in.primary = controller.selected();
+    in.compare = controller.compared();
+    const RunHistoryModel* h = controller.history();
+    for (int row = 0; row < h->count(); ++row)
+        in.recent.append(h->runAt(row));
+    if (controller.model().isValid())
+        in.kvFormula = controller.model().kvFormula();
+    plot(in);
+    // After an experiment: what changed and the measured effect.
+    QString caption;
+    if (in.primary && in.primary->config().parentRunId > 0) {
+        if (const RunRecord* parent = h->run(in.primary->config().parentRunId)) {
+            QVector<const RunRecord*> siblings;
+            if (in.primary->config().experiment == Experiment::Concurrent) {
+                for (const RunRecord* r : in.recent) {
+                    if (r != in.primary && r->config().experiment == Experiment::Concurrent
+                        && r->config().parentRunId == in.primary->config().parentRunId
+                        && qAbs(r->id() - in.primary->id()) < kConcurrentCopies)
+                        siblings.append(r);
+                }
+            }
+            caption = experimentCaption(*in.primary, *parent, siblings);
+        }
+    }
+    setCaption(caption);
+}
+
+void ChartsBoard::setCaption(const QString& text)
+{
+    caption_->setText(text);
+    caption_->setVisible(!text.isEmpty());
+}
+
+QString ChartsBoard::caption() const
+{
+    return caption_->text();
 }
 
 void ChartsBoard::plot(const ChartInput& in)
@@ -71,6 +126,10 @@ void ChartsBoard::setPresentation(bool on)
     for (ChartPanel* c : charts_)
         c->setStyle(s);
     stats_->setPresentation(on);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * (on ? 1.5 : 1.1));
+    f.setWeight(QFont::DemiBold);
+    caption_->setFont(f);
 }
 
 void ChartsBoard::changeEvent(QEvent* e)
