@@ -43,4 +43,14 @@ result<std::unique_ptr<backend>> make_cpu_backend(const model& m, const backend_
 result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend_options& o);
 #endif
 
+// The backend choice, in one place: `choice` is "cpu", "cuda" or "auto".
+// "cuda" fails when CUDA cannot start (or the build has none); "auto" takes
+// CUDA when it starts and else the CPU, saying why in `description`.
+struct chosen_backend {
+    std::unique_ptr<backend> b;
+    std::string description;   // b->description(), plus the reason for the CPU under "auto"
+};
+result<chosen_backend> make_backend(const model& m, const backend_options& o, const std::string& choice);
+// (defined in engine/runtime/backend_choice.cpp)
+
 }  // namespace kvlens

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Events and figures as JSON (the --metrics-json lines of design.md: one
+// Events and figures as JSON (the --metrics-json lines of docs/design.md: one
 // object per event with "event" and "request" keys, then the event's fields).
 #pragma once
 

@@ -1,13 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// The event stream of a request (design.md, "Events and figures"): plain value
-// structs that the engine emits on its own thread and the CLI, the metrics file
-// and the window consume. Times are milliseconds on a monotonic clock measured
-// from the request's submission.
+// The event stream of a request (docs/design.md, "Events and figures"): plain
+// value structs that the engine emits on its own thread and the CLI, the
+// metrics file and the window consume. Times are milliseconds on a monotonic
+// clock measured from the request's arrival (engine::submit called); what each
+// time means, next to vLLM's and OpenAI's figures, is in request_figures.h.
+//
+// KV figures (prefill_chunk and token events) are the request's own, after
+// the chunk or step: kv_tokens (tokens whose K/V are held), kv_bytes (logical:
+// sum over layers of 2 * n_kv_heads * head_dim * bytes per element * tokens
+// that layer holds), kv_allocated_bytes (whole blocks in use), kv_reserved_bytes
+// (what the KV mode set aside: static reserves prompt + max_new up front). In
+// KV mode "off" nothing is kept between steps, so all four are 0 and the token
+// events carry recomputed_tokens instead.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <variant>
+
+#include "engine/metrics/request_figures.h"
 
 namespace kvlens {
 
@@ -23,7 +34,9 @@ struct event_queued {
 
 struct event_started {
     request_id request = 0;
-    double queue_ms = 0;        // submission -> the scheduler took it
+    double queue_ms = 0;        // tokenized -> scheduled (tokenize not included)
+    double tokenize_ms = 0;     // arrival -> tokenized
+    double t_ms = 0;            // arrival -> scheduled
 };
 
 struct event_prefill_chunk {
@@ -32,14 +45,23 @@ struct event_prefill_chunk {
     int tokens_total = 0;       // prompt tokens
     int cached_tokens = 0;      // prompt tokens reused from the prefix cache
     double chunk_ms = 0;        // wall time of this chunk's forward pass
-    double t_ms = 0;            // since submission, at the end of the chunk
+    double t_ms = 0;            // since arrival, at the end of the chunk
+    std::int64_t kv_tokens = 0;            // the request's KV after this chunk (see the top of this file)
+    std::int64_t kv_bytes = 0;
+    std::int64_t kv_allocated_bytes = 0;
+    std::int64_t kv_reserved_bytes = 0;
 };
 
+// The TTFT breakdown is complete here: the four segments add up to ttft_ms.
 struct event_first_token {
     request_id request = 0;
-    double ttft_ms = 0;         // submission -> first token sampled
+    double ttft_ms = 0;         // arrival -> first token sampled
     std::int32_t id = 0;
     std::string text;           // the token's text (may be empty: an incomplete UTF-8 sequence)
+    double tokenize_ms = 0;     // arrival -> tokenized
+    double queue_ms = 0;        // tokenized -> scheduled
+    double prefill_ms = 0;      // scheduled -> last prefill chunk done
+    double first_sample_ms = 0; // last prefill chunk done -> first token sampled
 };
 
 struct event_token {
@@ -47,37 +69,17 @@ struct event_token {
     int index = 0;              // 0-based among generated tokens
     std::int32_t id = 0;
     std::string text;           // complete UTF-8 only; a split character comes whole with a later token
-    double latency_ms = 0;      // since the previous token; index 0: since submission
-    double t_ms = 0;            // since submission
+    double latency_ms = 0;      // since the previous token (ITL); index 0: since arrival (TTFT)
+    double t_ms = 0;            // since arrival
     bool visible = true;        // false inside hidden reasoning (<think>...</think>)
     std::int64_t kv_tokens = 0;            // tokens whose K/V are held for this request
     std::int64_t kv_bytes = 0;             // logical: sum over layers of 2*n_kv_heads*head_dim*bytes/elt*tokens
     std::int64_t kv_allocated_bytes = 0;   // whole blocks in use by this request
     std::int64_t kv_reserved_bytes = 0;    // what the KV mode set aside for this request
-};
-
-// Figures of a finished request (design.md).
-struct request_figures {
-    int prompt_tokens = 0;
-    int cached_tokens = 0;      // prompt tokens whose KV came from the prefix cache
-    int computed_tokens = 0;    // prompt tokens prefilled by this request
-    int generated_tokens = 0;
-    double queue_ms = 0;
-    double tokenize_ms = 0;
-    double prefill_ms = 0;
-    double ttft_ms = 0;
-    double ttft_visible_ms = 0; // first token outside hidden reasoning; 0 if none
-    double decode_ms = 0;       // first token -> last token
-    double e2e_ms = 0;
-    double prefill_tok_s = 0;   // computed_tokens / prefill_ms
-    double decode_tok_s = 0;    // (generated - 1) / decode_ms
-    double tpot_ms = 0;         // decode_ms / (generated - 1)
-    std::int64_t kv_bytes_peak = 0;
-    std::int64_t device_memory_peak = 0;   // bytes: weights + KV pool + scratch on the backend's device
-    double prefill_flop = 0;             // counted FLOPs of the prefill
-    double prefill_flop_s = 0;           // achieved FLOP/s
-    double decode_bytes = 0;             // counted bytes read by the decode steps (weights + KV)
-    double decode_bytes_s = 0;           // achieved bytes/s
+    // KV off: tokens this step ran through the model again because no K/V was
+    // kept (the whole sequence so far). 0 with a cache, and for index 0, whose
+    // prompt was the prefill.
+    std::int64_t recomputed_tokens = 0;
 };
 
 struct event_done {
@@ -85,7 +87,7 @@ struct event_done {
     finish_reason reason = finish_reason::stop;
     std::string error;          // set when reason == error
     std::string text;           // the whole generated text
-    request_figures figures;
+    request_figures figures;    // figures_of() the request's timeline
 };
 
 using event = std::variant<event_queued, event_started, event_prefill_chunk,

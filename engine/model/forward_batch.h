@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: Apache-2.0
 // One forward pass's input: tokens from one or more sequences (a prefill
 // chunk, a batch of decode steps, or both), where each token's K/V go in the
-// cache, and which tokens' logits are wanted.
+// cache, and which tokens' logits are wanted. Built with append(), one run of
+// a sequence's consecutive tokens at a time; checked by every backend with
+// check_forward_batch() before it touches a buffer.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
+
+#include <fmt/format.h>
+
+#include "engine/common/result.h"
 
 namespace kvlens {
 
@@ -17,7 +24,45 @@ struct forward_batch {
 
     std::size_t size() const { return tokens.size(); }
     void clear() { tokens.clear(); positions.clear(); block_tables.clear(); logit_rows.clear(); }
+
+    // Appends a run of one sequence: ids at positions pos0, pos0 + 1, ...,
+    // whose K/V go through block_table. With want_logits the run's last token
+    // gets a logits row; returns that row's index among the logits, else -1.
+    int append(std::span<const std::int32_t> ids, std::int32_t pos0, const std::int32_t* block_table,
+               bool want_logits) {
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            tokens.push_back(ids[i]);
+            positions.push_back(pos0 + static_cast<std::int32_t>(i));
+            block_tables.push_back(block_table);
+        }
+        if (!want_logits || ids.empty()) return -1;
+        logit_rows.push_back(static_cast<std::int32_t>(tokens.size() - 1));
+        return static_cast<int>(logit_rows.size() - 1);
+    }
 };
+
+// The input check every backend runs before a forward pass: the batch fits
+// the backend (max_batch tokens, positions below max_ctx), its arrays agree in
+// length, every token id is in the vocabulary and every logit row is a token
+// of the batch. An empty batch is valid (nothing to do).
+inline status check_forward_batch(const forward_batch& b, int n_vocab, int max_batch, int max_ctx) {
+    const std::size_t n = b.size();
+    if (n > static_cast<std::size_t>(max_batch))
+        return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, max_batch));
+    if (b.positions.size() != n || b.block_tables.size() != n)
+        return make_error("forward batch: tokens, positions and block tables differ in length");
+    for (std::size_t t = 0; t < n; ++t) {
+        if (b.tokens[t] < 0 || b.tokens[t] >= n_vocab)
+            return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], n_vocab));
+        if (b.positions[t] < 0 || b.positions[t] >= max_ctx)
+            return make_error(fmt::format("position {} beyond the context of {}", b.positions[t], max_ctx));
+        if (b.block_tables[t] == nullptr) return make_error(fmt::format("token {} has no block table", t));
+    }
+    for (std::int32_t r : b.logit_rows)
+        if (r < 0 || static_cast<std::size_t>(r) >= n)
+            return make_error(fmt::format("logit row {} outside the batch of {}", r, n));
+    return {};
+}
 
 // What a forward pass did, counted (not timed): the roofline figures.
 struct forward_counts {

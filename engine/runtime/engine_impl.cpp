@@ -2,8 +2,12 @@
 // The scheduler: one thread that admits queued requests while the KV pool can
 // hold their worst case, then loops over steps. A step is one forward pass
 // holding the next token of every decoding request plus one chunk of one
-// prefilling request (so decode keeps moving during a long prefill). With the
-// KV cache off, a decoding request recomputes its whole sequence instead.
+// prefilling request (so decode keeps moving during a long prefill), in named
+// phases: add_decode_tokens(), add_prefill_chunk(), run_batch() and the
+// results, apply_decode_result() / apply_prefill_result(). With the KV cache
+// off, a decoding request recomputes its whole sequence instead
+// (recompute_without_cache()). Figures: metrics/figures_of() on the
+// request's timeline.
 #include "engine/runtime/engine_impl.h"
 
 #include <algorithm>
@@ -43,28 +47,10 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
     bo.n_threads = opts.n_threads;
     bo.max_batch = e->max_batch_;
     bo.max_ctx = e->n_ctx_;
-    std::string why_backend;
-    if (opts.backend == "cuda" || opts.backend == "auto") {
-#if KVLENS_HAVE_CUDA
-        auto b = make_cuda_backend(*e->model_, bo);
-        if (b) e->backend_ = std::move(*b);
-        else if (opts.backend == "cuda") return make_error(fmt::format("CUDA backend: {}", b.message()));
-        else why_backend = b.message();
-#else
-        if (opts.backend == "cuda") return make_error("this build of kvlens has no CUDA backend (built with KVLENS_CUDA=OFF)");
-        why_backend = "built without CUDA";
-#endif
-    } else if (opts.backend != "cpu") {
-        return make_error(fmt::format("unknown backend '{}' (cpu, cuda or auto)", opts.backend));
-    }
-    if (!e->backend_) {
-        auto b = make_cpu_backend(*e->model_, bo);
-        if (!b) return b.err();
-        e->backend_ = std::move(*b);
-    }
-    e->backend_desc_ = e->backend_->description();
-    if (opts.backend == "auto" && !why_backend.empty())
-        e->backend_desc_ += fmt::format(" (auto: CUDA unavailable: {})", why_backend);
+    auto chosen = make_backend(*e->model_, bo, opts.backend);
+    if (!chosen) return chosen.err();
+    e->backend_ = std::move(chosen->b);
+    e->backend_desc_ = std::move(chosen->description);
 
     kv_geometry g = make_kv_geometry(info, opts.kv_type, opts.kv_block);
     g.layer_window = e->model_->config().layer_window;
@@ -100,13 +86,12 @@ engine_impl::~engine_impl() {
 
 request_id engine_impl::submit(request_params params, event_callback on_event) {
     auto r = std::make_unique<request_state>();
-    r->t_submit = steady::now();
+    r->t_arrival = steady::now();
     r->params = std::move(params);
     r->on_event = std::move(on_event);
     r->cancel_flag = std::make_shared<std::atomic<bool>>(false);
 
     // Tokenize here, on the caller's thread: it is part of TTFT, measured.
-    const auto t0 = steady::now();
     const request_params& p = r->params;
     if (p.chat) {
         if (p.messages.empty()) r->tokenize_error = "chat request with no messages";
@@ -114,8 +99,8 @@ request_id engine_impl::submit(request_params params, event_callback on_event) {
     } else {
         r->prompt = tok_->encode(p.text, p.add_bos && tok_->add_bos(), true);
     }
-    r->fig.tokenize_ms = ms_between(t0, steady::now());
-    r->fig.prompt_tokens = static_cast<int>(r->prompt.size());
+    r->tl.tokenized_ms = r->since_arrival(steady::now());
+    r->tl.prompt_tokens = static_cast<int>(r->prompt.size());
 
     std::lock_guard<std::mutex> lock(mutex_);
     r->id = next_id_++;
@@ -178,7 +163,7 @@ void engine_impl::take_inbox(std::unique_lock<std::mutex>& lock) {
     fresh.swap(inbox_);
     lock.unlock();
     for (auto& r : fresh) {
-        r->on_event(event_queued{r->id, r->fig.prompt_tokens});
+        r->on_event(event_queued{r->id, r->tl.prompt_tokens});
         const int n = static_cast<int>(r->prompt.size());
         if (!r->tokenize_error.empty()) finish(*r, finish_reason::error, r->tokenize_error);
         else if (n == 0) finish(*r, finish_reason::error, "the prompt is empty");
@@ -229,99 +214,131 @@ bool engine_impl::try_start(request_state& r) {
         r.seq.reset();   // releases the prefix hits it took
         return false;
     }
-    r.t_started = steady::now();
+    r.tl.scheduled_ms = r.since_arrival(steady::now());
     r.phase = request_phase::prefill;
     r.n_prompt_done = static_cast<int>(*cached);
-    r.fig.cached_tokens = static_cast<int>(*cached);
-    r.fig.queue_ms = ms_between(r.t_submit, r.t_started);
+    r.tl.cached_tokens = static_cast<int>(*cached);
     r.samp.emplace(r.params.sampling);
     for (std::int32_t t : r.prompt) r.samp->accept(t);
-    r.on_event(event_started{r.id, r.fig.queue_ms});
+    const request_figures f = figures_of(r.tl);
+    event_started ev;
+    ev.request = r.id;
+    ev.tokenize_ms = f.tokenize_ms;
+    ev.queue_ms = f.queue_ms;
+    ev.t_ms = r.tl.scheduled_ms;
+    r.on_event(ev);
     return true;
 }
 
+// ---- one step: build the batch, run it, apply the results -------------------------
+
 void engine_impl::step() {
-    batch_.clear();
-    struct part {
-        request_state* r;
-        int n;          // tokens in the batch
-        int logit_row;  // index into the logits, -1: none
-    };
-    std::vector<part> parts;
-    parts.reserve(active_.size());
+    // KV off: the requests decoding when the step begins recompute after the batch.
     std::vector<request_state*> recompute;
+    if (opts_.kv == kv_mode::off)
+        for (auto& rp : active_)
+            if (rp->phase == request_phase::decode) recompute.push_back(rp.get());
+    batch_.clear();
+    parts_.clear();
+    add_decode_tokens();
+    add_prefill_chunk();
+    if (batch_.size() > 0) run_batch();
+    for (request_state* r : recompute)
+        if (r->phase == request_phase::decode) recompute_without_cache(*r);
+}
 
-    auto add_tokens = [&](request_state& r, const std::int32_t* ids, int n, bool want_logits) {
-        const int pos0 = static_cast<int>(r.seq->n_tokens());
-        for (int i = 0; i < n; ++i) {
-            batch_.tokens.push_back(ids[i]);
-            batch_.positions.push_back(pos0 + i);
-            batch_.block_tables.push_back(r.seq->block_table().data());
-        }
-        int row = -1;
-        if (want_logits) {
-            row = static_cast<int>(batch_.logit_rows.size());
-            batch_.logit_rows.push_back(static_cast<std::int32_t>(batch_.size() - 1));
-        }
-        parts.push_back({&r, n, row});
-    };
+// Adds a part to the batch: n of r's tokens from its next position.
+void engine_impl::add_part(request_state& r, const std::int32_t* ids, int n, bool want_logits) {
+    const int row = batch_.append({ids, static_cast<std::size_t>(n)}, static_cast<std::int32_t>(r.seq->n_tokens()),
+                                  r.seq->block_table().data(), want_logits);
+    parts_.push_back({&r, n, row});
+}
 
+// The next token of every decoding request (its pending token goes in, its
+// next token's logits come out). KV off decodes by recomputing instead.
+void engine_impl::add_decode_tokens() {
+    if (opts_.kv == kv_mode::off) return;
     for (auto& rp : active_) {
         request_state& r = *rp;
         if (r.phase != request_phase::decode) continue;
-        if (opts_.kv == kv_mode::off) { recompute.push_back(&r); continue; }
         status s = r.seq->ensure_capacity(r.seq->n_tokens() + 1);
         if (!s) { finish(r, finish_reason::error, "KV pool exhausted during decode: " + s.message()); continue; }
-        add_tokens(r, &r.pending_token, 1, true);
+        add_part(r, &r.pending_token, 1, true);
     }
+}
+
+// One chunk of the first prefilling request, in the room the decode tokens
+// left; the chunk that ends the prompt asks for the logits of its last token.
+void engine_impl::add_prefill_chunk() {
     for (auto& rp : active_) {
         request_state& r = *rp;
         if (r.phase != request_phase::prefill) continue;
         const int left = static_cast<int>(r.prompt.size()) - r.n_prompt_done;
         const int n = std::min({opts_.chunk, left, max_batch_ - static_cast<int>(batch_.size())});
-        if (n <= 0) break;
+        if (n <= 0) return;
         status s = r.seq->ensure_capacity(r.n_prompt_done + n);
         if (!s) { finish(r, finish_reason::error, "KV pool exhausted during prefill: " + s.message()); continue; }
-        add_tokens(r, r.prompt.data() + r.n_prompt_done, n, n == left);
-        break;   // one prefill chunk per step
+        add_part(r, r.prompt.data() + r.n_prompt_done, n, n == left);
+        return;   // one prefill chunk per step
     }
+}
 
-    if (batch_.size() > 0) {
-        forward_counts counts;
-        const auto t0 = steady::now();
-        status s = backend_->forward(batch_, logits_.data(), &counts);
-        const auto t1 = steady::now();
-        const double step_ms = ms_between(t0, t1);
-        const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
-        for (const part& p : parts) {
-            request_state& r = *p.r;
-            if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); continue; }
-            const float* logits = p.logit_row >= 0 ? logits_.data() + p.logit_row * V : nullptr;
-            if (r.phase == request_phase::decode) {
-                r.seq->commit({&r.pending_token, 1});
-                r.decode_step_ms += step_ms;
-                // Every weight once, plus the K/V this sequence's attention read.
-                r.fig.decode_bytes += counts.weight_bytes +
-                                      static_cast<double>(pool_->geometry().logical_bytes(r.seq->n_tokens()));
-                emit_token(r, r.samp->sample({logits, V}), t1);
-            } else {
-                r.seq->commit({r.prompt.data() + r.n_prompt_done, static_cast<std::size_t>(p.n)});
-                r.n_prompt_done += p.n;
-                r.prefill_ms += step_ms;
-                r.fig.computed_tokens += p.n;
-                r.fig.prefill_flop += counts.flop * p.n / static_cast<double>(batch_.size());
-                r.on_event(event_prefill_chunk{r.id, r.n_prompt_done, static_cast<int>(r.prompt.size()),
-                                               r.fig.cached_tokens, step_ms, r.since_submit(t1)});
-                if (logits) after_prompt_done(r, logits);
-            }
-        }
+// The forward pass of the batch, then each part's results.
+void engine_impl::run_batch() {
+    forward_counts counts;
+    const auto t0 = steady::now();
+    const status s = backend_->forward(batch_, logits_.data(), &counts);
+    const auto t1 = steady::now();
+    const double step_ms = ms_between(t0, t1);
+    const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
+    for (const batch_part& p : parts_) {
+        request_state& r = *p.r;
+        if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); continue; }
+        const float* logits = p.logit_row >= 0 ? logits_.data() + static_cast<std::size_t>(p.logit_row) * V : nullptr;
+        if (r.phase == request_phase::decode) apply_decode_result(r, logits, counts, t1);
+        else apply_prefill_result(r, p.n, logits, counts, step_ms, t1);
     }
-    for (request_state* r : recompute) step_kv_off(*r);
+}
+
+void engine_impl::apply_decode_result(request_state& r, const float* logits, const forward_counts& counts,
+                                      steady::time_point t_done) {
+    r.seq->commit({&r.pending_token, 1});
+    // Every weight once, plus the K/V this sequence's attention read.
+    r.tl.decode_bytes += counts.weight_bytes + static_cast<double>(pool_->geometry().logical_bytes(r.seq->n_tokens()));
+    const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
+    emit_token(r, r.samp->sample({logits, V}), t_done, 0);
+}
+
+void engine_impl::apply_prefill_result(request_state& r, int n, const float* logits, const forward_counts& counts,
+                                       double step_ms, steady::time_point t_done) {
+    r.seq->commit({r.prompt.data() + r.n_prompt_done, static_cast<std::size_t>(n)});
+    r.n_prompt_done += n;
+    r.tl.prefill_forward_ms += step_ms;
+    r.tl.computed_tokens += n;
+    r.tl.prefill_flop += counts.flop * n / static_cast<double>(batch_.size());
+    event_prefill_chunk ev;
+    ev.request = r.id;
+    ev.tokens_done = r.n_prompt_done;
+    ev.tokens_total = static_cast<int>(r.prompt.size());
+    ev.cached_tokens = r.tl.cached_tokens;
+    ev.chunk_ms = step_ms;
+    ev.t_ms = r.since_arrival(t_done);
+    const kv_figures kf = held_kv(r);
+    ev.kv_tokens = kf.kv_tokens;
+    ev.kv_bytes = kf.kv_bytes;
+    ev.kv_allocated_bytes = kf.kv_allocated_bytes;
+    ev.kv_reserved_bytes = kf.kv_reserved_bytes;
+    r.tl.kv_bytes_peak = std::max(r.tl.kv_bytes_peak, kf.kv_bytes);
+    r.on_event(ev);
+    if (logits) {
+        r.tl.prefill_done_ms = ev.t_ms;
+        after_prompt_done(r, logits);
+    }
 }
 
 // KV off: drop the sequence's K/V and recompute every token, chunk by chunk,
 // as a model run with use_cache=False does; only the last position's logits count.
-void engine_impl::step_kv_off(request_state& r) {
+void engine_impl::recompute_without_cache(request_state& r) {
     std::vector<std::int32_t> all(r.prompt);
     all.insert(all.end(), r.generated.begin(), r.generated.end());   // ends with the pending token
     r.seq->release();
@@ -330,46 +347,45 @@ void engine_impl::step_kv_off(request_state& r) {
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
     double bytes = 0;
     for (std::size_t done = 0; done < all.size();) {
-        const int n = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(opts_.chunk), all.size() - done));
+        const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(opts_.chunk), all.size() - done);
         batch_.clear();
-        for (int i = 0; i < n; ++i) {
-            batch_.tokens.push_back(all[done + static_cast<std::size_t>(i)]);
-            batch_.positions.push_back(static_cast<std::int32_t>(done) + i);
-            batch_.block_tables.push_back(r.seq->block_table().data());
-        }
-        const bool last = done + static_cast<std::size_t>(n) == all.size();
-        if (last) batch_.logit_rows.push_back(n - 1);
+        batch_.append({all.data() + done, n}, static_cast<std::int32_t>(done), r.seq->block_table().data(),
+                      done + n == all.size());
         forward_counts counts;
-        const auto t0 = steady::now();
         s = backend_->forward(batch_, logits_.data(), &counts);
-        r.decode_step_ms += ms_between(t0, steady::now());
         if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); return; }
         bytes += counts.weight_bytes + counts.kv_bytes;
-        r.seq->commit({all.data() + done, static_cast<std::size_t>(n)});
-        done += static_cast<std::size_t>(n);
+        r.seq->commit({all.data() + done, n});
+        done += n;
     }
-    r.fig.decode_bytes += bytes;
-    emit_token(r, r.samp->sample({logits_.data(), V}), steady::now());
+    r.tl.decode_bytes += bytes;
+    const std::int32_t id = r.samp->sample({logits_.data(), V});
+    emit_token(r, id, steady::now(), static_cast<std::int64_t>(all.size()));
 }
 
 void engine_impl::after_prompt_done(request_state& r, const float* logits) {
     r.phase = request_phase::decode;
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
     const std::int32_t id = r.samp->sample({logits, V});
-    const auto now = steady::now();
-    r.fig.prefill_ms = r.prefill_ms;
-    emit_token(r, id, now);
+    emit_token(r, id, steady::now(), 0);
 }
 
-void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now) {
+// The request's KV after the latest step; nothing in KV mode off, whose blocks
+// are scratch of one forward pass.
+kv_figures engine_impl::held_kv(const request_state& r) const {
+    if (opts_.kv == kv_mode::off || !r.seq) return {};
+    return r.seq->figures();
+}
+
+void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now,
+                             std::int64_t recomputed) {
     const int index = static_cast<int>(r.generated.size());
     r.samp->accept(id);
     const bool eog = tok_->is_end_of_generation(id);
     std::string piece = eog ? std::string() : r.stream.push(tok_->token_to_piece(id));
-    // Hidden reasoning: text inside <think>...</think> is not visible.
-    bool visible = !r.in_hidden;
-    if (piece.find("<think>") != std::string::npos) { r.in_hidden = true; visible = false; }
-    if (piece.find("</think>") != std::string::npos) { r.in_hidden = false; visible = false; }
+    // Hidden reasoning: text inside <think>...</think> (tags too) is not visible.
+    // A token with no text (end of generation, half a character) is visible where it stands.
+    const bool visible = piece.empty() ? !r.reasoning.inside() : r.reasoning.push(piece);
     r.text += piece;
 
     event_token ev;
@@ -377,28 +393,37 @@ void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_poi
     ev.index = index;
     ev.id = id;
     ev.text = piece;
-    ev.latency_ms = index == 0 ? r.since_submit(now) : ms_between(r.t_last_token, now);
-    ev.t_ms = r.since_submit(now);
+    ev.latency_ms = index == 0 ? r.since_arrival(now) : ms_between(r.t_last_token, now);
+    ev.t_ms = r.since_arrival(now);
     ev.visible = visible;
-    const kv_figures kf = r.seq->figures();
+    ev.recomputed_tokens = recomputed;
+    r.tl.recomputed_tokens += recomputed;
+    const kv_figures kf = held_kv(r);
     ev.kv_tokens = kf.kv_tokens;
     ev.kv_bytes = kf.kv_bytes;
     ev.kv_allocated_bytes = kf.kv_allocated_bytes;
     ev.kv_reserved_bytes = kf.kv_reserved_bytes;
-    r.fig.kv_bytes_peak = std::max(r.fig.kv_bytes_peak, kf.kv_bytes);
+    r.tl.kv_bytes_peak = std::max(r.tl.kv_bytes_peak, kf.kv_bytes);
 
     if (index == 0) {
-        r.t_first_token = now;
-        r.fig.ttft_ms = ev.t_ms;
-        r.on_event(event_first_token{r.id, ev.t_ms, id, piece});
+        r.tl.first_token_ms = ev.t_ms;
+        const request_figures f = figures_of(r.tl);
+        event_first_token first;
+        first.request = r.id;
+        first.ttft_ms = f.ttft_ms;
+        first.id = id;
+        first.text = piece;
+        first.tokenize_ms = f.tokenize_ms;
+        first.queue_ms = f.queue_ms;
+        first.prefill_ms = f.prefill_ms;
+        first.first_sample_ms = f.first_sample_ms;
+        r.on_event(first);
     }
-    if (visible && !r.visible_seen && !piece.empty()) {
-        r.visible_seen = true;
-        r.fig.ttft_visible_ms = ev.t_ms;
-    }
+    if (visible && !piece.empty() && r.tl.first_visible_ms < 0) r.tl.first_visible_ms = ev.t_ms;
     r.t_last_token = now;
+    r.tl.last_token_ms = ev.t_ms;
     r.generated.push_back(id);
-    r.fig.generated_tokens = static_cast<int>(r.generated.size());
+    r.tl.generated_tokens = static_cast<int>(r.generated.size());
     r.on_event(ev);
 
     if (eog) finish(r, finish_reason::stop);
@@ -413,19 +438,8 @@ void engine_impl::finish(request_state& r, finish_reason why, std::string error)
     // Bytes of a character the generation stopped in the middle of are dropped:
     // they never form a character (flushing would print U+FFFD).
 
-    request_figures& f = r.fig;
-    f.e2e_ms = r.since_submit(now);
-    if (r.t_started == steady::time_point{}) f.queue_ms = f.e2e_ms;   // never started
-    if (f.generated_tokens > 0) f.decode_ms = ms_between(r.t_first_token, r.t_last_token);
-    if (f.prefill_ms == 0) f.prefill_ms = r.prefill_ms;
-    f.prefill_tok_s = f.prefill_ms > 0 ? f.computed_tokens / (f.prefill_ms / 1000.0) : 0;
-    if (f.generated_tokens > 1 && f.decode_ms > 0) {
-        f.decode_tok_s = (f.generated_tokens - 1) / (f.decode_ms / 1000.0);
-        f.tpot_ms = f.decode_ms / (f.generated_tokens - 1);
-        f.decode_bytes_s = f.decode_bytes / (f.decode_ms / 1000.0);
-    }
-    f.prefill_flop_s = f.prefill_ms > 0 ? f.prefill_flop / (f.prefill_ms / 1000.0) : 0;
-    f.device_memory_peak = backend_->weight_bytes() + backend_->kv_bytes() + backend_->scratch_bytes();
+    r.tl.end_ms = r.since_arrival(now);
+    r.tl.device_memory_peak = backend_->weight_bytes() + backend_->kv_bytes() + backend_->scratch_bytes();
     if (r.seq) r.seq.reset();   // returns the blocks (cached ones stay cached)
 
     event_done done;
@@ -433,7 +447,7 @@ void engine_impl::finish(request_state& r, finish_reason why, std::string error)
     done.reason = why;
     done.error = std::move(error);
     done.text = r.text;
-    done.figures = f;
+    done.figures = figures_of(r.tl);
     r.on_event(done);
 
     std::lock_guard<std::mutex> lock(mutex_);

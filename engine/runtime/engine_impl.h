@@ -44,10 +44,21 @@ private:
     void take_inbox(std::unique_lock<std::mutex>& lock);
     void admit();
     bool try_start(request_state& r);
+    // One step, in its phases (engine_impl.cpp, "one step").
     void step();
-    void step_kv_off(request_state& r);
+    void add_decode_tokens();
+    void add_prefill_chunk();
+    void add_part(request_state& r, const std::int32_t* ids, int n, bool want_logits);
+    void run_batch();
+    void apply_decode_result(request_state& r, const float* logits, const forward_counts& counts,
+                             steady::time_point t_done);
+    void apply_prefill_result(request_state& r, int n, const float* logits, const forward_counts& counts,
+                              double step_ms, steady::time_point t_done);
+    void recompute_without_cache(request_state& r);
     void after_prompt_done(request_state& r, const float* logits);
-    void emit_token(request_state& r, std::int32_t id, steady::time_point now);
+    // recomputed: tokens this step ran again for lack of a cache (KV off), else 0.
+    void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed);
+    kv_figures held_kv(const request_state& r) const;
     void finish(request_state& r, finish_reason why, std::string error = {});
     void reap_finished();
     std::int64_t blocks_still_needed(const request_state& r) const;
@@ -75,6 +86,12 @@ private:
     std::deque<std::unique_ptr<request_state>> waiting_;
     std::vector<std::unique_ptr<request_state>> active_;
     forward_batch batch_;
+    struct batch_part {
+        request_state* r;
+        int n;           // its tokens in the batch
+        int logit_row;   // its row of logits_, -1: none
+    };
+    std::vector<batch_part> parts_;   // the requests of batch_, in batch order
     std::vector<float> logits_;    // (max logit rows, n_vocab)
     std::thread thread_;
 };

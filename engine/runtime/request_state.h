@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Everything the scheduler keeps about one request while it is queued or
 // running: its tokens, its KV sequence, its sampler and text stream, and the
-// clocks from which the figures of design.md are computed.
+// timeline from which metrics/figures_of() computes the figures of
+// docs/design.md.
 #pragma once
 
 #include <atomic>
@@ -15,6 +16,7 @@
 #include "engine/metrics/events.h"
 #include "engine/model/forward_batch.h"
 #include "engine/runtime/engine.h"
+#include "engine/runtime/hidden_reasoning.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/utf8_stream.h"
 
@@ -45,18 +47,13 @@ struct request_state {
     std::optional<sampler> samp;
     utf8_stream stream;
     std::string text;                  // whole generated text
-    bool in_hidden = false;            // inside <think>...</think>
+    hidden_reasoning reasoning;        // where the text is inside <think>...</think>
 
-    steady::time_point t_submit;
-    steady::time_point t_started;
-    steady::time_point t_first_token;
+    steady::time_point t_arrival;      // engine::submit called: 0 of every time below
     steady::time_point t_last_token;
-    request_figures fig;
-    double prefill_ms = 0;             // wall time of the forward passes that held its prompt
-    double decode_step_ms = 0;
-    bool visible_seen = false;
+    request_timeline tl;               // moments (ms since arrival) and counters
 
-    double since_submit(steady::time_point t) const { return ms_between(t_submit, t); }
+    double since_arrival(steady::time_point t) const { return ms_between(t_arrival, t); }
 };
 
 }  // namespace kvlens

@@ -6,6 +6,8 @@
 // requests end in clear errors.
 #include <QtTest>
 
+#include <chrono>
+#include <cmath>
 #include <mutex>
 
 #include "engine/runtime/engine.h"
@@ -114,6 +116,130 @@ private slots:
         QVERIFY(f.prefill_tok_s > 0 && f.decode_tok_s > 0);
         QVERIFY(f.prefill_flop > 0 && f.decode_bytes > 0);
         QCOMPARE(log.tokens.front().latency_ms, f.ttft_ms);
+    }
+
+    void prefillChunksCarryTheRequestsKvFromTheFirstChunk_data() {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("paged") << int(kv_mode::paged);
+        QTest::newRow("static") << int(kv_mode::static_reserve);
+    }
+    void prefillChunksCarryTheRequestsKvFromTheFirstChunk() {
+        QFETCH(int, mode);
+        auto e = make_engine(tiny_, kv_mode(mode));
+        run_log log;
+        submit(*e, raw(long_text(150), 10), log);
+        e->wait_idle();
+        const model_info& i = e->info();
+        const std::int64_t per_token = 2LL * i.n_layer * i.n_head_kv * i.head_dim * 2;   // f16
+        const std::int64_t block_bytes = per_token * 16;
+        std::vector<event_prefill_chunk> chunks;
+        for (const auto& ev : log.events)
+            if (auto* c = std::get_if<event_prefill_chunk>(&ev)) chunks.push_back(*c);
+        QCOMPARE(static_cast<int>(chunks.size()), 3);   // 64 + 64 + 22 tokens
+        for (const auto& c : chunks) {
+            QCOMPARE(c.kv_tokens, std::int64_t(c.tokens_done));
+            QCOMPARE(c.kv_bytes, c.tokens_done * per_token);
+            QVERIFY(c.kv_allocated_bytes >= c.kv_bytes);
+            QVERIFY(c.kv_allocated_bytes - c.kv_bytes < block_bytes);
+            if (kv_mode(mode) == kv_mode::static_reserve)
+                QCOMPARE(c.kv_reserved_bytes, (150 + 10 + 15) / 16 * block_bytes);
+            else
+                QCOMPARE(c.kv_reserved_bytes, c.kv_allocated_bytes);
+        }
+        QCOMPARE(chunks.front().kv_tokens, std::int64_t(64));
+        // The first token event continues the same curve.
+        QCOMPARE(log.tokens.front().kv_tokens, std::int64_t(150));
+    }
+
+    void kvOffReportsNoCacheAndTheTokensEachStepRecomputes() {
+        auto e = make_engine(tiny_, kv_mode::off);
+        run_log log;
+        submit(*e, raw(long_text(100), 8), log);
+        e->wait_idle();
+        for (const auto& ev : log.events)
+            if (auto* c = std::get_if<event_prefill_chunk>(&ev)) {
+                QCOMPARE(c->kv_tokens, std::int64_t(0));
+                QCOMPARE(c->kv_bytes + c->kv_allocated_bytes + c->kv_reserved_bytes, std::int64_t(0));
+            }
+        QCOMPARE(static_cast<int>(log.tokens.size()), 8);
+        std::int64_t sum = 0;
+        for (const auto& t : log.tokens) {
+            QCOMPARE(t.kv_tokens, std::int64_t(0));
+            QCOMPARE(t.kv_bytes + t.kv_allocated_bytes + t.kv_reserved_bytes, std::int64_t(0));
+            // Token 0 comes from the prefill; token k recomputes the prompt and the k tokens before it.
+            QCOMPARE(t.recomputed_tokens, t.index == 0 ? std::int64_t(0) : std::int64_t(100 + t.index));
+            sum += t.recomputed_tokens;
+        }
+        QCOMPARE(log.done.figures.recomputed_tokens, sum);
+        QCOMPARE(log.done.figures.kv_bytes_peak, std::int64_t(0));
+        // With a cache nothing is recomputed.
+        auto paged = make_engine(tiny_);
+        run_log p;
+        submit(*paged, raw(long_text(100), 8), p);
+        paged->wait_idle();
+        for (const auto& t : p.tokens) QCOMPARE(t.recomputed_tokens, std::int64_t(0));
+    }
+
+    void ttftSegmentsAreEachMeasuredAndAddUpToTtft() {
+        // parallel 1: the second request waits in the queue while the first runs.
+        // Prompts of 4,000 tokens, so that tokenizing takes well over the 0.1 ms
+        // tolerance and a queue segment that held it would break the sum.
+        engine_options o;
+        o.model_path = tiny_;
+        o.backend = "cpu";
+        o.n_ctx = 8192;
+        o.chunk = 512;
+        auto made = engine::create(o);
+        QVERIFY2(made.ok(), made.ok() ? "" : made.message().c_str());
+        auto e = std::move(*made);
+        const auto p1 = raw(long_text(4000, 'A'), 4);
+        const auto p2 = raw(long_text(4000, 'B'), 4);
+        run_log a, b;
+        using clock = std::chrono::steady_clock;
+        const auto t0 = clock::now();
+        submit(*e, p1, a);
+        const auto t1 = clock::now();
+        submit(*e, p2, b);
+        const auto t2 = clock::now();
+        e->wait_idle();
+        const double submit_a_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+        const double submit_b_ms = std::chrono::duration<double, std::milli>(t2 - t1).count();
+        for (run_log* log : {&a, &b}) {
+            const request_figures& f = log->done.figures;
+            QCOMPARE(log->done.reason, finish_reason::length);
+            qInfo("tokenize %.3f queue %.3f prefill %.3f sample %.3f ttft %.3f", f.tokenize_ms, f.queue_ms, f.prefill_ms, f.first_sample_ms, f.ttft_ms);
+            // Tokenizing 4,000 characters takes longer than the 0.1 ms tolerance, so
+            // a queue segment that also held tokenize would break the sum below.
+            QVERIFY2(f.tokenize_ms > 0.1, qPrintable(QString::number(f.tokenize_ms)));
+            QVERIFY(f.queue_ms >= 0);
+            QVERIFY(f.prefill_ms > 0);
+            QVERIFY(f.first_sample_ms >= 0);
+            const double sum = f.tokenize_ms + f.queue_ms + f.prefill_ms + f.first_sample_ms;
+            QVERIFY2(std::abs(sum - f.ttft_ms) <= 0.1,
+                     qPrintable(QString("%1 + %2 + %3 + %4 = %5, ttft %6").arg(f.tokenize_ms).arg(f.queue_ms)
+                                    .arg(f.prefill_ms).arg(f.first_sample_ms).arg(sum).arg(f.ttft_ms)));
+            // The prefill segment holds its chunks' forward passes.
+            QVERIFY(f.prefill_ms >= f.prefill_forward_ms);
+            QVERIFY(f.prefill_forward_ms > 0);
+            // The events carry the same figures as soon as they are known.
+            const auto& started = std::get<event_started>(log->events[1]);
+            QCOMPARE(started.tokenize_ms, f.tokenize_ms);
+            QCOMPARE(started.queue_ms, f.queue_ms);
+            QCOMPARE(started.t_ms, f.tokenize_ms + f.queue_ms);
+            const event_first_token* first = nullptr;
+            for (const auto& ev : log->events)
+                if (auto* x = std::get_if<event_first_token>(&ev)) first = x;
+            QVERIFY(first != nullptr);
+            QCOMPARE(first->ttft_ms, f.ttft_ms);
+            QCOMPARE(first->prefill_ms, f.prefill_ms);
+            QCOMPARE(first->first_sample_ms, f.first_sample_ms);
+        }
+        // Tokenizing happens inside submit(), so it cannot take longer than the call.
+        QVERIFY(a.done.figures.tokenize_ms <= submit_a_ms);
+        QVERIFY(b.done.figures.tokenize_ms <= submit_b_ms);
+        // The second request queued behind the whole first one.
+        QVERIFY2(b.done.figures.queue_ms >= a.done.figures.e2e_ms - submit_a_ms - submit_b_ms,
+                 qPrintable(QString("queue %1, first e2e %2").arg(b.done.figures.queue_ms).arg(a.done.figures.e2e_ms)));
     }
 
     void kvBytesMatchTheFormulaAtEveryToken_data() {

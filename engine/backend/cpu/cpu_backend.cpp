@@ -88,7 +88,15 @@ public:
 private:
     void embed(const forward_batch& b);
     void layer(int il, const forward_batch& b, int n);
-    void mm(const weight_view& w, const float* x, int n, float* y) { matmul(w, x, n, y, pool_, mm_); }
+    // Row groups (see plan_row_groups): products over a batch's rows, a call per group.
+    struct row_group {
+        int begin = 0;                  // first row
+        int n = 0;                      // rows
+        std::int64_t kernel_tokens = 0; // the run length that picks the kernel (matmul.h)
+    };
+    void plan_row_groups(const forward_batch& b);
+    void mm(const weight_view& w, const float* x, float* y, const std::vector<row_group>& groups);
+    void mm_group(const weight_view* ws, float* const* ys, int n_mats, const float* x);
 
     // Copies the matrices out of the file mapping into one anonymous buffer on
     // huge pages (where the kernel allows them): decode streams every weight
@@ -117,6 +125,10 @@ private:
     std::vector<float> hb2_;   // (max_batch, n_ff) up
     matmul_scratch mm_;
     attention_scratch att_scratch_;
+    std::vector<row_group> groups_;        // of the batch's token rows
+    std::vector<row_group> logit_groups_;  // of its logit rows
+    std::vector<int> run_of_;              // (batch) run index of each token
+    std::vector<int> run_len_;             // (runs) tokens of each run
 };
 
 status cpu_backend::place_weights() {
@@ -158,6 +170,68 @@ void cpu_backend::embed(const forward_batch& b) {
         conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
 }
 
+// ---- row groups ---------------------------------------------------------------------
+// A batch holds runs: consecutive tokens of one sequence (a decode token is a
+// run of 1, a prefill chunk a run of its length). The kernels of a product
+// round differently, and matmul picks one from the number of rows computed
+// together; picking it from the batch size would make a sequence's numbers
+// depend on its neighbours (batched greedy text differing from solo). So each
+// row is computed with the kernel its own run's length selects: adjacent runs
+// whose lengths select the same kernels form one group and one matmul call
+// (a batch of decode tokens stays one call). Logit rows likewise, by how many
+// logit rows their run asks for (1 per sequence in the engine).
+
+void cpu_backend::plan_row_groups(const forward_batch& b) {
+    const int n = static_cast<int>(b.size());
+    std::vector<int>& run_of = run_of_;
+    std::vector<int>& run_len = run_len_;
+    run_of.resize(static_cast<std::size_t>(n));
+    run_len.clear();
+    for (int t = 0; t < n; ++t) {
+        const bool same = t > 0 && b.block_tables[t] == b.block_tables[t - 1] && b.positions[t] == b.positions[t - 1] + 1;
+        if (!same) run_len.push_back(0);
+        ++run_len.back();
+        run_of[static_cast<std::size_t>(t)] = static_cast<int>(run_len.size()) - 1;
+    }
+    auto add = [](std::vector<row_group>& groups, int begin, int n_rows, std::int64_t kernel_tokens) {
+        if (!groups.empty() && matmul_kernel_class(groups.back().kernel_tokens) == matmul_kernel_class(kernel_tokens) &&
+            groups.back().begin + groups.back().n == begin)
+            groups.back().n += n_rows;
+        else
+            groups.push_back({begin, n_rows, kernel_tokens});
+    };
+    groups_.clear();
+    for (int t = 0; t < n;) {
+        const int len = run_len[static_cast<std::size_t>(run_of[static_cast<std::size_t>(t)])];
+        add(groups_, t, len, len);
+        t += len;
+    }
+    logit_groups_.clear();
+    const int n_logits = static_cast<int>(b.logit_rows.size());
+    for (int i = 0; i < n_logits;) {
+        const int run = run_of[static_cast<std::size_t>(b.logit_rows[static_cast<std::size_t>(i)])];
+        int j = i + 1;
+        while (j < n_logits && run_of[static_cast<std::size_t>(b.logit_rows[static_cast<std::size_t>(j)])] == run) ++j;
+        add(logit_groups_, i, j - i, j - i);
+        i = j;
+    }
+}
+
+void cpu_backend::mm(const weight_view& w, const float* x, float* y, const std::vector<row_group>& groups) {
+    for (const row_group& g : groups)
+        matmul(w, x + g.begin * w.n_in, g.n, y + g.begin * w.n_out, pool_, mm_, g.kernel_tokens);
+}
+
+void cpu_backend::mm_group(const weight_view* ws, float* const* ys, int n_mats, const float* x) {
+    for (const row_group& g : groups_) {
+        float* y[3] = {nullptr, nullptr, nullptr};
+        for (int m = 0; m < n_mats; ++m) y[m] = ys[m] + g.begin * ws[m].n_out;
+        matmul_group(ws, y, n_mats, x + g.begin * ws[0].n_in, g.n, pool_, mm_, g.kernel_tokens);
+    }
+}
+
+// ---- the forward pass -----------------------------------------------------------------
+
 void cpu_backend::layer(int il, const forward_batch& b, int n) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
     const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
@@ -167,7 +241,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     {
         const weight_view qkv[3] = {l.wq, l.wk, l.wv};
         float* const out[3] = {q_.data(), k_.data(), v_.data()};
-        matmul_group(qkv, out, 3, xb_.data(), n, pool_, mm_);
+        mm_group(qkv, out, 3, xb_.data());
     }
     for (int t = 0; t < n; ++t) {
         float* q = &q_[static_cast<std::size_t>(t) * NQ];
@@ -200,7 +274,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.positions = b.positions.data();
     attention(a, pool_, att_scratch_);
 
-    mm(l.wo, att_.data(), n, xb_.data());
+    mm(l.wo, att_.data(), xb_.data(), groups_);
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
 
     // Feed-forward block (SwiGLU).
@@ -208,25 +282,20 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     {
         const weight_view gate_up[2] = {l.w_gate, l.w_up};
         float* const out[2] = {hb_.data(), hb2_.data()};
-        matmul_group(gate_up, out, 2, xb_.data(), n, pool_, mm_);
+        mm_group(gate_up, out, 2, xb_.data());
     }
     silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
-    mm(l.w_down, hb_.data(), n, xb_.data());
+    mm(l.w_down, hb_.data(), xb_.data(), groups_);
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
 }
 
 status cpu_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
     const int n = static_cast<int>(b.size());
+    if (auto st = check_forward_batch(b, c_.n_vocab, max_batch_, max_ctx_); !st) return st;
     if (n == 0) return {};
-    if (n > max_batch_) return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, max_batch_));
     if (kv_.n_layer() == 0) return make_error("KV storage not initialised");
-    for (int t = 0; t < n; ++t) {
-        if (b.tokens[t] < 0 || b.tokens[t] >= c_.n_vocab)
-            return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], c_.n_vocab));
-        if (b.positions[t] < 0 || b.positions[t] >= max_ctx_)
-            return make_error(fmt::format("position {} beyond the context of {}", b.positions[t], max_ctx_));
-    }
 
+    plan_row_groups(b);
     embed(b);
     for (int il = 0; il < c_.n_layer; ++il) layer(il, b, n);
 
@@ -235,7 +304,7 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     for (int i = 0; i < n_logits; ++i)
         rms_norm(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm.data(),
                  &xb_[static_cast<std::size_t>(i) * E], E, c_.rms_eps);
-    if (n_logits > 0) mm(w_.output, xb_.data(), n_logits, logits);
+    if (n_logits > 0) mm(w_.output, xb_.data(), logits, logit_groups_);
 
     if (counts) *counts = m_.count_forward(b, geo_.row_bytes());
     return {};

@@ -142,9 +142,10 @@ void matmul_amx(const weight_view& w, const float* x, std::int64_t n_tokens, flo
 // tiles of all the matrices are split across the threads in one job, so a
 // decode step pays one synchronisation instead of one per matrix.
 void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
-                  thread_pool& pool, matmul_scratch& scratch, const weight_kernels& k, tile_fn tile) {
+                  std::int64_t kernel_tokens, thread_pool& pool, matmul_scratch& scratch, const weight_kernels& k,
+                  tile_fn tile) {
     const weight_view& w0 = ws[0];
-    if (use_amx(w0, n_tokens)) {
+    if (use_amx(w0, kernel_tokens)) {
         for (int m = 0; m < n_mats; ++m) matmul_amx(ws[m], x, n_tokens, ys[m], pool, scratch, k);
         return;
     }
@@ -178,7 +179,7 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         float* wd = reinterpret_cast<float*>(base + L.wsc) + static_cast<std::int64_t>(ith) * 2 * k_tile_rows * L.nb;
         float* wm = wd + k_tile_rows * L.nb;
         // Pre-converted weight scales pay off when a row tile meets several token tiles.
-        const bool pre = n_tokens > k_tile_tokens;
+        const bool pre = kernel_tokens > k_tile_tokens;
         tile_args g;
         g.nb = L.nb;
         g.a_stride = L.act_row;
@@ -214,6 +215,12 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
 
 }  // namespace
 
+int matmul_kernel_class(std::int64_t kernel_tokens) {
+    if (kernel_tokens <= k_tile_tokens) return 0;     // tiles, weight scales converted as they stream
+    if (kernel_tokens < k_amx_min_tokens) return 1;   // tiles with pre-converted scales
+    return 2;                                         // AMX where usable, else as 1
+}
+
 tile_fn tile_kernel_for(ggml_type t) {
     const char* level = cpu_kernel_level();
     if (std::strcmp(level, "avx512") == 0) return avx512_tile_kernel(t);
@@ -231,11 +238,12 @@ std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
 }
 
 void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* y,
-            thread_pool& pool, matmul_scratch& scratch) {
+            thread_pool& pool, matmul_scratch& scratch, std::int64_t kernel_tokens) {
     const weight_kernels* k = kernels_for(w.type);
     if (n_tokens <= 0) return;
+    if (kernel_tokens <= 0) kernel_tokens = n_tokens;
     if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % 32 == 0) {
-        matmul_tiled(&w, &y, 1, x, n_tokens, pool, scratch, *k, tile);
+        matmul_tiled(&w, &y, 1, x, n_tokens, kernel_tokens, pool, scratch, *k, tile);
         return;
     }
 
@@ -268,15 +276,16 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
 }
 
 void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
-                  thread_pool& pool, matmul_scratch& scratch) {
+                  thread_pool& pool, matmul_scratch& scratch, std::int64_t kernel_tokens) {
+    if (kernel_tokens <= 0) kernel_tokens = n_tokens;
     bool same = n_mats >= 1 && n_mats <= 3;
     for (int m = 1; same && m < n_mats; ++m) same = ws[m].type == ws[0].type && ws[m].n_in == ws[0].n_in;
     const tile_fn tile = same ? tile_kernel_for(ws[0].type) : nullptr;
     if (tile && ws[0].n_in % 32 == 0 && n_tokens > 0) {
-        matmul_tiled(ws, ys, n_mats, x, n_tokens, pool, scratch, *kernels_for(ws[0].type), tile);
+        matmul_tiled(ws, ys, n_mats, x, n_tokens, kernel_tokens, pool, scratch, *kernels_for(ws[0].type), tile);
         return;
     }
-    for (int m = 0; m < n_mats; ++m) matmul(ws[m], x, n_tokens, ys[m], pool, scratch);
+    for (int m = 0; m < n_mats; ++m) matmul(ws[m], x, n_tokens, ys[m], pool, scratch, kernel_tokens);
 }
 
 }  // namespace kvlens

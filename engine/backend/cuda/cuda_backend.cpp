@@ -377,20 +377,10 @@ status cuda_backend::run_decode_graph(int n, int n_logits) {
 
 status cuda_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
     const int n = static_cast<int>(b.size());
+    if (auto st = check_forward_batch(b, c_.n_vocab, o_.max_batch, o_.max_ctx); !st) return st;
     if (n == 0) return {};
-    if (n > o_.max_batch) return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, o_.max_batch));
     if (kv_.get() == nullptr) return make_error("KV storage not initialised");
-    if (b.positions.size() != b.tokens.size() || b.block_tables.size() != b.tokens.size())
-        return make_error("forward batch: tokens, positions and block tables differ in length");
-    for (int t = 0; t < n; ++t) {
-        if (b.tokens[t] < 0 || b.tokens[t] >= c_.n_vocab)
-            return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], c_.n_vocab));
-        if (b.positions[t] < 0 || b.positions[t] >= o_.max_ctx)
-            return make_error(fmt::format("position {} beyond the context of {}", b.positions[t], o_.max_ctx));
-    }
     const int n_logits = static_cast<int>(b.logit_rows.size());
-    for (std::int32_t r : b.logit_rows)
-        if (r < 0 || r >= n) return make_error(fmt::format("logit row {} outside the batch of {}", r, n));
     int n_rows = 0;
     if (auto st = pack_batch(b, n_rows); !st) return st;
 

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: Apache-2.0
+// Hidden reasoning as the token stream shows it: text between <think> and
+// </think> is not the answer, whether a tag comes in one token or cut across
+// several, and text that only looked like the start of a tag is the answer.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/runtime/hidden_reasoning.h"
+
+using kvlens::hidden_reasoning;
+
+namespace {
+
+// The visibility of each piece fed in order.
+std::vector<bool> visibility(const std::vector<std::string>& pieces) {
+    hidden_reasoning h;
+    std::vector<bool> out;
+    for (const auto& p : pieces) out.push_back(h.push(p));
+    return out;
+}
+
+}  // namespace
+
+TEST(HiddenReasoning, TextWithoutTagsIsAllAnswer) {
+    EXPECT_EQ(visibility({"The", " capital", " is", " Berlin."}), (std::vector<bool>{true, true, true, true}));
+}
+
+TEST(HiddenReasoning, WholeTagsHideWhatIsBetweenThem) {
+    EXPECT_EQ(visibility({"<think>", "let me", " see", "</think>", "Berlin"}),
+              (std::vector<bool>{false, false, false, false, true}));
+}
+
+TEST(HiddenReasoning, ATagCutAcrossTokensIsFound) {
+    // "<th" + "ink>" opens, "</" + "think" + ">" closes.
+    EXPECT_EQ(visibility({"<th", "ink>", "hmm", "</", "think", ">", "\n\nBerlin"}),
+              (std::vector<bool>{false, false, false, false, false, false, true}));
+    hidden_reasoning h;
+    h.push("<");
+    h.push("think");
+    EXPECT_FALSE(h.inside());   // "<think" is not yet a tag
+    h.push(">");
+    EXPECT_TRUE(h.inside());
+    h.push("reasoning</thi");
+    EXPECT_TRUE(h.inside());
+    EXPECT_TRUE(h.push("nk>answer"));
+    EXPECT_FALSE(h.inside());
+}
+
+TEST(HiddenReasoning, WhatOnlyLookedLikeATagIsAnswerShownByThePieceThatSettlesIt) {
+    // "<th" could begin <think>; "e cat" shows it was text: the second piece carries it.
+    EXPECT_EQ(visibility({"<th", "e cat>"}), (std::vector<bool>{false, true}));
+    EXPECT_EQ(visibility({"a < b"}), (std::vector<bool>{true}));
+}
+
+TEST(HiddenReasoning, AnswerAroundReasoningInOnePieceIsVisible) {
+    hidden_reasoning h;
+    EXPECT_TRUE(h.push("Hi<think>x</think>"));   // "Hi" is answer text
+    EXPECT_FALSE(h.inside());
+    EXPECT_FALSE(h.push("<think>only reasoning</think>"));
+    EXPECT_TRUE(h.push("<think>r</think>done"));
+}
