@@ -568,9 +568,10 @@ void MainWindow::setPresentation(bool on)
     historyPane_->setVisible(!on);
     answer_->setPresentation(on);
     if (on)
-        split_->setSizes({0, 420, 1180});
+        split_->setSizes({0, width() / 5, width() - width() / 5});
     else
         split_->setSizes({400, 420, 780});
+    refresh();   // the charts' titles and units follow the new style
     // In front of a class: the whole screen (F11 or Esc-free toggle back).
     if (isVisible() && QGuiApplication::platformName() != QLatin1String("offscreen")) {
         if (on && !isFullScreen())

@@ -240,19 +240,11 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 reserved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>formula</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 blocks</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -281,6 +273,18 @@
     </message>
     <message>
         <source>%1: KV off, no cache kept; step %2 recomputed %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reserved</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -573,6 +577,22 @@
         <source>Map-reduce all pages</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>KV cache off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4&apos;s prefill speed (%5). Run it on the first %6 tokens instead?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run it all</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -606,6 +626,10 @@
     </message>
     <message>
         <source>%1: weights %2 · KV pool %3 · scratch %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at once</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1583,6 +1607,42 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>pp. %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>half, cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no reuse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at once %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

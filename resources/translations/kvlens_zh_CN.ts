@@ -237,20 +237,12 @@
         <translation>%1 逻辑</translation>
     </message>
     <message>
-        <source>%1 reserved</source>
-        <translation>%1 预留</translation>
-    </message>
-    <message>
         <source>%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved</source>
         <translation>%1 在 %2 词元时：逻辑 %3 · 已分配 %4 · 预留 %5</translation>
     </message>
     <message>
         <source>formula</source>
         <translation>公式</translation>
-    </message>
-    <message>
-        <source>%1 blocks</source>
-        <translation>%1 块</translation>
     </message>
     <message>
         <source>Zoom to decode</source>
@@ -279,6 +271,18 @@
     <message>
         <source>%1: KV off, no cache kept; step %2 recomputed %3 tokens</source>
         <translation>%1：KV 关闭，不保留缓存；第 %2 步重新计算了 %3 个词元</translation>
+    </message>
+    <message>
+        <source>logical</source>
+        <translation>逻辑</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>预留</translation>
     </message>
 </context>
 <context>
@@ -570,6 +574,22 @@
         <source>Map-reduce all pages</source>
         <translation>对全部页面做 map-reduce</translation>
     </message>
+    <message>
+        <source>KV cache off</source>
+        <translation>关闭 KV 缓存</translation>
+    </message>
+    <message>
+        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4's prefill speed (%5). Run it on the first %6 tokens instead?</source>
+        <translation>没有缓存时，%1 个解码步骤中的每一步都要重新计算约 %2 个词元：按运行 #%4 的预填充速度（%5）估计，总共约需 %3。改为只对前 %6 个词元运行吗？</translation>
+    </message>
+    <message>
+        <source>First %1 tokens</source>
+        <translation>前 %1 个词元</translation>
+    </message>
+    <message>
+        <source>Run it all</source>
+        <translation>全部运行</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -604,6 +624,10 @@
     <message>
         <source>%1: weights %2 · KV pool %3 · scratch %4</source>
         <translation>%1：权重 %2 · KV 池 %3 · 临时缓冲 %4</translation>
+    </message>
+    <message>
+        <source>%1 at once</source>
+        <translation>同时 %1 个</translation>
     </message>
 </context>
 <context>
@@ -1584,6 +1608,42 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
     <message>
         <source>pp. %1–%2</source>
         <translation>第 %1–%2 页</translation>
+    </message>
+    <message>
+        <source>one line</source>
+        <translation>一句话</translation>
+    </message>
+    <message>
+        <source>key points</source>
+        <translation>要点</translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation>详细</translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation>KV 关闭</translation>
+    </message>
+    <message>
+        <source>half, cold</source>
+        <translation>一半，冷启动</translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation>追问</translation>
+    </message>
+    <message>
+        <source>no reuse</source>
+        <translation>不复用</translation>
+    </message>
+    <message>
+        <source>at once %1</source>
+        <translation>并发 %1</translation>
     </message>
 </context>
 </TS>

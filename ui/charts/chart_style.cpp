@@ -45,7 +45,7 @@ QColor ChartStyle::backgroundColor() const { return dark ? QColor(0x1f, 0x23, 0x
 QFont ChartStyle::titleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 18 : 10.5);
+    f.setPointSizeF(presentation ? 18 * scale : 10.5);
     f.setWeight(QFont::DemiBold);
     return f;
 }
@@ -53,14 +53,14 @@ QFont ChartStyle::titleFont() const
 QFont ChartStyle::axisTitleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 14 : 9);
+    f.setPointSizeF(presentation ? 14 * scale : 9);
     return f;
 }
 
 QFont ChartStyle::labelFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 13 : 8.5);
+    f.setPointSizeF(presentation ? 13 * scale : 8.5);
     return f;
 }
 

@@ -20,6 +20,7 @@ namespace kvlens::ui {
 struct ChartStyle {
     bool presentation = false;  // classroom: everything larger and thicker
     bool dark = false;          // follows the window palette
+    double scale = 1.0;         // presentation: type scaled to the screen (1 at 1080 lines, 0.75 at 720)
 
     // Colours with a meaning, the same in every chart and in the legends.
     static QColor runColor(int slot);       // 0: the selected run, 1: the compared run (no run known)

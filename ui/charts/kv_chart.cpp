@@ -4,6 +4,8 @@
 
 #include <QChart>
 #include <QLineSeries>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QToolButton>
 #include <QValueAxis>
 #include <algorithm>
@@ -52,6 +54,7 @@ void KvChart::setDecodeZoom(bool on)
 
 void KvChart::restyle()
 {
+    // Axis titles depend on the data (KiB or MiB, KV off): plot() sets them.
     style_.applyTo(x_, tr("tokens held"));
     style_.applyTo(y_, tr("KV cache (MiB)"));
     QPen formula = style_.linePen(ChartStyle::formulaColor(), Qt::DotLine);
@@ -63,6 +66,10 @@ void KvChart::restyle()
     compareLogical_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
     recomputed_->setPen(style_.linePen(ChartStyle::runColor(0)));
     compareRecomputed_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
+    if (!xTitle_.isEmpty())
+        x_->setTitleText(xTitle_);
+    if (!yTitle_.isEmpty())
+        y_->setTitleText(yTitle_);
 }
 
 QList<QPointF> KvChart::staircase(const QVector<QPointF>& pts, double scale)
@@ -119,8 +126,10 @@ void KvChart::plot(const ChartInput& in)
         fill(kvOff(c) ? c : nullptr, compareRecomputed_);
         recomputed_->setName(tr("%1 recomputed").arg(runName(p)));
         compareRecomputed_->setName(tr("%1 recomputed").arg(runName(c)));
-        x_->setTitleText(tr("decode step"));
-        y_->setTitleText(tr("tokens recomputed"));
+        xTitle_ = tr("decode step");
+        yTitle_ = tr("tokens recomputed");
+        x_->setTitleText(xTitle_);
+        y_->setTitleText(yTitle_);
         setNiceRange(x_, maxX * 1.02, 5);
         setNiceRange(y_, maxY * 1.08, 5);
         const auto pts = p->recomputedPoints();
@@ -130,7 +139,8 @@ void KvChart::plot(const ChartInput& in)
                                                       .arg(formatCount(qint64(pts.last().y()))));
         return;
     }
-    x_->setTitleText(tr("tokens held"));
+    xTitle_ = tr("tokens held");
+    x_->setTitleText(xTitle_);
     // The axes start at 0 (the cache grows from nothing through the prefill);
     // zoomed, they cover the decode steps only, so the block staircase shows.
     double minTokens = -1, maxTokens = 16, minBytes = -1, maxBytes = 1024;
@@ -163,7 +173,8 @@ void KvChart::plot(const ChartInput& in)
     const bool mib = maxBytes >= 1024.0 * 1024.0;
     const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
     const double scale = 1.0 / unit;
-    y_->setTitleText(mib ? tr("KV cache (MiB)") : tr("KV cache (KiB)"));
+    yTitle_ = mib ? tr("KV cache (MiB)") : tr("KV cache (KiB)");
+    y_->setTitleText(yTitle_);
 
     auto series = [&](const RunRecord* r, RunRecord::KvKind k) {
         return r && !kvOff(r) ? staircase(r->kvPoints(k, zoom_), scale) : QList<QPointF>();
@@ -187,11 +198,13 @@ void KvChart::plot(const ChartInput& in)
     formula_->replace(perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale}, {xMax, xMax * perToken * scale}}
                                    : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
-    logical_->setName(tr("%1 logical").arg(pn));
-    allocated_->setName(tr("%1 blocks").arg(pn));
-    reserved_->setName(tr("%1 reserved").arg(pn));
+    // The shown run's lines by kind (its name is in the heading); the compared run's by name.
+    Q_UNUSED(pn);
+    logical_->setName(tr("logical"));
+    allocated_->setName(tr("blocks"));
+    reserved_->setName(tr("reserved"));
     compareLogical_->setName(tr("%1 logical").arg(cn));
-    compareAllocated_->setName(tr("%1 blocks").arg(cn));
+    compareAllocated_->setName(cn);   // the compared run's blocks, by its name
     formula_->setVisible(perToken > 0);
     for (QLineSeries* s : {logical_, allocated_})
         s->setVisible(p != nullptr);
@@ -227,6 +240,10 @@ void KvChart::plot(const ChartInput& in)
     }
     setHeader(tr("KV cache"), fig);
     formula_->setName(tr("formula"));
+    // In front of a class the legend keeps what differs; the formula line is
+    // named in the tooltip and the heading.
+    for (QLegendMarker* m : chart_->legend()->markers(formula_))
+        m->setVisible(!style_.presentation && perToken > 0);
     chart_->setToolTip(in.kvFormula);
 }
 

@@ -43,6 +43,7 @@ private:
     QToolButton* zoomButton_;
     bool zoom_ = false;
     ChartInput last_;
+    QString xTitle_, yTitle_;   // as the data asks (units, KV off); restyle keeps them
     QValueAxis* x_;
     QValueAxis* y_;
 };

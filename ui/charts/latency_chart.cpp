@@ -3,6 +3,8 @@
 #include "ui/charts/latency_chart.h"
 
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -98,6 +100,12 @@ void LatencyChart::plot(const ChartInput& in)
     compareAverage_->setVisible(in.compare != nullptr);
     points_->setVisible(in.primary != nullptr);
     average_->setVisible(in.primary != nullptr);
+    // The mean lines are named in the heading ("lines: mean of N tokens"), not
+    // in the legend: two entries, not four, so none is cut short.
+    for (QLineSeries* s : {average_, compareAverage_}) {
+        for (QLegendMarker* m : chart_->legend()->markers(s))
+            m->setVisible(false);
+    }
     setNiceRange(x_, maxX + 1);
     setNiceRange(y_, maxY * 1.1);
 

@@ -50,7 +50,10 @@ void MemoryChart::restyle()
     kvFree_->setLabel(tr("KV free"));
     scratch_->setLabel(tr("scratch"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
-    chart_->legend()->setAlignment(Qt::AlignRight);   // four kinds side by side would not fit the narrow cell
+    // Four kinds side by side do not fit the narrow normal cell; in
+    // presentation mode the cell is wider and the run names need the width.
+    chart_->legend()->setAlignment(style_.presentation ? Qt::AlignBottom : Qt::AlignRight);
+    runs_->setTitleVisible(!style_.presentation);
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {
         s->setColor(colors[i++]);

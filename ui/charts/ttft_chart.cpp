@@ -41,6 +41,7 @@ void TtftChart::restyle()
 {
     style_.applyTo(ms_, tr("time to first token (ms)"));
     style_.applyTo(runs_, tr("run"));
+    runs_->setTitleVisible(!style_.presentation);   // the run names say it; their width is needed
     const QColor colors[] = {ChartStyle::queueColor(), ChartStyle::tokenizeColor(), ChartStyle::prefillColor(),
                              ChartStyle::sampleColor()};
     queue_->setLabel(tr("queue"));

@@ -13,7 +13,6 @@ namespace kvlens::ui {
 namespace {
 
 QString fromStd(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 
 constexpr int kMaxEngines = 2;
 // A run whose submit() has not returned yet.

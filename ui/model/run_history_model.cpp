@@ -10,7 +10,6 @@
 namespace kvlens::ui {
 
 namespace {
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 }
 
 RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractListModel(parent) {}

@@ -3,6 +3,7 @@
 #include "ui/widgets/answer_pane.h"
 
 #include "tasks/answer_check.h"
+#include "ui/model/run_config.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -139,6 +140,7 @@ bool AnswerPane::tint() const { return tint_->isChecked(); }
 
 void AnswerPane::setPresentation(bool on)
 {
+    presentation_ = on;
     QFont f = QApplication::font();
     f.setPointSizeF(f.pointSizeF() * (on ? 1.9 : 1.1));
     text_->setFont(f);
@@ -174,7 +176,8 @@ void AnswerPane::showRun(const RunRecord* run)
 
 void AnswerPane::render()
 {
-    heading_->setText(run_ ? tr("Answer — %1").arg(run_->label()) : tr("Answer"));
+    heading_->setText(run_ ? tr("Answer — %1").arg(presentation_ ? runShortLabel(run_->id(), run_->config()) : run_->label())
+                           : tr("Answer"));
     if (!run_) {
         status_->clear();
         text_->setHtml(QStringLiteral("<p style='color:%1'>%2</p>")

@@ -40,6 +40,7 @@ protected:
 
 private:
     bool repetitive_ = false;
+    bool presentation_ = false;
     void retranslate();
     void render();
 

@@ -42,6 +42,7 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void relayout();
@@ -51,6 +52,7 @@ private:
     StatsCard* stats_;
     QLabel* caption_;
     bool presentation_ = false;
+    double scale_ = 1.0;
     int redraws_ = 0;
 };
 

@@ -183,6 +183,26 @@ void StatsCard::setPresentation(bool on)
         l->setFont(f);
     for (QLabel* l : {primaryHead_, compareHead_})
         l->setFont(value);
+    // From the back of the room: the few figures a class reads, large; the
+    // rest stay in the normal view and in run.json.
+    static const QStringList kKey = {QStringLiteral("prompt_tokens"), QStringLiteral("cached_tokens"),
+                                     QStringLiteral("ttft_ms"), QStringLiteral("prefill_tok_s"),
+                                     QStringLiteral("decode_tok_s"), QStringLiteral("kv_bytes_peak")};
+    const auto figs = figures();
+    const int half = (int(figs.size()) + 1) / 2;
+    int keyRow = 1;
+    for (int i = 0; i < figs.size(); ++i) {
+        const bool show = !on || kKey.contains(figs[i].key);
+        names_[i]->setVisible(show);
+        values_[i]->setVisible(show);
+        compares_[i]->setVisible(show && compare_);
+        // Presentation: the key figures in one column, so the card stays narrow.
+        const int row = on ? (show ? keyRow++ : 100 + i) : 1 + (i % half);
+        const int col = on ? 0 : (i / half) * 4;
+        grid_->addWidget(names_[i], row, col);
+        grid_->addWidget(values_[i], row, col + 1);
+        grid_->addWidget(compares_[i], row, col + 2);
+    }
     rebuild();
 }
 
@@ -224,7 +244,7 @@ void StatsCard::rebuild()
         names_[i]->setToolTip(figs[i].help);
         values_[i]->setText(primary_ ? format(figs[i].key, *primary_) : dash());
         compares_[i]->setText(compare_ ? format(figs[i].key, *compare_) : QString());
-        compares_[i]->setVisible(compare_ != nullptr);
+        compares_[i]->setVisible(compare_ != nullptr && !names_[i]->isHidden());
     }
 }
 
