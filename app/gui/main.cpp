@@ -3,6 +3,8 @@
 // without a display. Wiring only.
 #include <QApplication>
 #include <QIcon>
+#include <QScreen>
+#include <algorithm>
 #include <QStyleFactory>
 #include <cstdio>
 #include <string>
@@ -82,7 +84,16 @@ int main(int argc, char** argv)
         return kvlens::ui::runHeadless(options);
 
     kvlens::ui::MainWindow window;
-    window.show();
+    // Never larger than the screen it opens on; presentation mode full screen.
+    if (QScreen* screen = QGuiApplication::primaryScreen()) {
+        const QRect avail = screen->availableGeometry();
+        if (window.width() > avail.width() || window.height() > avail.height())
+            window.resize(std::min(window.width(), avail.width()), std::min(window.height(), avail.height()));
+    }
+    if (kvlens::ui::AppSettings::presentation())
+        window.showFullScreen();
+    else
+        window.show();
     for (const QString& a : QApplication::arguments().mid(1)) {
         if (a.startsWith(QLatin1Char('-'))) {
             std::fprintf(stderr, "kvlens: unknown option %s (see kvlens --help)\n", a.toUtf8().constData());
