@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// AppSettings: QSettings keys and defaults.
+// AppSettings: QSettings keys (each spelled once, in namespace key) and defaults.
 #include "ui/app_settings.h"
 
 #include <QCoreApplication>
@@ -10,6 +10,37 @@
 namespace kvlens::ui {
 
 namespace {
+
+namespace key {
+// Every QSettings key, spelled once (groups: "engine", "sampling").
+inline QString backend() { return QStringLiteral("backend"); }
+inline QString chunk() { return QStringLiteral("chunk"); }
+inline QString context() { return QStringLiteral("context"); }
+inline QString engine() { return QStringLiteral("engine"); }
+inline QString kvBlock() { return QStringLiteral("kvBlock"); }
+inline QString kvDtype() { return QStringLiteral("kvDtype"); }
+inline QString kvMode() { return QStringLiteral("kvMode"); }
+inline QString language() { return QStringLiteral("language"); }
+inline QString maxTokens() { return QStringLiteral("maxTokens"); }
+inline QString minP() { return QStringLiteral("minP"); }
+inline QString model() { return QStringLiteral("model"); }
+inline QString parallel() { return QStringLiteral("parallel"); }
+inline QString presentation() { return QStringLiteral("presentation"); }
+inline QString recentFiles() { return QStringLiteral("recentFiles"); }
+inline QString repeatPenalty() { return QStringLiteral("repeatPenalty"); }
+inline QString sampling() { return QStringLiteral("sampling"); }
+inline QString seed() { return QStringLiteral("seed"); }
+inline QString temperature() { return QStringLiteral("temperature"); }
+inline QString threads() { return QStringLiteral("threads"); }
+inline QString tintTokens() { return QStringLiteral("tintTokens"); }
+inline QString topK() { return QStringLiteral("topK"); }
+inline QString topP() { return QStringLiteral("topP"); }
+inline QString windowGeometry() { return QStringLiteral("windowGeometry"); }
+inline QString windowState() { return QStringLiteral("windowState"); }
+inline QString lastFolder() { return QStringLiteral("lastFolder"); }
+inline QString theme() { return QStringLiteral("theme"); }
+}  // namespace key
+
 const char* kDefaultModel = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
 }
 
@@ -33,18 +64,18 @@ EngineSettings AppSettings::engine()
 {
     QSettings q;
     EngineSettings s;
-    q.beginGroup(QStringLiteral("engine"));
-    s.modelPath = q.value(QStringLiteral("model")).toString();
+    q.beginGroup(key::engine());
+    s.modelPath = q.value(key::model()).toString();
     if (s.modelPath.isEmpty() || !QFileInfo::exists(s.modelPath))
         s.modelPath = defaultModelPath();
-    s.backend = q.value(QStringLiteral("backend"), s.backend).toString();
-    s.kvMode = q.value(QStringLiteral("kvMode"), s.kvMode).toString();
-    s.kvDtype = q.value(QStringLiteral("kvDtype"), s.kvDtype).toString();
-    s.kvBlock = q.value(QStringLiteral("kvBlock"), s.kvBlock).toInt();
-    s.chunk = q.value(QStringLiteral("chunk"), s.chunk).toInt();
-    s.contextTokens = q.value(QStringLiteral("context"), s.contextTokens).toInt();
-    s.parallel = q.value(QStringLiteral("parallel"), s.parallel).toInt();
-    s.threads = q.value(QStringLiteral("threads"), s.threads).toInt();
+    s.backend = q.value(key::backend(), s.backend).toString();
+    s.kvMode = q.value(key::kvMode(), s.kvMode).toString();
+    s.kvDtype = q.value(key::kvDtype(), s.kvDtype).toString();
+    s.kvBlock = q.value(key::kvBlock(), s.kvBlock).toInt();
+    s.chunk = q.value(key::chunk(), s.chunk).toInt();
+    s.contextTokens = q.value(key::context(), s.contextTokens).toInt();
+    s.parallel = q.value(key::parallel(), s.parallel).toInt();
+    s.threads = q.value(key::threads(), s.threads).toInt();
     q.endGroup();
     return s;
 }
@@ -52,16 +83,16 @@ EngineSettings AppSettings::engine()
 void AppSettings::setEngine(const EngineSettings& s)
 {
     QSettings q;
-    q.beginGroup(QStringLiteral("engine"));
-    q.setValue(QStringLiteral("model"), s.modelPath);
-    q.setValue(QStringLiteral("backend"), s.backend);
-    q.setValue(QStringLiteral("kvMode"), s.kvMode);
-    q.setValue(QStringLiteral("kvDtype"), s.kvDtype);
-    q.setValue(QStringLiteral("kvBlock"), s.kvBlock);
-    q.setValue(QStringLiteral("chunk"), s.chunk);
-    q.setValue(QStringLiteral("context"), s.contextTokens);
-    q.setValue(QStringLiteral("parallel"), s.parallel);
-    q.setValue(QStringLiteral("threads"), s.threads);
+    q.beginGroup(key::engine());
+    q.setValue(key::model(), s.modelPath);
+    q.setValue(key::backend(), s.backend);
+    q.setValue(key::kvMode(), s.kvMode);
+    q.setValue(key::kvDtype(), s.kvDtype);
+    q.setValue(key::kvBlock(), s.kvBlock);
+    q.setValue(key::chunk(), s.chunk);
+    q.setValue(key::context(), s.contextTokens);
+    q.setValue(key::parallel(), s.parallel);
+    q.setValue(key::threads(), s.threads);
     q.endGroup();
 }
 
@@ -69,14 +100,14 @@ SamplingSettings AppSettings::sampling()
 {
     QSettings q;
     SamplingSettings s;
-    q.beginGroup(QStringLiteral("sampling"));
-    s.maxTokens = q.value(QStringLiteral("maxTokens"), s.maxTokens).toInt();
-    s.temperature = q.value(QStringLiteral("temperature"), s.temperature).toDouble();
-    s.topK = q.value(QStringLiteral("topK"), s.topK).toInt();
-    s.topP = q.value(QStringLiteral("topP"), s.topP).toDouble();
-    s.minP = q.value(QStringLiteral("minP"), s.minP).toDouble();
-    s.repeatPenalty = q.value(QStringLiteral("repeatPenalty"), s.repeatPenalty).toDouble();
-    s.seed = q.value(QStringLiteral("seed"), s.seed).toULongLong();
+    q.beginGroup(key::sampling());
+    s.maxTokens = q.value(key::maxTokens(), s.maxTokens).toInt();
+    s.temperature = q.value(key::temperature(), s.temperature).toDouble();
+    s.topK = q.value(key::topK(), s.topK).toInt();
+    s.topP = q.value(key::topP(), s.topP).toDouble();
+    s.minP = q.value(key::minP(), s.minP).toDouble();
+    s.repeatPenalty = q.value(key::repeatPenalty(), s.repeatPenalty).toDouble();
+    s.seed = q.value(key::seed(), s.seed).toULongLong();
     q.endGroup();
     return s;
 }
@@ -84,20 +115,20 @@ SamplingSettings AppSettings::sampling()
 void AppSettings::setSampling(const SamplingSettings& s)
 {
     QSettings q;
-    q.beginGroup(QStringLiteral("sampling"));
-    q.setValue(QStringLiteral("maxTokens"), s.maxTokens);
-    q.setValue(QStringLiteral("temperature"), s.temperature);
-    q.setValue(QStringLiteral("topK"), s.topK);
-    q.setValue(QStringLiteral("topP"), s.topP);
-    q.setValue(QStringLiteral("minP"), s.minP);
-    q.setValue(QStringLiteral("repeatPenalty"), s.repeatPenalty);
-    q.setValue(QStringLiteral("seed"), s.seed);
+    q.beginGroup(key::sampling());
+    q.setValue(key::maxTokens(), s.maxTokens);
+    q.setValue(key::temperature(), s.temperature);
+    q.setValue(key::topK(), s.topK);
+    q.setValue(key::topP(), s.topP);
+    q.setValue(key::minP(), s.minP);
+    q.setValue(key::repeatPenalty(), s.repeatPenalty);
+    q.setValue(key::seed(), s.seed);
     q.endGroup();
 }
 
 QStringList AppSettings::recentFiles()
 {
-    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    return QSettings().value(key::recentFiles()).toStringList();
 }
 
 void AppSettings::addRecentFile(const QString& path)
@@ -108,23 +139,37 @@ void AppSettings::addRecentFile(const QString& path)
     files.prepend(abs);
     while (files.size() > kMaxRecent)
         files.removeLast();
-    QSettings().setValue(QStringLiteral("recentFiles"), files);
+    QSettings().setValue(key::recentFiles(), files);
 }
 
-QString AppSettings::language() { return QSettings().value(QStringLiteral("language")).toString(); }
-void AppSettings::setLanguage(const QString& lang) { QSettings().setValue(QStringLiteral("language"), lang); }
-bool AppSettings::presentation() { return QSettings().value(QStringLiteral("presentation"), false).toBool(); }
-void AppSettings::setPresentation(bool on) { QSettings().setValue(QStringLiteral("presentation"), on); }
-bool AppSettings::tintTokens() { return QSettings().value(QStringLiteral("tintTokens"), true).toBool(); }
-void AppSettings::setTintTokens(bool on) { QSettings().setValue(QStringLiteral("tintTokens"), on); }
-QByteArray AppSettings::windowState() { return QSettings().value(QStringLiteral("windowState")).toByteArray(); }
-QByteArray AppSettings::windowGeometry() { return QSettings().value(QStringLiteral("windowGeometry")).toByteArray(); }
+QString AppSettings::language() { return QSettings().value(key::language()).toString(); }
+void AppSettings::setLanguage(const QString& lang) { QSettings().setValue(key::language(), lang); }
+bool AppSettings::presentation() { return QSettings().value(key::presentation(), false).toBool(); }
+void AppSettings::setPresentation(bool on) { QSettings().setValue(key::presentation(), on); }
+bool AppSettings::tintTokens() { return QSettings().value(key::tintTokens(), true).toBool(); }
+void AppSettings::setTintTokens(bool on) { QSettings().setValue(key::tintTokens(), on); }
+QByteArray AppSettings::windowState() { return QSettings().value(key::windowState()).toByteArray(); }
+QByteArray AppSettings::windowGeometry() { return QSettings().value(key::windowGeometry()).toByteArray(); }
+
+QString AppSettings::lastFolder()
+{
+    const QString f = QSettings().value(key::lastFolder()).toString();
+    return !f.isEmpty() && QFileInfo(f).isDir() ? f : QDir::homePath();
+}
+void AppSettings::setLastFolder(const QString& dir) { QSettings().setValue(key::lastFolder(), dir); }
+QString AppSettings::theme() { return QSettings().value(key::theme()).toString(); }
+void AppSettings::setTheme(const QString& theme) { QSettings().setValue(key::theme(), theme); }
+
+bool AppSettings::isDefaultModel(const QString& path)
+{
+    return QFileInfo(path).fileName() == QFileInfo(QLatin1String(kDefaultModel)).fileName();
+}
 
 void AppSettings::setWindow(const QByteArray& geometry, const QByteArray& state)
 {
     QSettings q;
-    q.setValue(QStringLiteral("windowGeometry"), geometry);
-    q.setValue(QStringLiteral("windowState"), state);
+    q.setValue(key::windowGeometry(), geometry);
+    q.setValue(key::windowState(), state);
 }
 
 }  // namespace kvlens::ui

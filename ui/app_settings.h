@@ -31,6 +31,14 @@ public:
     static QByteArray windowState();
     static QByteArray windowGeometry();
     static void setWindow(const QByteArray& geometry, const QByteArray& state);
+    // The folder file dialogs open in: the last one used, else home.
+    static QString lastFolder();
+    static void setLastFolder(const QString& dir);
+    // "" (follow the system), "light" or "dark".
+    static QString theme();
+    static void setTheme(const QString& theme);
+    // The small demo model the project fetches (SmolLM2 135M).
+    static bool isDefaultModel(const QString& path);
 
     // The model used when none is set: $KVLENS_MODEL, else the default model
     // under models/ next to the working directory or the executable.

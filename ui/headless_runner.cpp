@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Headless mode: the window, not shown, driven to one run and its exports.
+// Headless mode: the run controller driven to one run, an offscreen charts
+// board for the pictures, and the exports. No window.
 #include "ui/headless_runner.h"
 
 #include <QCoreApplication>
@@ -12,10 +13,10 @@
 #include <cstdio>
 
 #include "ui/app_settings.h"
-#include "ui/main_window.h"
 #include "ui/model/run_history_model.h"
+#include "ui/pdf_bridge.h"
+#include "ui/run_controller.h"
 #include "ui/widgets/charts_board.h"
-#include "ui/widgets/document_pane.h"
 
 namespace kvlens::ui {
 
@@ -26,6 +27,13 @@ QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s);
 void fail(const QString& message)
 {
     std::fprintf(stderr, "kvlens: %s\n", message.toUtf8().constData());
+}
+
+// Progress for people, on stderr (stdout lists the written files).
+void progress(const QString& message)
+{
+    std::fprintf(stderr, "kvlens: %s\n", message.toUtf8().constData());
+    std::fflush(stderr);
 }
 
 // Runs the event loop until `done` says so (checked on every signal of
@@ -157,45 +165,62 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
     if (o.maxTokens > 0)
         sampling.maxTokens = o.maxTokens;
 
-    MainWindow w(worker);
-    w.setAttribute(Qt::WA_DontShowOnScreen);
-    w.resize(1600, 1000);
-    w.show();
-    w.setSampling(sampling);
-    w.setEngineSettings(engine);
-    bool modelDone = false, modelOk = false;
-    QObject::connect(&w, &MainWindow::modelReady, &w, [&](bool ok) {
-        modelDone = true;
-        modelOk = ok;
-    });
-    if (!w.model().isValid())
-        waitFor(&w, &MainWindow::modelReady, [&] { return modelDone || w.model().isValid(); }, 600000);
-    if (!w.model().isValid()) {
-        fail(tr("the model could not be loaded: %1").arg(w.lastError()));
+    // The controller runs it; an offscreen charts board draws the figures.
+    RunController c(worker);
+    c.setSampling(sampling);
+    c.setEngineSettings(engine);
+    progress(tr("loading %1…").arg(QFileInfo(engine.modelPath).fileName()));
+    if (!c.model().isValid())
+        waitFor(&c, &RunController::modelChanged, [&] { return !c.modelLoading(); }, 600000);
+    if (!c.model().isValid()) {
+        fail(tr("the model could not be loaded: %1").arg(c.modelError().isEmpty() ? c.lastError() : c.modelError()));
         return 1;
     }
-    Q_UNUSED(modelOk);
 
     QString error;
-    if (!w.openDocumentNow(o.report, &error)) {
+    const OpenedDocument doc = PdfBridge::readNow(o.report, QString(), &error);
+    if (!error.isEmpty()) {
         fail(tr("cannot read %1: %2").arg(o.report, error));
         return 1;
     }
-    if (o.firstPage > 0)
-        w.documentPane()->setPageRange(o.firstPage, o.lastPage);
-    RunConfig config = w.currentConfig();
+    // Like the CLI: a scanned PDF has nothing for the model to read.
+    if (doc.hasNoText()) {
+        fail(tr("%1 has no extractable text (scanned pages?); nothing to summarize").arg(o.report));
+        return 1;
+    }
+    c.setDocument(doc);
+    const int pages = doc.text.pageCount();
+    if (o.firstPage > pages) {
+        fail(tr("--pages %1-%2 is outside the document (%3 pages)").arg(o.firstPage).arg(o.lastPage).arg(pages));
+        return 2;
+    }
     TaskKind task = TaskKind::OneLine;
     parseTaskKey(o.task, task);
-    config.task = o.question.isEmpty() ? task : TaskKind::Question;
-    config.question = o.question;
-    const int id = w.startRun(config);
-    RunHistoryModel* h = w.history();
-    waitFor(&w, &MainWindow::runFinished, [&] { return h->run(id) && h->run(id)->isFinished(); }, 3600000);
-    w.flushEvents();
+    RunConfig config = c.configFor(o.question.isEmpty() ? task : TaskKind::Question, o.question,
+                                   o.firstPage > 0 ? o.firstPage : 1,
+                                   o.firstPage > 0 ? std::min(o.lastPage, pages) : pages);
+    progress(tr("running %1 on pages %2–%3 of %4…").arg(taskKey(config.task)).arg(config.firstPage)
+                 .arg(config.lastPage).arg(QFileInfo(o.report).fileName()));
+    int lastPercent = -1;
+    QObject::connect(&c, &RunController::runsChanged, &c, [&] {
+        const RunRecord* r = c.selected();
+        if (!r)
+            return;
+        const int percent = int(r->prefillFraction() * 100);
+        if (!r->hasFirstToken() && percent / 10 != lastPercent / 10) {
+            lastPercent = percent;
+            progress(tr("prefill %1% (%2 of %3 prompt tokens)").arg(percent)
+                         .arg(r->prefill().isEmpty() ? 0 : r->prefill().last().tokensDone).arg(r->promptTokens()));
+        }
+    });
+    const int id = c.startRun(config);
+    RunHistoryModel* h = c.history();
+    waitFor(&c, &RunController::runFinished, [&] { return h->run(id) && h->run(id)->isFinished(); }, 3600000);
+    c.flushEvents();
     QCoreApplication::processEvents();
     const RunRecord* run = h->run(id);
     if (!run || !run->isFinished()) {
-        w.cancelAll();
+        c.cancelAll();
         fail(tr("the run did not finish"));
         return 1;
     }
@@ -211,14 +236,19 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
         fail(tr("cannot write %1").arg(summary.fileName()));
         return 1;
     }
-    w.selectRun(id);
+    c.selectRun(id);
+    ChartsBoard board;
+    board.setAttribute(Qt::WA_DontShowOnScreen);
+    board.resize(1280, 800);
+    board.show();
+    board.plotFrom(c);
     QCoreApplication::processEvents();
-    const QStringList errors = w.charts()->exportAll(o.outDir);
+    const QStringList errors = board.exportAll(o.outDir);
     if (!errors.isEmpty()) {
         fail(errors.join(QStringLiteral("; ")));
         return 1;
     }
-    const QString runErr = w.exportRun(id, o.outDir);
+    const QString runErr = c.exportRun(id, o.outDir);
     if (!runErr.isEmpty()) {
         fail(runErr);
         return 1;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The window's headless twin: `kvlens --headless REPORT.pdf --out DIR [--model M]
 // [--task one-line|key-points|detailed] [--question Q] [--pages A-B]
-// [--max-tokens N] [--kv paged|static|off]` builds the same window
-// without showing it, runs the same request the Run button would, and writes
-// summary.txt, every chart as PNG and SVG, run.json and run.csv into DIR.
+// [--max-tokens N] [--kv paged|static|off]` drives the window's run
+// controller (no window), runs the same request the Run button would, and
+// writes summary.txt, every chart as PNG and SVG, run.json and run.csv into
+// DIR. Progress goes to stderr; a PDF without text is refused (exit 1).
 #pragma once
 
 #include <QString>

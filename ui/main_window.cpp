@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QActionGroup>
 #include <QApplication>
+#include <QStyle>
 #include <QCloseEvent>
 #include <QDir>
 #include <QFileDialog>
@@ -36,63 +37,64 @@
 
 namespace kvlens::ui {
 
+namespace {
+
+// The status bar's model line: "SmolLM2 135M Instruct (small demo model) ·
+// Q4_1 · runs on cpu (2 threads, AVX2)".
+QString statusLine(const ModelSummary& m)
+{
+    QString name = m.name.isEmpty() ? QFileInfo(m.path).completeBaseName() : m.name;
+    if (AppSettings::isDefaultModel(m.path))
+        name = MainWindow::tr("%1 (small demo model)").arg(name);
+    return MainWindow::tr("%1 · %2 · runs on %3").arg(name, m.fileType, m.backend);
+}
+
+}  // namespace
+
 MainWindow::MainWindow(EngineWorker* worker, QWidget* parent) : QMainWindow(parent)
 {
-    qRegisterMetaType<RunEvent>();
-    qRegisterMetaType<QVector<RunEvent>>();
-    qRegisterMetaType<MemorySnapshot>();
-    qRegisterMetaType<ModelSummary>();
-    qRegisterMetaType<OpenedDocument>();
-
-    history_ = new RunHistoryModel(this);
-    coalescer_ = new EventCoalescer(this);
+    controller_ = new RunController(worker, this);
     pdf_ = new PdfBridge(this);
-    workerThread_ = new QThread(this);
-    workerThread_->setObjectName(QStringLiteral("kvlens-engine-worker"));
-    worker_ = worker ? worker : new EngineWorker;
-    worker_->moveToThread(workerThread_);
-    connect(workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
-    workerThread_->start();
-
-    engine_ = AppSettings::engine();
-    sampling_ = AppSettings::sampling();
 
     buildUi();
     buildMenus();
     retranslate();
     setAcceptDrops(true);
 
-    // Engine -> GUI: every event is queued to this thread, then coalesced.
-    connect(worker_, &EngineWorker::runEvent, coalescer_, &EventCoalescer::push, Qt::QueuedConnection);
-    connect(coalescer_, &EventCoalescer::batchReady, this, &MainWindow::onBatch);
-    connect(worker_, &EngineWorker::memory, this, [this](int runId, const MemorySnapshot& m) {
-        if (RunRecord* r = history_->run(runId))
-            r->setMemory(m);
-    }, Qt::QueuedConnection);
-    connect(worker_, &EngineWorker::loaded, this, [this](const ModelSummary& s) {
-        if (!s.path.isEmpty() && QFileInfo(s.path) != QFileInfo(engine_.modelPath))
-            return;  // an experiment's engine, or a model since replaced
-        modelLoading_ = false;
-        modelError_.clear();
-        model_ = s;
-        modelPanel_->setSummary(s);
+    connect(controller_, &RunController::runsChanged, this, &MainWindow::refresh);
+    connect(controller_, &RunController::runFinished, this, [this](int id) {
         updateActions();
-        requestTokenCount();
-        emit modelReady(true);
-    }, Qt::QueuedConnection);
-    connect(worker_, &EngineWorker::loadFailed, this, [this](const QString& message) {
-        modelLoading_ = false;
-        modelError_ = message;
-        modelPanel_->setError(message);
+        emit runFinished(id);
+    });
+    connect(controller_, &RunController::runStarted, this, [this] { updateActions(); });
+    connect(controller_, &RunController::errorShown, this, &MainWindow::showError);
+    connect(controller_, &RunController::modelChanged, this, &MainWindow::onModelChanged);
+    connect(controller_, &RunController::modelReady, this, &MainWindow::modelReady);
+    connect(controller_, &RunController::selectionChanged, this, [this](int selected, int compare) {
+        if (compare > 0 && compare != selected)
+            historyPane_->setCompareRun(compare);
+        historyPane_->selectRun(selected);
+        refresh();
         updateActions();
-        showError(tr("The model could not be loaded"), message);
-        emit modelReady(false);
-    }, Qt::QueuedConnection);
-    connect(worker_, &EngineWorker::tokenCount, this, [this](quint64 ticket, int tokens, int context) {
-        if (ticket != tokenTicket_ || tokens < 0)
+    });
+    connect(controller_, &RunController::tokenCountReady, this, [this](quint64 ticket, int tokens, int context) {
+        if (ticket != tokenTicket_)
             return;
-        document_->setTokenCount(tokens, context, sampling_.maxTokens);
-    }, Qt::QueuedConnection);
+        document_->setTokenCount(tokens, context, controller_->sampling().maxTokens);
+        if (!document_->fitsContext())
+            document_->setSuggestedLastPage(controller_->largestFittingLastPage(currentConfig()));
+    });
+    connect(controller_, &RunController::mapReduceProgress, this, [this](int, const QString& message) {
+        statusBar()->showMessage(tr("Map-reduce: %1").arg(message));
+    });
+    connect(controller_, &RunController::mapReduceFinished, this,
+            [this](int, const QString&, const QString& error) {
+                if (error.isEmpty())
+                    statusBar()->showMessage(tr("Map-reduce finished: the last run holds the answer."), 10000);
+                else
+                    statusBar()->showMessage(tr("Map-reduce stopped: %1").arg(error), 10000);
+                updateActions();
+            });
 
     connect(pdf_, &PdfBridge::opened, this, &MainWindow::onDocumentOpened);
     connect(pdf_, &PdfBridge::failed, this, &MainWindow::onDocumentFailed);
@@ -104,24 +106,29 @@ MainWindow::MainWindow(EngineWorker* worker, QWidget* parent) : QMainWindow(pare
         if (path == document_->document().path)
             document_->setPageImage(page, img);
     });
+    connect(pdf_, &PdfBridge::renderFailed, this, [this](const QString& path, const QString& message) {
+        if (path == document_->document().path)
+            document_->setRenderError(message);
+    });
     connect(document_, &DocumentPane::pageRequested, this, [this](int page) {
-        pdf_->renderPage(document_->document().path, page, 110.0 * devicePixelRatioF());
+        pdf_->renderPage(document_->document().path, page, 110.0 * devicePixelRatioF(), document_->document().password);
     });
     connect(document_, &DocumentPane::pageRangeChanged, this, [this] { requestTokenCount(); });
     connect(document_, &DocumentPane::openRequested, this, &MainWindow::openDialog);
     connect(document_, &DocumentPane::openSampleRequested, this, &MainWindow::openSample);
+    connect(document_, &DocumentPane::mapReduceRequested, this, &MainWindow::runMapReduce);
+    connect(modelPanel_, &ModelPanel::openModelRequested, this, &MainWindow::openModelDialog);
     connect(task_, &TaskPane::runRequested, this, &MainWindow::runFromUi);
     connect(task_, &TaskPane::cancelRequested, this, &MainWindow::cancelAll);
     connect(task_, &TaskPane::experimentRequested, this, [this](Experiment e) { runExperiment(e); });
     connect(task_, &TaskPane::taskChanged, this, [this] { requestTokenCount(); });
     connect(historyPane_, &HistoryPane::selectionChanged, this, [this](int id) {
-        selected_ = id;
-        refresh();
-        updateActions();
+        if (id != controller_->selectedRun())
+            controller_->selectRun(id);
     });
     connect(historyPane_, &HistoryPane::compareChanged, this, [this](int id) {
-        compare_ = id;
-        refresh();
+        if (id != controller_->compareRun())
+            controller_->setCompareRun(id);
     });
     connect(answer_, &AnswerPane::tintChanged, this, [](bool on) { AppSettings::setTintTokens(on); });
     for (ChartPanel* c : board_->charts())
@@ -132,26 +139,23 @@ MainWindow::MainWindow(EngineWorker* worker, QWidget* parent) : QMainWindow(pare
     else
         resize(1600, 980);
     answer_->setTint(AppSettings::tintTokens());
+    if (!AppSettings::theme().isEmpty())
+        applyTheme(AppSettings::theme());
     setPresentation(AppSettings::presentation());
-    loadModel();
+    controller_->setSampling(AppSettings::sampling());
+    controller_->setEngineSettings(AppSettings::engine());
     updateActions();
     refresh();
 }
 
-MainWindow::~MainWindow()
-{
-    // Stop the engines before the thread: their callbacks emit on the worker.
-    QMetaObject::invokeMethod(worker_, &EngineWorker::shutdown, Qt::BlockingQueuedConnection);
-    workerThread_->quit();
-    workerThread_->wait();
-}
+MainWindow::~MainWindow() = default;   // the controller stops the engines and the worker thread
 
 void MainWindow::buildUi()
 {
     document_ = new DocumentPane;
     task_ = new TaskPane;
     answer_ = new AnswerPane;
-    historyPane_ = new HistoryPane(history_);
+    historyPane_ = new HistoryPane(controller_->history());
     board_ = new ChartsBoard;
     modelPanel_ = new ModelPanel;
 
@@ -192,6 +196,7 @@ void MainWindow::buildMenus()
     openAct_ = fileMenu_->addAction(QString(), this, &MainWindow::openDialog);
     openAct_->setShortcut(QKeySequence::Open);
     sampleAct_ = fileMenu_->addAction(QString(), this, &MainWindow::openSample);
+    openModelAct_ = fileMenu_->addAction(QString(), this, &MainWindow::openModelDialog);
     recentMenu_ = fileMenu_->addMenu(QString());
     fileMenu_->addSeparator();
     exportChartsAct_ = fileMenu_->addAction(QString(), this, &MainWindow::exportAllDialog);
@@ -211,7 +216,7 @@ void MainWindow::buildMenus()
     experimentMenu_ = runMenu_->addMenu(QString());
     for (Experiment e : {Experiment::KvOff, Experiment::HalfDocument, Experiment::LongerAnswer,
                          Experiment::ShorterAnswer, Experiment::FollowUp, Experiment::BrokenCache,
-                         Experiment::Concurrent}) {
+                         Experiment::Concurrent, Experiment::KvQ8}) {
         QAction* a = experimentMenu_->addAction(QString(), this, [this, e] { runExperiment(e); });
         a->setData(int(e));
         experimentActs_ << a;
@@ -225,6 +230,20 @@ void MainWindow::buildMenus()
     presentationAct_->setCheckable(true);
     presentationAct_->setShortcut(QKeySequence(Qt::Key_F11));
     connect(presentationAct_, &QAction::toggled, this, &MainWindow::setPresentation);
+    themeMenu_ = viewMenu_->addMenu(QString());
+    auto* themes = new QActionGroup(this);
+    for (const QString& t : {QString(), QStringLiteral("light"), QStringLiteral("dark")}) {
+        QAction* a = themeMenu_->addAction(QString());
+        a->setCheckable(true);
+        a->setData(t);
+        a->setChecked(AppSettings::theme() == t);
+        themes->addAction(a);
+        connect(a, &QAction::triggered, this, [this, t] {
+            AppSettings::setTheme(t);
+            applyTheme(t);
+        });
+        themeActs_ << a;
+    }
     languageMenu_ = viewMenu_->addMenu(QString());
     auto* group = new QActionGroup(this);
     for (const QString& lang : i18n::available()) {
@@ -255,6 +274,12 @@ void MainWindow::retranslate()
     fileMenu_->setTitle(tr("&File"));
     openAct_->setText(tr("&Open…"));
     sampleAct_->setText(tr("Open the &sample report"));
+    openModelAct_->setText(tr("Open another &model (GGUF)…"));
+    themeMenu_->setTitle(tr("&Theme"));
+    for (QAction* a : themeActs_) {
+        const QString t = a->data().toString();
+        a->setText(t.isEmpty() ? tr("Follow the system") : t == QLatin1String("dark") ? tr("Dark") : tr("Light"));
+    }
     recentMenu_->setTitle(tr("&Recent files"));
     exportChartsAct_->setText(tr("Export all &charts (PNG and SVG)…"));
     exportCsvAct_->setText(tr("Export run as CS&V…"));
@@ -315,6 +340,48 @@ void MainWindow::openDialog()
         openFile(f);
 }
 
+void MainWindow::openModelDialog()
+{
+    const QString f = QFileDialog::getOpenFileName(this, tr("Open a model"), AppSettings::lastFolder(),
+                                                   tr("GGUF models (*.gguf);;All files (*)"));
+    if (f.isEmpty())
+        return;
+    AppSettings::setLastFolder(QFileInfo(f).absolutePath());
+    EngineSettings e = controller_->engineSettings();
+    e.modelPath = f;
+    AppSettings::setEngine(e);
+    controller_->setEngineSettings(e);
+}
+
+void MainWindow::applyTheme(const QString& theme)
+{
+    // Light or dark regardless of the desktop; "" gives the style's own palette back.
+    QPalette p = QApplication::style()->standardPalette();
+    if (theme == QLatin1String("dark")) {
+        p.setColor(QPalette::Window, QColor(37, 37, 40));
+        p.setColor(QPalette::WindowText, QColor(230, 230, 230));
+        p.setColor(QPalette::Base, QColor(28, 28, 30));
+        p.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
+        p.setColor(QPalette::Text, QColor(230, 230, 230));
+        p.setColor(QPalette::Button, QColor(50, 50, 54));
+        p.setColor(QPalette::ButtonText, QColor(230, 230, 230));
+        p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
+        p.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
+        p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+        p.setColor(QPalette::Highlight, QColor(64, 128, 200));
+        p.setColor(QPalette::HighlightedText, Qt::white);
+        p.setColor(QPalette::Disabled, QPalette::Text, QColor(120, 120, 120));
+        p.setColor(QPalette::Disabled, QPalette::ButtonText, QColor(120, 120, 120));
+        p.setColor(QPalette::Disabled, QPalette::WindowText, QColor(120, 120, 120));
+    } else if (theme == QLatin1String("light")) {
+        p.setColor(QPalette::Window, QColor(246, 246, 246));
+        p.setColor(QPalette::Base, Qt::white);
+        p.setColor(QPalette::Text, Qt::black);
+        p.setColor(QPalette::WindowText, Qt::black);
+    }
+    QApplication::setPalette(p);
+}
+
 void MainWindow::openSample()
 {
     const QStringList candidates = {
@@ -350,11 +417,12 @@ bool MainWindow::openDocumentNow(const QString& path, QString* error)
 void MainWindow::onDocumentOpened(const OpenedDocument& doc)
 {
     statusBar()->clearMessage();
+    controller_->setDocument(doc);
     document_->setDocument(doc);
     AppSettings::addRecentFile(doc.path);
     rebuildRecentMenu();
     if (doc.isPdf && isVisible())
-        pdf_->renderThumbnails(doc.path, doc.text.pageCount());
+        pdf_->renderThumbnails(doc.path, doc.text.pageCount(), doc.password);
     retranslate();
     requestTokenCount();
 }
@@ -363,10 +431,17 @@ void MainWindow::onDocumentFailed(const QString& path, const QString& message, b
 {
     statusBar()->clearMessage();
     if (needsPassword) {
+        // A wrong password is said as such before asking again.
+        const bool wrong = message == tr("wrong password") || message.contains(QLatin1String("wrong password"));
         bool ok = false;
-        const QString pw = QInputDialog::getText(this, tr("Password"),
-                                                 tr("%1 is protected. Password:").arg(QFileInfo(path).fileName()),
-                                                 QLineEdit::Password, QString(), &ok);
+        const QString prompt = wrong ? tr("Wrong password for %1. Try again:").arg(QFileInfo(path).fileName())
+                                     : tr("%1 is protected. Password:").arg(QFileInfo(path).fileName());
+        if (wrong)
+            statusBar()->showMessage(tr("Wrong password for %1").arg(QFileInfo(path).fileName()), 10000);
+        lastError_ = message;
+        if (!isVisible() || QGuiApplication::platformName() == QLatin1String("offscreen"))
+            return;   // nobody to ask (tests, headless)
+        const QString pw = QInputDialog::getText(this, tr("Password"), prompt, QLineEdit::Password, QString(), &ok);
         if (ok)
             openFile(path, pw);
         return;
@@ -417,41 +492,29 @@ void MainWindow::showError(const QString& title, const QString& message)
         QMessageBox::warning(this, title, message);
 }
 
-void MainWindow::loadModel()
+void MainWindow::onModelChanged()
 {
-    if (engine_.modelPath.isEmpty()) {
-        modelPanel_->setError(tr("no model file chosen (Settings → Model file)"));
-        modelError_ = tr("no model file chosen");
-        updateActions();
-        return;
-    }
-    modelLoading_ = true;
-    modelError_.clear();
-    modelPanel_->setLoading(engine_.modelPath);
-    EngineWorker* w = worker_;
-    const EngineSettings settings = engine_;
-    QMetaObject::invokeMethod(worker_, [w, settings] { w->load(settings); }, Qt::QueuedConnection);
+    const ModelSummary& m = controller_->model();
+    if (controller_->modelLoading())
+        modelPanel_->setLoading(controller_->engineSettings().modelPath);
+    else if (!controller_->modelError().isEmpty())
+        modelPanel_->setError(controller_->modelError());
+    else if (m.isValid())
+        modelPanel_->setSummary(m);
     updateActions();
-}
-
-void MainWindow::setEngineSettings(const EngineSettings& e)
-{
-    const bool reload = !e.sameEngine(engine_) || !model_.isValid();
-    engine_ = e;
-    if (reload)
-        loadModel();
+    requestTokenCount();
 }
 
 void MainWindow::setSampling(const SamplingSettings& s)
 {
-    sampling_ = s;
+    controller_->setSampling(s);
     requestTokenCount();
 }
 
 void MainWindow::showSettings()
 {
     SettingsDialog dlg(this);
-    dlg.setValues(engine_, sampling_);
+    dlg.setValues(controller_->engineSettings(), controller_->sampling());
     if (dlg.exec() != QDialog::Accepted)
         return;
     AppSettings::setEngine(dlg.engineSettings());
@@ -463,19 +526,21 @@ void MainWindow::showSettings()
 void MainWindow::updateActions()
 {
     const bool haveDoc = document_->hasDocument();
-    const bool haveModel = model_.isValid();
+    const ModelSummary& model = controller_->model();
+    const bool haveModel = model.isValid();
     QString why;
     if (!haveDoc)
         why = tr("Open a report first.");
-    else if (modelLoading_)
+    else if (controller_->modelLoading())
         why = tr("Loading the model…");
     else if (!haveModel)
-        why = modelError_.isEmpty() ? tr("No model loaded.") : tr("No model: %1").arg(modelError_);
+        why = controller_->modelError().isEmpty() ? tr("No model loaded.")
+                                                  : tr("No model: %1").arg(controller_->modelError());
     task_->setCanRun(haveDoc && haveModel, why);
     task_->setRunning(isBusy());
     runAct_->setEnabled(haveDoc && haveModel);
     cancelAct_->setEnabled(isBusy());
-    const RunRecord* sel = history_->run(selected_);
+    const RunRecord* sel = controller_->selected();
     const bool canVary = sel && sel->isFinished() && haveDoc && haveModel;
     task_->setExperimentsEnabled(canVary);
     for (QAction* a : experimentActs_)
@@ -483,9 +548,9 @@ void MainWindow::updateActions()
     exportCsvAct_->setEnabled(sel != nullptr);
     exportJsonAct_->setEnabled(sel != nullptr);
     if (haveModel)
-        modelStatus_->setText(QStringLiteral("%1 · %2 · %3").arg(model_.name, model_.fileType, model_.backend));
+        modelStatus_->setText(statusLine(model));
     else
-        modelStatus_->setText(modelLoading_ ? tr("loading the model…") : tr("no model"));
+        modelStatus_->setText(controller_->modelLoading() ? tr("loading the model…") : tr("no model"));
 }
 
 void MainWindow::setPresentation(bool on)
@@ -503,9 +568,17 @@ void MainWindow::setPresentation(bool on)
     historyPane_->setVisible(!on);
     answer_->setPresentation(on);
     if (on)
-        split_->setSizes({0, 420, 1180});
+        split_->setSizes({0, width() / 5, width() - width() / 5});
     else
         split_->setSizes({400, 420, 780});
+    refresh();   // the charts' titles and units follow the new style
+    // In front of a class: the whole screen (F11 or Esc-free toggle back).
+    if (isVisible() && QGuiApplication::platformName() != QLatin1String("offscreen")) {
+        if (on && !isFullScreen())
+            showFullScreen();
+        else if (!on && isFullScreen())
+            showNormal();
+    }
 }
 
 }  // namespace kvlens::ui

@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: Apache-2.0
-// MainWindow: wires the panes (document, task, answer, history), the charts
-// board, the model panel, the engine worker thread and the PDF bridge. Engine
-// events reach it as queued signals, go through the EventCoalescer into the
-// run history, and the charts redraw once per coalesced batch (<= ~30/s).
-// The headless mode drives the same window without showing it.
+// MainWindow: lays out the panes (document, task, answer, history), the
+// charts board and the model panel, builds the menus, and wires them to the
+// RunController (which owns the engine worker, the history, the coalescer,
+// the selection and the exports) and to the PDF bridge. The charts redraw
+// once per coalesced batch (<= ~30/s). Headless mode and the tests drive the
+// controller, not this window.
 #pragma once
 
 #include <QMainWindow>
 #include <QPointer>
 
-#include "ui/engine/model_summary.h"
+#include "ui/model/model_summary.h"
 #include "ui/model/run_config.h"
 #include "ui/model/run_types.h"
 #include "ui/pdf_bridge.h"
+#include "ui/run_controller.h"
 
 class QAction;
 class QLabel;
 class QMenu;
 class QSplitter;
 class QTabWidget;
-class QThread;
 
 namespace kvlens::ui {
 
@@ -42,29 +43,30 @@ public:
     ~MainWindow() override;
 
     // ---- for the headless mode and tests
+    RunController* controller() const { return controller_; }
     bool openDocumentNow(const QString& path, QString* error);  // blocking read
-    void setEngineSettings(const EngineSettings& e);
+    void setEngineSettings(const EngineSettings& e) { controller_->setEngineSettings(e); }
     void setSampling(const SamplingSettings& s);
-    const EngineSettings& engineSettings() const { return engine_; }
+    const EngineSettings& engineSettings() const { return controller_->engineSettings(); }
     // Starts a run of `config`; returns its id (the history's).
-    int startRun(const RunConfig& config);
+    int startRun(const RunConfig& config) { return controller_->startRun(config); }
     int runExperiment(Experiment e);
     RunConfig currentConfig() const;
     void cancelAll();
-    void flushEvents();              // hands pending events on now
-    bool isBusy() const;             // a run not finished
-    RunHistoryModel* history() const { return history_; }
+    void flushEvents() { controller_->flushEvents(); }
+    bool isBusy() const { return controller_->isBusy(); }
+    RunHistoryModel* history() const { return controller_->history(); }
     ChartsBoard* charts() const { return board_; }
     AnswerPane* answer() const { return answer_; }
     DocumentPane* documentPane() const { return document_; }
     TaskPane* taskPane() const { return task_; }
     ModelPanel* modelPanel() const { return modelPanel_; }
     HistoryPane* historyPane() const { return historyPane_; }
-    EngineWorker* worker() const { return worker_; }
-    const ModelSummary& model() const { return model_; }
+    EngineWorker* worker() const { return controller_->worker(); }
+    const ModelSummary& model() const { return controller_->model(); }
     void selectRun(int id, int compareId = -1);
     void setPresentation(bool on);
-    QString exportRun(int id, const QString& dir);   // run.json + run.csv; "" or the reason
+    QString exportRun(int id, const QString& dir) { return controller_->exportRun(id, dir); }
     QString lastError() const { return lastError_; }
 
 signals:
@@ -86,13 +88,16 @@ private:
     void openFile(const QString& path, const QString& password = QString());
     void openDialog();
     void openSample();
+    void openModelDialog();
+    void applyTheme(const QString& theme);
     void onDocumentOpened(const OpenedDocument& doc);
     void onDocumentFailed(const QString& path, const QString& message, bool needsPassword);
-    void onBatch(const QVector<RunEvent>& events);
     void refresh();
     void requestTokenCount();
-    void loadModel();
+    void onModelChanged();
     void runFromUi();
+    void runLargestFittingRange();
+    void runMapReduce();
     void showSettings();
     void showError(const QString& title, const QString& message);
     void updateActions();
@@ -101,10 +106,7 @@ private:
     void exportRunDialog(const QString& suffix);
     void switchLanguage(const QString& lang);
 
-    RunHistoryModel* history_;
-    EventCoalescer* coalescer_;
-    QThread* workerThread_;
-    EngineWorker* worker_;
+    RunController* controller_;
     PdfBridge* pdf_;
 
     DocumentPane* document_;
@@ -122,6 +124,9 @@ private:
     QMenu* runMenu_ = nullptr;
     QMenu* viewMenu_ = nullptr;
     QMenu* languageMenu_ = nullptr;
+    QMenu* themeMenu_ = nullptr;
+    QList<QAction*> themeActs_;
+    QAction* openModelAct_ = nullptr;
     QMenu* helpMenu_ = nullptr;
     QAction* openAct_ = nullptr;
     QAction* sampleAct_ = nullptr;
@@ -138,14 +143,7 @@ private:
     QMenu* experimentMenu_ = nullptr;
     QList<QAction*> experimentActs_;
 
-    EngineSettings engine_;
-    SamplingSettings sampling_;
-    ModelSummary model_;
-    bool modelLoading_ = false;
-    QString modelError_;
     quint64 tokenTicket_ = 0;
-    int selected_ = 0;
-    int compare_ = 0;
     QString lastError_;
 };
 

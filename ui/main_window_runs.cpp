@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: Apache-2.0
-// MainWindow: starting runs and experiments, cancelling, taking event
-// batches, redrawing, counting tokens, exporting.
+// MainWindow: the Run button and the experiments handed to the controller,
+// the long-report choices (the largest range that fits, map-reduce),
+// redrawing from the controller's selection, the token count, and the
+// export dialogs. The runs themselves are the RunController's.
+#include <QDateTime>
 #include <QDir>
+#include <QGuiApplication>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStatusBar>
 
+#include "tasks/context_fit.h"
+#include "ui/app_settings.h"
 #include "ui/charts/chart_export.h"
-#include "ui/engine/engine_worker.h"
 #include "ui/main_window.h"
-#include "ui/model/event_coalescer.h"
-#include "ui/model/run_export.h"
+#include "ui/model/format.h"
+#include "ui/model/prompt_builder.h"
 #include "ui/model/run_history_model.h"
+#include "ui/model/run_record.h"
 #include "ui/widgets/answer_pane.h"
 #include "ui/widgets/charts_board.h"
 #include "ui/widgets/document_pane.h"
@@ -22,177 +30,126 @@ namespace kvlens::ui {
 
 RunConfig MainWindow::currentConfig() const
 {
-    RunConfig c;
-    c.task = task_->task();
-    c.question = task_->question();
-    if (c.task == TaskKind::Question && c.question.trimmed().isEmpty())
-        c.task = TaskKind::OneLine;
-    c.documentTitle = document_->document().text.title;
-    c.firstPage = document_->firstPage();
-    c.lastPage = document_->lastPage();
-    c.engine = engine_;
-    c.sampling = sampling_;
-    return c;
-}
-
-int MainWindow::startRun(const RunConfig& config)
-{
-    if (!document_->hasDocument())
-        return 0;
-    RunRecord* run = history_->addRun(config);
-    const qint64 perToken = config.engine.kvDtype == QLatin1String("q8_0") ? model_.kvBytesPerTokenQ8
-                                                                            : model_.kvBytesPerTokenF16;
-    run->setKvBytesPerToken(perToken);
-    const QVector<ChatTurn> chat = buildChat(document_->document().text, config);
-    EngineWorker* w = worker_;
-    const int id = run->id();
-    QMetaObject::invokeMethod(
-        worker_, [w, id, config, chat] { w->submit(id, config.engine, chat, config.sampling); },
-        Qt::QueuedConnection);
-    const int compare = config.parentRunId > 0 ? config.parentRunId : compare_;
-    if (config.concurrentIndex == 0)
-        selectRun(id, compare);
-    updateActions();
-    return id;
+    return controller_->configFor(task_->task(), task_->question(), document_->firstPage(), document_->lastPage());
 }
 
 void MainWindow::runFromUi()
 {
-    // Said before running: a prompt that does not fit would only fail in the engine.
+    // Said before running: a prompt that does not fit would only fail in the
+    // engine. Offered instead: the largest page range that fits, or map-reduce.
     if (!document_->fitsContext()) {
-        showError(tr("The selected pages are too long"),
-                  tr("They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages.")
-                      .arg(document_->promptTokens())
-                      .arg(sampling_.maxTokens)
-                      .arg(document_->contextLength()));
+        const QString message =
+            tr("They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages, "
+               "run the largest range that fits, or summarize all of them by map-reduce.")
+                .arg(document_->promptTokens())
+                .arg(controller_->sampling().maxTokens)
+                .arg(document_->contextLength());
+        lastError_ = message;
+        if (isVisible() && !qEnvironmentVariableIsSet("KVLENS_NO_DIALOGS")
+            && QGuiApplication::platformName() != QLatin1String("offscreen")) {
+            QMessageBox box(QMessageBox::Question, tr("The selected pages are too long"), message,
+                            QMessageBox::Cancel, this);
+            QPushButton* fit = box.addButton(tr("Run the pages that fit"), QMessageBox::AcceptRole);
+            QPushButton* mr = box.addButton(tr("Map-reduce all pages"), QMessageBox::AcceptRole);
+            box.exec();
+            if (box.clickedButton() == fit)
+                runLargestFittingRange();
+            else if (box.clickedButton() == mr)
+                runMapReduce();
+            return;
+        }
+        showError(tr("The selected pages are too long"), message);
         return;
     }
-    startRun(currentConfig());
+    controller_->startRun(currentConfig());
+}
+
+void MainWindow::runLargestFittingRange()
+{
+    const int last = document_->suggestedLastPage();
+    if (last < document_->firstPage())
+        return;
+    document_->setPageRange(document_->firstPage(), last);
+    RunConfig c = currentConfig();
+    c.lastPage = last;
+    controller_->startRun(c);
+}
+
+void MainWindow::runMapReduce()
+{
+    if (controller_->startMapReduce(currentConfig()) > 0)
+        updateActions();
 }
 
 int MainWindow::runExperiment(Experiment e)
 {
-    const RunRecord* base = history_->run(selected_);
-    if (!base)
-        return 0;
-    // An experiment varies the run it starts from; for a run that is itself
-    // an experiment, that run's settings are the base.
-    const RunConfig c = experimentConfig(base->config(), base->id(), base->text(), e, task_->question(),
-                                         QDateTime::currentDateTime());
-    if (e != Experiment::Concurrent)
-        return startRun(c);
-    int first = 0;
-    for (int i = 0; i < kConcurrentCopies; ++i) {
-        RunConfig copy = c;
-        copy.concurrentIndex = i;
-        const int id = startRun(copy);
-        if (i == 0)
-            first = id;
+    // KV off recomputes the whole sequence at every step: estimated from the
+    // selected run's measured prefill rate, a long prompt takes minutes. Say
+    // so first and offer the first tokens only.
+    const RunRecord* base = controller_->selected();
+    if (e == Experiment::KvOff && base && base->hasFigures() && base->figures().prefill_tok_s > 0 && isVisible()
+        && !qEnvironmentVariableIsSet("KVLENS_NO_DIALOGS") && QGuiApplication::platformName() != QLatin1String("offscreen")) {
+        const RunFigures& f = base->figures();
+        const int steps = std::max(1, f.generated_tokens);
+        const double perStepMs = f.prompt_tokens * 1000.0 / f.prefill_tok_s;
+        const double estimateMs = steps * perStepMs;
+        if (estimateMs > 60000) {
+            const int firstTokens = std::max(64, int(f.prefill_tok_s * 60.0 / steps));
+            QMessageBox box(QMessageBox::Question, tr("KV cache off"),
+                            tr("Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, "
+                               "estimated from run #%4's prefill speed (%5). Run it on the first %6 tokens instead?")
+                                .arg(steps).arg(formatCount(f.prompt_tokens), formatMs(estimateMs))
+                                .arg(base->id()).arg(formatTokS(f.prefill_tok_s), formatCount(firstTokens)),
+                            QMessageBox::Cancel, this);
+            QPushButton* shorter = box.addButton(tr("First %1 tokens").arg(formatCount(firstTokens)), QMessageBox::AcceptRole);
+            QPushButton* all = box.addButton(tr("Run it all"), QMessageBox::DestructiveRole);
+            box.exec();
+            if (box.clickedButton() == all)
+                return controller_->runExperiment(e, task_->question());
+            if (box.clickedButton() != shorter)
+                return 0;
+            RunConfig c = experimentConfig(base->config(), base->id(), base->text(), e, task_->question(),
+                                           QDateTime::currentDateTime());
+            c.documentFraction = std::clamp(double(firstTokens) / f.prompt_tokens, 0.01, 1.0) * base->config().documentFraction;
+            return controller_->startRun(c);
+        }
     }
-    selectRun(first, base->id());
-    return first;
+    return controller_->runExperiment(e, task_->question());
 }
 
 void MainWindow::cancelAll()
 {
-    worker_->cancelAll();   // thread-safe: reaches the engine directly
+    controller_->cancelAll();
     statusBar()->showMessage(tr("Cancelling…"), 2000);
-}
-
-void MainWindow::flushEvents()
-{
-    coalescer_->flushNow();
-}
-
-bool MainWindow::isBusy() const
-{
-    for (int row = 0; row < history_->count(); ++row) {
-        if (!history_->runAt(row)->isFinished())
-            return true;
-    }
-    return false;
-}
-
-void MainWindow::onBatch(const QVector<RunEvent>& events)
-{
-    history_->ingest(events);
-    bool finished = false;
-    for (const RunEvent& e : events) {
-        if (e.kind != RunEvent::Kind::Done)
-            continue;
-        finished = true;
-        if (e.reason == FinishReason::Error) {
-            const RunRecord* r = history_->run(e.runId);
-            showError(tr("Run %1 failed").arg(e.runId), r ? r->error() : e.error);
-        }
-    }
-    refresh();
-    if (finished) {
-        updateActions();
-        for (const RunEvent& e : events) {
-            if (e.kind == RunEvent::Kind::Done)
-                emit runFinished(e.runId);
-        }
-    }
 }
 
 void MainWindow::selectRun(int id, int compareId)
 {
-    selected_ = id;
-    if (compareId >= 0 && compareId != id)
-        historyPane_->setCompareRun(compareId);
-    historyPane_->selectRun(id);
-    refresh();
-    updateActions();
+    controller_->selectRun(id, compareId);
 }
 
 void MainWindow::refresh()
 {
-    const RunRecord* primary = history_->run(selected_);
-    const RunRecord* compare = compare_ != selected_ ? history_->run(compare_) : nullptr;
-    ChartInput in;
-    in.primary = primary;
-    in.compare = compare;
-    for (int row = 0; row < history_->count(); ++row)
-        in.recent.append(history_->runAt(row));
-    if (model_.isValid())
-        in.kvFormula = model_.kvFormula();
-    board_->plot(in);
-    answer_->showRun(primary);
+    board_->plotFrom(*controller_);
+    answer_->showRun(controller_->selected());
 }
 
 void MainWindow::requestTokenCount()
 {
-    if (!document_->hasDocument() || !model_.isValid())
+    if (!document_->hasDocument() || !controller_->model().isValid())
         return;
     document_->setTokenCountPending();
-    const QVector<ChatTurn> chat = buildChat(document_->document().text, currentConfig());
-    const quint64 ticket = ++tokenTicket_;
-    EngineWorker* w = worker_;
-    const EngineSettings settings = engine_;
-    QMetaObject::invokeMethod(worker_, [w, ticket, settings, chat] { w->countTokens(ticket, settings, chat); },
-                              Qt::QueuedConnection);
-}
-
-QString MainWindow::exportRun(int id, const QString& dir)
-{
-    const RunRecord* r = history_->run(id);
-    if (!r)
-        return tr("no such run: %1").arg(id);
-    QDir().mkpath(dir);
-    QString err = writeRunJson(*r, QDir(dir).filePath(QStringLiteral("run.json")));
-    if (err.isEmpty())
-        err = writeRunCsv(*r, QDir(dir).filePath(QStringLiteral("run.csv")));
-    return err;
+    tokenTicket_ = controller_->requestTokenCount(currentConfig());
 }
 
 void MainWindow::exportChartDialog(ChartPanel* panel)
 {
     const QString f = QFileDialog::getSaveFileName(this, tr("Export chart"),
-                                                   QDir::home().filePath(panel->key() + QStringLiteral(".png")),
+                                                   QDir(AppSettings::lastFolder()).filePath(panel->key() + QStringLiteral(".png")),
                                                    exportFilter());
     if (f.isEmpty())
         return;
+    AppSettings::setLastFolder(QFileInfo(f).absolutePath());
     const QString err = panel->exportTo(f);
     if (!err.isEmpty())
         showError(tr("Export failed"), err);
@@ -202,9 +159,10 @@ void MainWindow::exportChartDialog(ChartPanel* panel)
 
 void MainWindow::exportAllDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all charts to"), QDir::homePath());
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all charts to"), AppSettings::lastFolder());
     if (dir.isEmpty())
         return;
+    AppSettings::setLastFolder(dir);
     const QStringList errors = board_->exportAll(dir);
     if (!errors.isEmpty())
         showError(tr("Export failed"), errors.join(QLatin1Char('\n')));
@@ -214,15 +172,16 @@ void MainWindow::exportAllDialog()
 
 void MainWindow::exportRunDialog(const QString& suffix)
 {
-    const RunRecord* r = history_->run(selected_);
+    const RunRecord* r = controller_->selected();
     if (!r)
         return;
     const QString f = QFileDialog::getSaveFileName(
-        this, tr("Export run"), QDir::home().filePath(QStringLiteral("run-%1.%2").arg(r->id()).arg(suffix)),
+        this, tr("Export run"), QDir(AppSettings::lastFolder()).filePath(QStringLiteral("run-%1.%2").arg(r->id()).arg(suffix)),
         suffix == QLatin1String("csv") ? tr("CSV (*.csv)") : tr("JSON (*.json)"));
     if (f.isEmpty())
         return;
-    const QString err = suffix == QLatin1String("csv") ? writeRunCsv(*r, f) : writeRunJson(*r, f);
+    AppSettings::setLastFolder(QFileInfo(f).absolutePath());
+    const QString err = controller_->exportRunFile(r->id(), f);
     if (!err.isEmpty())
         showError(tr("Export failed"), err);
     else

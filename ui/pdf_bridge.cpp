@@ -82,8 +82,9 @@ OpenedDocument PdfBridge::readNow(const QString& path, const QString& password, 
     OpenedDocument doc;
     doc.path = path;
     doc.isPdf = true;
+    doc.password = password;   // pages and thumbnails are rendered with it
     if (!read.ok()) {
-        *error = fromStd(read.message());
+        *error = why == kvlens::pdf::failure_kind::wrong_password ? tr("wrong password") : fromStd(read.message());
         if (needsPassword)
             *needsPassword = why == kvlens::pdf::failure_kind::needs_password
                 || why == kvlens::pdf::failure_kind::wrong_password;

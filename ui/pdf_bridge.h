@@ -13,18 +13,9 @@
 #include <QVector>
 #include <functional>
 
-#include "ui/model/prompt_builder.h"
+#include "ui/model/opened_document.h"
 
 namespace kvlens::ui {
-
-struct OpenedDocument {
-    QString path;
-    DocumentText text;              // title and cleaned text per page
-    QStringList metadata;           // "Author: …" lines for the info box
-    QStringList warnings;           // from the PDF layer, for people
-    QVector<int> pagesWithoutText;  // 1-based
-    bool isPdf = false;
-};
 
 class PdfBridge : public QObject {
     Q_OBJECT
@@ -55,5 +46,3 @@ private:
 };
 
 }  // namespace kvlens::ui
-
-Q_DECLARE_METATYPE(kvlens::ui::OpenedDocument)

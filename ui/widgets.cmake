@@ -6,8 +6,8 @@ set(KVLENS_UI_SOURCES
   i18n.h i18n.cpp
   pdf_bridge.h pdf_bridge.cpp
   main_window.h main_window.cpp main_window_runs.cpp
+  run_controller.h run_controller.cpp
   headless_runner.h headless_runner.cpp
-  engine/model_summary.h engine/model_summary.cpp
   engine/engine_worker.h engine/engine_worker.cpp
   charts/chart_style.h charts/chart_style.cpp
   charts/chart_export.h charts/chart_export.cpp

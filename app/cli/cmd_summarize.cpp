@@ -2,16 +2,21 @@
 // `kvlens-cli summarize REPORT.pdf`: extract, check the fit, and either one
 // request (the report fits with room for the answer) or map-reduce: each
 // page-aligned section summarized as its own request, then the summaries
-// summarized (again in groups if they do not fit). Every stage is a request of
-// the same engine, in the metrics file; stderr says which pages each covered.
+// summarized (again in groups if they do not fit). The wording, the chat
+// layout, the fit and the map-reduce plan come from tasks/, the same the
+// window uses. Every stage is a request of the same engine, in the metrics
+// file; stderr says which pages each covered.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
 #include "app/cli/generate_options.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "pdf/context_fit.h"
 #include "pdf/reader_process.h"
+#include "tasks/chat_layout.h"
+#include "tasks/context_fit.h"
+#include "tasks/instructions.h"
+#include "tasks/map_reduce.h"
 
 namespace {
 
@@ -20,28 +25,17 @@ struct summarize_args {
     std::string file, pages, password, task = "key-points", question;
 };
 
-std::string instruction_for(const summarize_args& a) {
-    if (!a.question.empty()) return "Answer this question using only the report above: " + a.question;
-    if (a.task == "one-line") return "Summarize the report above in one sentence.";
-    if (a.task == "detailed") return "Write a detailed summary of the report above, section by section.";
-    return "List the key points of the report above as short bullet points.";
-}
-
-kvlens::request_params chat_request(const summarize_args& a, const std::string& user) {
+kvlens::request_params chat_request(const summarize_args& a, const std::vector<kvlens::tasks::chat_turn>& chat) {
     kvlens::request_params p;
     p.chat = true;
-    if (!a.o.system.empty()) p.messages.push_back({"system", a.o.system});
-    p.messages.push_back({"user", user});
+    for (const auto& t : chat) p.messages.push_back({t.role, t.content});
     p.max_tokens = a.o.max_tokens;
     p.sampling = make_sampling(a.o);
     return p;
 }
 
-std::string pages_label(int first, int last) {
-    return first == last ? fmt::format("page {}", first) : fmt::format("pages {}-{}", first, last);
-}
-
 int run_summarize(summarize_args a) {
+    namespace tasks = kvlens::tasks;
     const char* who = "kvlens-cli summarize";
     if (a.o.model.empty()) a.o.model = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
     kvlens::pdf::read_options ro;
@@ -53,7 +47,8 @@ int run_summarize(summarize_args a) {
     auto doc = kvlens::pdf::read_document(a.file, ro);
     if (!doc) { fmt::print(stderr, "{}: {}\n", who, doc.message()); return 1; }
     for (const auto& w : doc->warnings) fmt::print(stderr, "{}: warning: {}\n", who, w);
-    if (kvlens::pdf::joined_text(*doc).find_first_not_of(" \n\t") == std::string::npos) {
+    const std::string text = tasks::joined_text(*doc);
+    if (text.find_first_not_of(" \n\t") == std::string::npos) {
         fmt::print(stderr, "{}: '{}' has no extractable text (scanned pages?)\n", who, a.file);
         return 1;
     }
@@ -73,82 +68,52 @@ int run_summarize(summarize_args a) {
 
     const kvlens::tokenizer& tok = eng.vocab();
     auto count = [&tok](std::string_view s) { return static_cast<int>(tok.encode(s, false, false).size()); };
-    const std::string instruction = instruction_for(a);
-    // Template, instruction and labels: measured on an empty report, plus a margin.
-    const int overhead = static_cast<int>(tok.encode(tok.render_chat({{"user", instruction + "\n\nReport (pages 1-999):\n"}}, true),
-                                                     tok.add_bos(), true).size()) + 16;
-    const int ctx = eng.context_length();
-    const auto fit = kvlens::pdf::check_fit(*doc, count, ctx, a.o.max_tokens, overhead);
+    const tasks::task_kind task = a.question.empty() ? *tasks::parse_task_key(a.task) : tasks::task_kind::question;
+    const std::string instruction = tasks::instruction(task, a.question);
+    const std::string system = a.o.system.empty() ? tasks::system_prompt(tasks::document_language(text)) : a.o.system;
+    const std::string title = doc->metadata.title;
     const int first_page = doc->pages.front().number, last_page = doc->pages.back().number;
+    // Template, system prompt, header and instruction: measured on an empty
+    // report (the longest stage instruction), plus a margin.
+    auto overhead_of = [&](const std::string& instr) {
+        std::vector<kvlens::chat_message> msgs;
+        for (const auto& t : tasks::layout_chat({system, title, tasks::pages_label(999, 999), "", instr, {}}))
+            msgs.push_back({t.role, t.content});
+        return static_cast<int>(tok.encode(tok.render_chat(msgs, true), tok.add_bos(), true).size());
+    };
+    const int overhead = std::max({overhead_of(instruction), overhead_of(tasks::map_instruction()),
+                                   overhead_of(tasks::combine_instruction())}) + 16;
+    const int ctx = eng.context_length();
+    const auto fit = tasks::check_fit(*doc, count, ctx, a.o.max_tokens, overhead);
 
     run_result r;
     if (fit.fits) {
         fmt::print(stderr, "{}: {} tokens fit the context ({} available): one request over {}\n", who, fit.needed_tokens,
-                   fit.available_tokens, pages_label(first_page, last_page));
-        // The report first, the instruction last (nearest the answer: small
-        // models follow it there, and follow-ups share the report's prefix).
-        const std::string user = fmt::format("Report ({}):\n{}\n\n{}", pages_label(first_page, last_page),
-                                             kvlens::pdf::joined_text(*doc), instruction);
-        return run_requests(eng, {chat_request(a, user)}, 1, metrics.get(), true, r, who) ? 0 : 1;
+                   fit.available_tokens, tasks::pages_label(first_page, last_page));
+        const auto chat = tasks::layout_chat({system, title, "", text, instruction, {}});
+        return run_requests(eng, {chat_request(a, chat)}, 1, metrics.get(), true, r, who) ? 0 : 1;
     }
     if (fit.available_tokens < 256) {
         fmt::print(stderr, "{}: the context of {} tokens leaves {} for the report after the answer; lower --max-tokens or raise --ctx\n",
                    who, ctx, fit.available_tokens);
         return 1;
     }
-    auto sections = kvlens::pdf::make_sections(*doc, count, fit.available_tokens);
-    if (!sections) { fmt::print(stderr, "{}: {}\n", who, sections.message()); return 1; }
+    auto plan = tasks::map_reduce::plan(*doc, count, {task, a.question, title, system, fit.available_tokens});
+    if (!plan) { fmt::print(stderr, "{}: {}\n", who, plan.message()); return 1; }
     fmt::print(stderr, "{}: {} tokens do not fit the context ({} available): map-reduce over {} sections\n", who,
-               fit.needed_tokens, fit.available_tokens, sections->size());
-
-    // Map: each section on its own.
-    std::vector<kvlens::request_params> map_reqs;
-    for (std::size_t i = 0; i < sections->size(); ++i) {
-        const auto& s = (*sections)[i];
-        fmt::print(stderr, "{}: map stage {}: {} ({} tokens)\n", who, i + 1, pages_label(s.first_page, s.last_page), s.tokens);
-        map_reqs.push_back(chat_request(a, fmt::format("Part of a longer report ({}):\n{}\n\nSummarize this part in a few "
-                                                       "sentences, keeping names, numbers and conclusions.",
-                                                       pages_label(s.first_page, s.last_page), s.text)));
-    }
-    if (!run_requests(eng, map_reqs, a.o.parallel, metrics.get(), false, r, who)) return 1;
-    std::vector<std::pair<std::string, std::string>> parts;   // (pages label, summary)
-    for (std::size_t i = 0; i < sections->size(); ++i)
-        parts.push_back({pages_label((*sections)[i].first_page, (*sections)[i].last_page), r.texts[i]});
-
-    // Reduce: combine summaries; if they do not fit, summarize groups of them first.
-    for (int round = 1;; ++round) {
-        std::string joined;
-        for (const auto& [label, text] : parts) joined += fmt::format("[{}] {}\n\n", label, text);
-        if (count(joined) <= fit.available_tokens || parts.size() == 1) {
-            fmt::print(stderr, "{}: reduce stage: {} summaries covering {}\n", who, parts.size(), pages_label(first_page, last_page));
-            const std::string user = fmt::format("Summaries of the parts of a report ({}):\n{}\n\n{}",
-                                                 pages_label(first_page, last_page), joined, instruction);
-            return run_requests(eng, {chat_request(a, user)}, 1, metrics.get(), true, r, who) ? 0 : 1;
-        }
-        std::vector<std::pair<std::string, std::string>> next;
+               fit.needed_tokens, fit.available_tokens, plan->round().size());
+    for (;;) {
         std::vector<kvlens::request_params> reqs;
-        std::vector<std::string> labels;
-        std::string group;
-        std::string group_first;
-        std::string group_last;
-        auto flush = [&] {
-            if (group.empty()) return;
-            labels.push_back(group_first == group_last ? group_first : group_first + " to " + group_last);
-            reqs.push_back(chat_request(a, group + "\nCombine these summaries of consecutive parts of a report into one short summary."));
-            group.clear();
-        };
-        for (const auto& [label, text] : parts) {
-            const std::string item = fmt::format("[{}] {}\n\n", label, text);
-            if (!group.empty() && count(group + item) > fit.available_tokens) flush();
-            if (group.empty()) group_first = label;
-            group += item;
-            group_last = label;
+        bool last = false;
+        for (const tasks::stage& s : plan->round()) {
+            last = s.kind == tasks::stage_kind::reduce;
+            fmt::print(stderr, "{}: {} stage {}/{} (round {}): {} ({} tokens)\n", who, tasks::stage_kind_name(s.kind),
+                       s.index + 1, s.round_size, s.round, tasks::pages_label(s.first_page, s.last_page), s.input_tokens);
+            reqs.push_back(chat_request(a, s.chat));
         }
-        flush();
-        for (const auto& l : labels) fmt::print(stderr, "{}: reduce round {}: {}\n", who, round, l);
-        if (!run_requests(eng, reqs, a.o.parallel, metrics.get(), false, r, who)) return 1;
-        for (std::size_t i = 0; i < reqs.size(); ++i) next.push_back({labels[i], r.texts[i]});
-        parts.swap(next);
+        if (!run_requests(eng, reqs, last ? 1 : a.o.parallel, metrics.get(), last, r, who)) return 1;
+        for (std::size_t i = 0; i < reqs.size(); ++i) plan->set_answer(i, r.texts[i]);
+        if (!plan->advance()) return 0;
     }
 }
 

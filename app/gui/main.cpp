@@ -3,8 +3,11 @@
 // without a display. Wiring only.
 #include <QApplication>
 #include <QIcon>
+#include <QScreen>
+#include <algorithm>
 #include <QStyleFactory>
 #include <cstdio>
+#include <string>
 
 #include "ui/app_settings.h"
 #include "ui/headless_runner.h"
@@ -25,8 +28,32 @@ void quietHandler(QtMsgType type, const QMessageLogContext& ctx, const QString& 
 
 }  // namespace
 
+const char* kUsage =
+    "Usage: kvlens [REPORT.pdf]\n"
+    "       kvlens --headless REPORT.pdf --out DIR [--model FILE.gguf] [--task one-line|key-points|detailed]\n"
+    "              [--question TEXT] [--pages A-B] [--max-tokens N] [--kv paged|static|off]\n"
+    "\n"
+    "The window: open a report, run a task and watch the prefill, the first token, every decoded\n"
+    "token and the KV cache, live. With --headless: the same run without a window; writes\n"
+    "summary.txt, every chart as PNG and SVG, run.json and run.csv into DIR, progress on stderr.\n"
+    "\n"
+    "  -h, --help     this text\n"
+    "  --version      the version\n"
+    "Environment: KVLENS_MODEL (the model when none is set), LANGUAGE=zh_CN (Chinese).\n";
+
 int main(int argc, char** argv)
 {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (a == "--version") {
+            std::printf("kvlens %s\n", KVLENS_VERSION);
+            return 0;
+        }
+    }
     // Headless, or no display at all: the offscreen platform, set before
     // QApplication reads it.
     bool headless = false;
@@ -57,13 +84,25 @@ int main(int argc, char** argv)
         return kvlens::ui::runHeadless(options);
 
     kvlens::ui::MainWindow window;
-    window.show();
+    // Never larger than the screen it opens on; presentation mode full screen.
+    if (QScreen* screen = QGuiApplication::primaryScreen()) {
+        const QRect avail = screen->availableGeometry();
+        if (window.width() > avail.width() || window.height() > avail.height())
+            window.resize(std::min(window.width(), avail.width()), std::min(window.height(), avail.height()));
+    }
+    if (kvlens::ui::AppSettings::presentation())
+        window.showFullScreen();
+    else
+        window.show();
     for (const QString& a : QApplication::arguments().mid(1)) {
-        if (!a.startsWith(QLatin1Char('-'))) {
-            QString err;
-            window.openDocumentNow(a, &err);
-            break;
+        if (a.startsWith(QLatin1Char('-'))) {
+            std::fprintf(stderr, "kvlens: unknown option %s (see kvlens --help)\n", a.toUtf8().constData());
+            return 2;
         }
+        QString err;
+        if (!window.openDocumentNow(a, &err))
+            std::fprintf(stderr, "kvlens: cannot read %s: %s\n", a.toUtf8().constData(), err.toUtf8().constData());
+        break;
     }
     return app.exec();
 }

@@ -66,6 +66,10 @@
         <source>Choose a task and press Run (Ctrl+Enter): the answer streams in here.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>⚠ the answer repeats itself (a small model looping): try fewer pages or a larger model</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::ChartPanel</name>
@@ -144,10 +148,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Too long: choose fewer pages. The prompt and an answer of %1 tokens need more than the context of %2 tokens.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 tokens · fits %2</source>
         <translation type="unfinished"></translation>
     </message>
@@ -165,6 +165,30 @@
             <numerusform>%n match</numerusform>
             <numerusform>%n matches</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Use pages %1–%2 (the most that fit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The largest page range from page %1 whose text fits the context with room for the answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map-reduce all pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Summarize each part that fits on its own, then the summaries together; every stage is a run in the history, named by its pages.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The page could not be rendered: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Too long: choose fewer pages, use the suggested range, or map-reduce. The prompt and an answer of %1 tokens need more than the context of %2 tokens.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -216,10 +240,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 reserved</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved</source>
         <translation type="unfinished"></translation>
     </message>
@@ -228,7 +248,43 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 blocks</source>
+        <source>Zoom to decode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Show only the decode steps, where the block staircase is visible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 recomputed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens recomputed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: KV off, no cache kept</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: KV off, no cache kept; step %2 recomputed %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logical</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reserved</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -261,10 +317,6 @@
 </context>
 <context>
     <name>kvlens::ui::MainWindow</name>
-    <message>
-        <source>The model could not be loaded</source>
-        <translation type="unfinished"></translation>
-    </message>
     <message>
         <source>About kvlens</source>
         <translation type="unfinished"></translation>
@@ -386,14 +438,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>no model file chosen (Settings → Model file)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no model file chosen</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Open a report first.</source>
         <translation type="unfinished"></translation>
     </message>
@@ -419,14 +463,6 @@
     </message>
     <message>
         <source>Cancelling…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run %1 failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no such run: %1</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -470,7 +506,91 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages.</source>
+        <source>%1 (small demo model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · %2 · runs on %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map-reduce: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map-reduce finished: the last run holds the answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map-reduce stopped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open another &amp;model (GGUF)…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>wrong password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrong password for %1. Try again:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Wrong password for %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages, run the largest range that fits, or summarize all of them by map-reduce.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run the pages that fit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map-reduce all pages</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV cache off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4&apos;s prefill speed (%5). Run it on the first %6 tokens instead?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>First %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run it all</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -506,6 +626,10 @@
     </message>
     <message>
         <source>%1: weights %2 · KV pool %3 · scratch %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at once</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -623,6 +747,26 @@
         <source>KV bytes per token = %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Model file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open another GGUF…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Load a different model file (File → Open another model)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This is a small demo model (135 M parameters): it shows every figure live even on a laptop, but its answers are simple and it may repeat itself. Open a larger GGUF for better answers.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM&apos;s request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM&apos;s prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI&apos;s usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>
@@ -654,6 +798,10 @@
         <source>this build has no PDF support; open a .txt file instead</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>wrong password</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PrefillChart</name>
@@ -682,10 +830,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 tok/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>ETA %1</source>
         <translation type="unfinished"></translation>
     </message>
@@ -695,6 +839,65 @@
     </message>
     <message>
         <source>%1 of %2 tokens computed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RunController</name>
+    <message>
+        <source>The model could not be loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no model file chosen (Settings → Model file)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run %1 failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Map-reduce cannot start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Open a report and load a model first.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the model is not loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the context of %1 tokens leaves %2 for the text after the answer; lower the max new tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>map %1/%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>combine %1/%2, round %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 · pages %2–%3 (%4 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no such run: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -724,15 +927,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>TTFT %1 ms · %2 tok/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>cancelled</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 cached</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1 · %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1097,26 +1300,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Half the prompt: prefill and TTFT shrink.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Longer answer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Twice the max new tokens: TTFT stays, decode grows.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Shorter answer</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A quarter of the max new tokens: TTFT does not get shorter.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Follow-up question</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1137,7 +1320,35 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Three copies together: queueing and KV memory add up.</source>
+        <source>Half the prompt, run cold (no prefix reuse): prefill and TTFT shrink.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Detailed answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asks for a detailed summary instead: TTFT stays flat, decode time grows.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>One-line answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Asks for one sentence instead: decode time falls, TTFT does not get shorter.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV as q8_0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The KV cache stored in 8 bits: about half the bytes per token, same answer length.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Three copies together: each one&apos;s queue time and their total KV memory add up.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1172,7 +1383,23 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 = queue %3 + tokenize %4 + prefill %5 + sample %6</source>
+        <source>time to first token (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: tokenize %2 + queue %3 + prefill %4 so far</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokenize: arrival → tokenized (chat template and tokenizer)
+queue: tokenized → scheduled (vLLM&apos;s queue time)
+prefill: scheduled → last prompt chunk computed
+first sample: prefill done → first token sampled
+Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1316,6 +1543,106 @@
     </message>
     <message>
         <source>2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>loading %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 has no extractable text (scanned pages?); nothing to summarize</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--pages %1-%2 is outside the document (%3 pages)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running %1 on pages %2–%3 of %4…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prefill %1% (%2 of %3 prompt tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1: %2 of %3 prompt tokens came from the prefix cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1: %2 of %3 prompt tokens came from the prefix cache (a timestamp changed the first block)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt %1 tokens, run cold: TTFT %2, prefill %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Answer %1 tokens: decode time %2, while TTFT %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV off: no cache kept (peak %1), %2 tokens recomputed by the decode steps; decode %3, time per token %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV as q8_0: %1 per token, peak %2; decode %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 requests at once: KV %2 together (one alone: %3); queue %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV as q8_0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1% of pp. %2–%3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pp. %1–%2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>key points</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>half, cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no reuse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at once %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -8,7 +8,7 @@
         <translation>按延迟为词元着色</translation>
     </message>
     <message>
-        <source>Each token&apos;s background shows how long it took to decode, from this run&apos;s fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
+        <source>Each token's background shows how long it took to decode, from this run's fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
         <translation>每个词元的背景色表示其解码耗时，从本次运行较快的词元（第 10 百分位）到较慢的词元（第 90 百分位）。首个词元为蓝色：它的时间就是首词元时间（TTFT）。</translation>
     </message>
     <message>
@@ -64,6 +64,10 @@
     <message>
         <source>Choose a task and press Run (Ctrl+Enter): the answer streams in here.</source>
         <translation>选择任务并点击“运行”（Ctrl+Enter）：回答会在这里逐字出现。</translation>
+    </message>
+    <message>
+        <source>⚠ the answer repeats itself (a small model looping): try fewer pages or a larger model</source>
+        <translation>⚠ 回答在重复自身（小模型陷入循环）：请减少页数或换用更大的模型</translation>
     </message>
 </context>
 <context>
@@ -142,10 +146,6 @@
         <translation>提示加上 %1 个词元的回答可以放入 %2 个词元的上下文。</translation>
     </message>
     <message>
-        <source>Too long: choose fewer pages. The prompt and an answer of %1 tokens need more than the context of %2 tokens.</source>
-        <translation>太长了：请选择更少的页面。提示加上 %1 个词元的回答超出了 %2 个词元的上下文。</translation>
-    </message>
-    <message>
         <source>%1 tokens · fits %2</source>
         <translation>%1 词元 · 可放入 %2</translation>
     </message>
@@ -162,6 +162,30 @@
         <translation>
             <numerusform>%n 处匹配</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Use pages %1–%2 (the most that fit)</source>
+        <translation>使用第 %1–%2 页（能放入的最多页数）</translation>
+    </message>
+    <message>
+        <source>The largest page range from page %1 whose text fits the context with room for the answer.</source>
+        <translation>从第 %1 页开始、文本能放入上下文并为回答留出空间的最大页范围。</translation>
+    </message>
+    <message>
+        <source>Map-reduce all pages</source>
+        <translation>对全部页面做 map-reduce</translation>
+    </message>
+    <message>
+        <source>Summarize each part that fits on its own, then the summaries together; every stage is a run in the history, named by its pages.</source>
+        <translation>先分别摘要每个能放入上下文的部分，再把这些摘要合并；每个阶段都是历史中的一次运行，以其页码命名。</translation>
+    </message>
+    <message>
+        <source>The page could not be rendered: %1</source>
+        <translation>无法渲染此页：%1</translation>
+    </message>
+    <message>
+        <source>Too long: choose fewer pages, use the suggested range, or map-reduce. The prompt and an answer of %1 tokens need more than the context of %2 tokens.</source>
+        <translation>太长：请减少页数、使用建议的页范围，或使用 map-reduce。提示加上 %1 个词元的回答超出了 %2 个词元的上下文。</translation>
     </message>
 </context>
 <context>
@@ -213,10 +237,6 @@
         <translation>%1 逻辑</translation>
     </message>
     <message>
-        <source>%1 reserved</source>
-        <translation>%1 预留</translation>
-    </message>
-    <message>
         <source>%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved</source>
         <translation>%1 在 %2 词元时：逻辑 %3 · 已分配 %4 · 预留 %5</translation>
     </message>
@@ -225,8 +245,44 @@
         <translation>公式</translation>
     </message>
     <message>
-        <source>%1 blocks</source>
-        <translation>%1 块</translation>
+        <source>Zoom to decode</source>
+        <translation>放大解码阶段</translation>
+    </message>
+    <message>
+        <source>Show only the decode steps, where the block staircase is visible</source>
+        <translation>只显示解码步骤，可以看清块分配的阶梯</translation>
+    </message>
+    <message>
+        <source>%1 recomputed</source>
+        <translation>%1 重新计算</translation>
+    </message>
+    <message>
+        <source>decode step</source>
+        <translation>解码步</translation>
+    </message>
+    <message>
+        <source>tokens recomputed</source>
+        <translation>重新计算的词元数</translation>
+    </message>
+    <message>
+        <source>%1: KV off, no cache kept</source>
+        <translation>%1：KV 关闭，不保留缓存</translation>
+    </message>
+    <message>
+        <source>%1: KV off, no cache kept; step %2 recomputed %3 tokens</source>
+        <translation>%1：KV 关闭，不保留缓存；第 %2 步重新计算了 %3 个词元</translation>
+    </message>
+    <message>
+        <source>logical</source>
+        <translation>逻辑</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>块</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>预留</translation>
     </message>
 </context>
 <context>
@@ -258,10 +314,6 @@
 </context>
 <context>
     <name>kvlens::ui::MainWindow</name>
-    <message>
-        <source>The model could not be loaded</source>
-        <translation>无法加载模型</translation>
-    </message>
     <message>
         <source>About kvlens</source>
         <translation>关于 kvlens</translation>
@@ -383,14 +435,6 @@
         <translation>无法打开报告</translation>
     </message>
     <message>
-        <source>no model file chosen (Settings → Model file)</source>
-        <translation>未选择模型文件（设置 → 模型文件）</translation>
-    </message>
-    <message>
-        <source>no model file chosen</source>
-        <translation>未选择模型文件</translation>
-    </message>
-    <message>
         <source>Open a report first.</source>
         <translation>请先打开一份报告。</translation>
     </message>
@@ -417,14 +461,6 @@
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
-    </message>
-    <message>
-        <source>Run %1 failed</source>
-        <translation>运行 %1 失败</translation>
-    </message>
-    <message>
-        <source>no such run: %1</source>
-        <translation>没有这次运行：%1</translation>
     </message>
     <message>
         <source>Export chart</source>
@@ -467,8 +503,92 @@
         <translation>所选页面太长</translation>
     </message>
     <message>
-        <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages.</source>
-        <translation>它们需要 %1 个词元，回答还需 %2 个；上下文只能容纳 %3 个。请选择更少的页面。</translation>
+        <source>%1 (small demo model)</source>
+        <translation>%1（小型演示模型）</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · runs on %3</source>
+        <translation>%1 · %2 · 运行于 %3</translation>
+    </message>
+    <message>
+        <source>Map-reduce: %1</source>
+        <translation>Map-reduce：%1</translation>
+    </message>
+    <message>
+        <source>Map-reduce finished: the last run holds the answer.</source>
+        <translation>Map-reduce 完成：最后一次运行给出了答案。</translation>
+    </message>
+    <message>
+        <source>Map-reduce stopped: %1</source>
+        <translation>Map-reduce 已停止：%1</translation>
+    </message>
+    <message>
+        <source>Open another &amp;model (GGUF)…</source>
+        <translation>打开其他模型 (GGUF)(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Open a model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>GGUF models (*.gguf);;All files (*)</source>
+        <translation>GGUF 模型 (*.gguf);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>wrong password</source>
+        <translation>密码错误</translation>
+    </message>
+    <message>
+        <source>Wrong password for %1. Try again:</source>
+        <translation>%1 的密码错误。请重试：</translation>
+    </message>
+    <message>
+        <source>Wrong password for %1</source>
+        <translation>%1 的密码错误</translation>
+    </message>
+    <message>
+        <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages, run the largest range that fits, or summarize all of them by map-reduce.</source>
+        <translation>它们需要 %1 个词元，另加 %2 个用于回答；上下文只能容纳 %3 个。请减少页数、运行能放入的最大页范围，或用 map-reduce 摘要全部页面。</translation>
+    </message>
+    <message>
+        <source>Run the pages that fit</source>
+        <translation>运行能放入的页面</translation>
+    </message>
+    <message>
+        <source>Map-reduce all pages</source>
+        <translation>对全部页面做 map-reduce</translation>
+    </message>
+    <message>
+        <source>KV cache off</source>
+        <translation>关闭 KV 缓存</translation>
+    </message>
+    <message>
+        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4's prefill speed (%5). Run it on the first %6 tokens instead?</source>
+        <translation>没有缓存时，%1 个解码步骤中的每一步都要重新计算约 %2 个词元：按运行 #%4 的预填充速度（%5）估计，总共约需 %3。改为只对前 %6 个词元运行吗？</translation>
+    </message>
+    <message>
+        <source>First %1 tokens</source>
+        <translation>前 %1 个词元</translation>
+    </message>
+    <message>
+        <source>Run it all</source>
+        <translation>全部运行</translation>
     </message>
 </context>
 <context>
@@ -504,6 +624,10 @@
     <message>
         <source>%1: weights %2 · KV pool %3 · scratch %4</source>
         <translation>%1：权重 %2 · KV 池 %3 · 临时缓冲 %4</translation>
+    </message>
+    <message>
+        <source>%1 at once</source>
+        <translation>同时 %1 个</translation>
     </message>
 </context>
 <context>
@@ -620,6 +744,26 @@
         <source>KV bytes per token = %1</source>
         <translation>每词元 KV 字节数 = %1</translation>
     </message>
+    <message>
+        <source>Model file</source>
+        <translation>模型文件</translation>
+    </message>
+    <message>
+        <source>Open another GGUF…</source>
+        <translation>打开其他 GGUF…</translation>
+    </message>
+    <message>
+        <source>Load a different model file (File → Open another model)</source>
+        <translation>加载另一个模型文件（文件 → 打开其他模型）</translation>
+    </message>
+    <message>
+        <source>This is a small demo model (135 M parameters): it shows every figure live even on a laptop, but its answers are simple and it may repeat itself. Open a larger GGUF for better answers.</source>
+        <translation>这是一个小型演示模型（1.35 亿参数）：即使在笔记本电脑上也能实时显示每个指标，但它的回答比较简单，还可能重复。打开更大的 GGUF 模型可获得更好的回答。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM's request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM's prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI's usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
+        <translation>&lt;b&gt;各项指标的含义&lt;/b&gt;（每项都由引擎在两个时刻之间测得；TTFT 的四个部分相加等于 TTFT）：&lt;br&gt;&lt;b&gt;分词&lt;/b&gt;：到达 → 分词完成（对话模板和分词器；vLLM 在其 API 服务器中完成这一步）&lt;br&gt;&lt;b&gt;排队&lt;/b&gt;：分词完成 → 被调度（vLLM 的 request_queue_time）&lt;br&gt;&lt;b&gt;预填充&lt;/b&gt;：被调度 → 最后一个提示块计算完成&lt;br&gt;&lt;b&gt;首次采样&lt;/b&gt;：预填充完成 → 采样出首个词元（vLLM 的预填充时间 = 预填充 + 首次采样）&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;：到达 → 首个词元（vLLM 的 time_to_first_token；即兼容 OpenAI 的客户端测得的到首个流式词元的时间，不含网络）&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;：相邻两个词元的间隔（延迟图）；&lt;b&gt;TPOT&lt;/b&gt;：解码时间 ÷（词元数 − 1）&lt;br&gt;&lt;b&gt;提示 / 缓存 / 生成词元数&lt;/b&gt;：OpenAI 的 usage.prompt_tokens、prompt_tokens_details.cached_tokens 和 completion_tokens</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>
@@ -651,6 +795,10 @@
         <source>this build has no PDF support; open a .txt file instead</source>
         <translation>此版本不支持 PDF；请改为打开 .txt 文件</translation>
     </message>
+    <message>
+        <source>wrong password</source>
+        <translation>密码错误</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PrefillChart</name>
@@ -679,10 +827,6 @@
         <translation>已缓存</translation>
     </message>
     <message>
-        <source>%1 tok/s</source>
-        <translation>%1 词元/秒</translation>
-    </message>
-    <message>
         <source>ETA %1</source>
         <translation>预计剩余 %1</translation>
     </message>
@@ -693,6 +837,65 @@
     <message>
         <source>%1 of %2 tokens computed</source>
         <translation>计算了 %2 个词元中的 %1 个</translation>
+    </message>
+    <message>
+        <source>time (s)</source>
+        <translation>时间（秒）</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RunController</name>
+    <message>
+        <source>The model could not be loaded</source>
+        <translation>无法加载模型</translation>
+    </message>
+    <message>
+        <source>no model file chosen (Settings → Model file)</source>
+        <translation>未选择模型文件（设置 → 模型文件）</translation>
+    </message>
+    <message>
+        <source>Run %1 failed</source>
+        <translation>运行 %1 失败</translation>
+    </message>
+    <message>
+        <source>Map-reduce cannot start</source>
+        <translation>无法开始 map-reduce</translation>
+    </message>
+    <message>
+        <source>Open a report and load a model first.</source>
+        <translation>请先打开报告并加载模型。</translation>
+    </message>
+    <message>
+        <source>the model is not loaded</source>
+        <translation>模型尚未加载</translation>
+    </message>
+    <message>
+        <source>the context of %1 tokens leaves %2 for the text after the answer; lower the max new tokens</source>
+        <translation>%1 个词元的上下文在留出回答之后只剩 %2 个给文本；请降低最大新词元数</translation>
+    </message>
+    <message>
+        <source>map %1/%2</source>
+        <translation>map %1/%2</translation>
+    </message>
+    <message>
+        <source>combine %1/%2, round %3</source>
+        <translation>合并 %1/%2，第 %3 轮</translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation>reduce</translation>
+    </message>
+    <message>
+        <source>%1 · pages %2–%3 (%4 tokens)</source>
+        <translation>%1 · 第 %2–%3 页（%4 个词元）</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>no such run: %1</source>
+        <translation>没有这次运行：%1</translation>
     </message>
 </context>
 <context>
@@ -720,16 +923,16 @@
         <translation>错误：%1</translation>
     </message>
     <message>
-        <source>TTFT %1 ms · %2 tok/s</source>
-        <translation>首词元 %1 毫秒 · %2 词元/秒</translation>
-    </message>
-    <message>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
         <source>%1 cached</source>
         <translation>缓存 %1</translation>
+    </message>
+    <message>
+        <source>TTFT %1 · %2</source>
+        <translation>TTFT %1 · %2</translation>
     </message>
 </context>
 <context>
@@ -815,7 +1018,7 @@
         <translation>预填充分块：</translation>
     </message>
     <message>
-        <source>the model&apos;s</source>
+        <source>the model's</source>
         <translation>模型自身的</translation>
     </message>
     <message>
@@ -1093,26 +1296,6 @@
         <translation>文档减半</translation>
     </message>
     <message>
-        <source>Half the prompt: prefill and TTFT shrink.</source>
-        <translation>提示减半：预填充和首词元时间都缩短。</translation>
-    </message>
-    <message>
-        <source>Longer answer</source>
-        <translation>更长的回答</translation>
-    </message>
-    <message>
-        <source>Twice the max new tokens: TTFT stays, decode grows.</source>
-        <translation>最大新词元数翻倍：首词元时间不变，解码时间增加。</translation>
-    </message>
-    <message>
-        <source>Shorter answer</source>
-        <translation>更短的回答</translation>
-    </message>
-    <message>
-        <source>A quarter of the max new tokens: TTFT does not get shorter.</source>
-        <translation>最大新词元数减为四分之一：首词元时间并不会变短。</translation>
-    </message>
-    <message>
         <source>Follow-up question</source>
         <translation>追问</translation>
     </message>
@@ -1133,8 +1316,36 @@
         <translation>同时 3 个请求</translation>
     </message>
     <message>
-        <source>Three copies together: queueing and KV memory add up.</source>
-        <translation>三份副本同时运行：排队时间和 KV 内存叠加。</translation>
+        <source>Half the prompt, run cold (no prefix reuse): prefill and TTFT shrink.</source>
+        <translation>一半的提示，冷启动运行（不复用前缀）：预填充和 TTFT 都变短。</translation>
+    </message>
+    <message>
+        <source>Detailed answer</source>
+        <translation>详细回答</translation>
+    </message>
+    <message>
+        <source>Asks for a detailed summary instead: TTFT stays flat, decode time grows.</source>
+        <translation>改为要求详细摘要：TTFT 基本不变，解码时间变长。</translation>
+    </message>
+    <message>
+        <source>One-line answer</source>
+        <translation>一句话回答</translation>
+    </message>
+    <message>
+        <source>Asks for one sentence instead: decode time falls, TTFT does not get shorter.</source>
+        <translation>改为只要一句话：解码时间变短，TTFT 不会变短。</translation>
+    </message>
+    <message>
+        <source>KV as q8_0</source>
+        <translation>KV 用 q8_0</translation>
+    </message>
+    <message>
+        <source>The KV cache stored in 8 bits: about half the bytes per token, same answer length.</source>
+        <translation>KV 缓存以 8 位存储：每词元字节数约减半，回答长度不变。</translation>
+    </message>
+    <message>
+        <source>Three copies together: each one's queue time and their total KV memory add up.</source>
+        <translation>三个副本同时运行：各自的排队时间和总 KV 内存相加。</translation>
     </message>
 </context>
 <context>
@@ -1168,8 +1379,28 @@
         <translation>首次采样</translation>
     </message>
     <message>
-        <source>%1: %2 = queue %3 + tokenize %4 + prefill %5 + sample %6</source>
-        <translation>%1：%2 = 排队 %3 + 分词 %4 + 预填充 %5 + 采样 %6</translation>
+        <source>time to first token (s)</source>
+        <translation>首词元时间（秒）</translation>
+    </message>
+    <message>
+        <source>%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6</source>
+        <translation>%1：%2 = 分词 %3 + 排队 %4 + 预填充 %5 + 首次采样 %6</translation>
+    </message>
+    <message>
+        <source>%1: tokenize %2 + queue %3 + prefill %4 so far</source>
+        <translation>%1：目前为分词 %2 + 排队 %3 + 预填充 %4</translation>
+    </message>
+    <message>
+        <source>tokenize: arrival → tokenized (chat template and tokenizer)
+queue: tokenized → scheduled (vLLM's queue time)
+prefill: scheduled → last prompt chunk computed
+first sample: prefill done → first token sampled
+Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
+        <translation>分词：到达 → 分词完成（对话模板和分词器）
+排队：分词完成 → 被调度（vLLM 的排队时间）
+预填充：被调度 → 最后一个提示块计算完成
+首次采样：预填充完成 → 采样出首个词元
+四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。</translation>
     </message>
 </context>
 <context>
@@ -1199,7 +1430,7 @@
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <source>unknown image format &quot;%1&quot;</source>
+        <source>unknown image format "%1"</source>
         <translation>未知图像格式“%1”</translation>
     </message>
     <message>
@@ -1211,7 +1442,7 @@
         <translation>%1 需要一个值</translation>
     </message>
     <message>
-        <source>unknown task &quot;%1&quot; (one-line, key-points, detailed)</source>
+        <source>unknown task "%1" (one-line, key-points, detailed)</source>
         <translation>未知任务“%1”（one-line、key-points、detailed）</translation>
     </message>
     <message>
@@ -1219,7 +1450,7 @@
         <translation>--max-tokens 需要一个正数</translation>
     </message>
     <message>
-        <source>unknown argument &quot;%1&quot;</source>
+        <source>unknown argument "%1"</source>
         <translation>未知参数“%1”</translation>
     </message>
     <message>
@@ -1313,6 +1544,106 @@
     <message>
         <source>2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
         <translation>2 × %1 层 × %2 个 KV 头 × %3 维 × %4 = 每词元 %5 字节</translation>
+    </message>
+    <message>
+        <source>loading %1…</source>
+        <translation>正在加载 %1…</translation>
+    </message>
+    <message>
+        <source>%1 has no extractable text (scanned pages?); nothing to summarize</source>
+        <translation>%1 没有可提取的文本（扫描页？）；没有可摘要的内容</translation>
+    </message>
+    <message>
+        <source>--pages %1-%2 is outside the document (%3 pages)</source>
+        <translation>--pages %1-%2 超出了文档范围（共 %3 页）</translation>
+    </message>
+    <message>
+        <source>running %1 on pages %2–%3 of %4…</source>
+        <translation>正在对 %4 的第 %2–%3 页运行 %1…</translation>
+    </message>
+    <message>
+        <source>prefill %1% (%2 of %3 prompt tokens)</source>
+        <translation>预填充 %1%（%3 个提示词元中的 %2 个）</translation>
+    </message>
+    <message>
+        <source>TTFT %1: %2 of %3 prompt tokens came from the prefix cache</source>
+        <translation>TTFT %1：%3 个提示词元中有 %2 个来自前缀缓存</translation>
+    </message>
+    <message>
+        <source>TTFT %1: %2 of %3 prompt tokens came from the prefix cache (a timestamp changed the first block)</source>
+        <translation>TTFT %1：%3 个提示词元中有 %2 个来自前缀缓存（时间戳改变了第一个块）</translation>
+    </message>
+    <message>
+        <source>Prompt %1 tokens, run cold: TTFT %2, prefill %3</source>
+        <translation>提示 %1 个词元，冷启动：TTFT %2，预填充 %3</translation>
+    </message>
+    <message>
+        <source>Answer %1 tokens: decode time %2, while TTFT %3</source>
+        <translation>回答 %1 个词元：解码时间 %2，而 TTFT %3</translation>
+    </message>
+    <message>
+        <source>KV off: no cache kept (peak %1), %2 tokens recomputed by the decode steps; decode %3, time per token %4</source>
+        <translation>KV 关闭：不保留缓存（峰值 %1），解码步骤共重新计算 %2 个词元；解码 %3，每词元时间 %4</translation>
+    </message>
+    <message>
+        <source>KV as q8_0: %1 per token, peak %2; decode %3</source>
+        <translation>KV 用 q8_0：每词元 %1，峰值 %2；解码 %3</translation>
+    </message>
+    <message>
+        <source>%1 requests at once: KV %2 together (one alone: %3); queue %4</source>
+        <translation>同时 %1 个请求：KV 合计 %2（单个时：%3）；排队 %4</translation>
+    </message>
+    <message>
+        <source>%1 tok/s</source>
+        <translation>%1 词元/秒</translation>
+    </message>
+    <message>
+        <source>KV as q8_0</source>
+        <translation>KV 用 q8_0</translation>
+    </message>
+    <message>
+        <source>%1% of pp. %2–%3</source>
+        <translation>第 %2–%3 页的 %1%</translation>
+    </message>
+    <message>
+        <source>pp. %1–%2</source>
+        <translation>第 %1–%2 页</translation>
+    </message>
+    <message>
+        <source>one line</source>
+        <translation>一句话</translation>
+    </message>
+    <message>
+        <source>key points</source>
+        <translation>要点</translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation>详细</translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation>KV 关闭</translation>
+    </message>
+    <message>
+        <source>half, cold</source>
+        <translation>一半，冷启动</translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation>追问</translation>
+    </message>
+    <message>
+        <source>no reuse</source>
+        <translation>不复用</translation>
+    </message>
+    <message>
+        <source>at once %1</source>
+        <translation>并发 %1</translation>
     </message>
 </context>
 </TS>

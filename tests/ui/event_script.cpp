@@ -7,7 +7,6 @@
 
 namespace kvlens::test {
 
-using kvlens::ui::FinishReason;
 using kvlens::ui::RunEvent;
 
 namespace {
@@ -20,15 +19,15 @@ QString unescape(QString s)
     return s;
 }
 
-FinishReason reasonOf(const QString& s)
+kvlens::finish_reason reasonOf(const QString& s)
 {
     if (s == QLatin1String("length"))
-        return FinishReason::Length;
+        return kvlens::finish_reason::length;
     if (s == QLatin1String("cancelled"))
-        return FinishReason::Cancelled;
+        return kvlens::finish_reason::cancelled;
     if (s == QLatin1String("error"))
-        return FinishReason::Error;
-    return FinishReason::Stop;
+        return kvlens::finish_reason::error;
+    return kvlens::finish_reason::stop;
 }
 
 }  // namespace
@@ -50,48 +49,63 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
         auto n = [&kv](const char* k) { return kv.value(QLatin1String(k)).toLongLong(); };
         RunEvent e;
         e.runId = runId;
+        const auto request = kvlens::request_id(runId);
         const QString& kind = words[0];
+        auto text = [&kv](const char* k) { return kv.value(QLatin1String(k)).toStdString(); };
         if (kind == QLatin1String("queued")) {
-            e.kind = RunEvent::Kind::Queued;
-            e.promptTokens = int(n("prompt"));
+            e.event = kvlens::event_queued{request, int(n("prompt"))};
         } else if (kind == QLatin1String("started")) {
-            e.kind = RunEvent::Kind::Started;
-            e.queueMs = d("queue");
+            e.event = kvlens::event_started{request, d("queue"), d("tokenize"), d("t")};
         } else if (kind == QLatin1String("chunk")) {
-            e.kind = RunEvent::Kind::PrefillChunk;
-            e.prefill = {int(n("done")), int(n("total")), int(n("cached")), d("ms"), d("t")};
+            kvlens::event_prefill_chunk c{request, int(n("done")), int(n("total")), int(n("cached")), d("ms"), d("t")};
+            c.kv_tokens = n("kv");
+            c.kv_bytes = n("bytes");
+            c.kv_allocated_bytes = n("alloc");
+            c.kv_reserved_bytes = n("res");
+            e.event = c;
         } else if (kind == QLatin1String("first")) {
-            e.kind = RunEvent::Kind::FirstToken;
-            e.ttftMs = d("ttft");
-            e.token.id = qint32(n("id"));
-            e.token.text = kv.value(QStringLiteral("text"));
+            kvlens::event_first_token f{request, d("ttft"), qint32(n("id")), text("text")};
+            f.tokenize_ms = d("tokenize");
+            f.queue_ms = d("queue");
+            f.prefill_ms = d("prefill");
+            f.first_sample_ms = d("sample");
+            e.event = f;
         } else if (kind == QLatin1String("token")) {
-            e.kind = RunEvent::Kind::Token;
-            e.token.index = int(n("i"));
-            e.token.id = qint32(n("id"));
-            e.token.text = kv.value(QStringLiteral("text"));
-            e.token.latencyMs = d("lat");
-            e.token.tMs = d("t");
-            e.token.visible = kv.value(QStringLiteral("visible"), QStringLiteral("1")) == QLatin1String("1");
-            e.token.kv = {n("kv"), n("bytes"), n("alloc"), n("res")};
+            kvlens::event_token t;
+            t.request = request;
+            t.index = int(n("i"));
+            t.id = qint32(n("id"));
+            t.text = text("text");
+            t.latency_ms = d("lat");
+            t.t_ms = d("t");
+            t.visible = kv.value(QStringLiteral("visible"), QStringLiteral("1")) == QLatin1String("1");
+            t.kv_tokens = n("kv");
+            t.kv_bytes = n("bytes");
+            t.kv_allocated_bytes = n("alloc");
+            t.kv_reserved_bytes = n("res");
+            t.recomputed_tokens = n("recomputed");
+            e.event = t;
         } else if (kind == QLatin1String("done")) {
-            e.kind = RunEvent::Kind::Done;
-            e.reason = reasonOf(kv.value(QStringLiteral("reason")));
-            e.error = kv.value(QStringLiteral("error"));
-            e.text = kv.value(QStringLiteral("text"));
-            auto& f = e.figures;
-            f.promptTokens = int(n("prompt"));
-            f.cachedTokens = int(n("cached"));
-            f.computedTokens = int(n("computed"));
-            f.generatedTokens = int(n("generated"));
-            f.queueMs = d("queue");
-            f.tokenizeMs = d("tokenize");
-            f.prefillMs = d("prefill");
-            f.ttftMs = d("ttft");
-            f.decodeMs = d("decode");
-            f.e2eMs = d("e2e");
-            f.prefillTokS = d("prefill_tok_s");
-            f.decodeTokS = d("decode_tok_s");
+            kvlens::event_done done;
+            done.request = request;
+            done.reason = reasonOf(kv.value(QStringLiteral("reason")));
+            done.error = text("error");
+            done.text = text("text");
+            auto& f = done.figures;
+            f.prompt_tokens = int(n("prompt"));
+            f.cached_tokens = int(n("cached"));
+            f.computed_tokens = int(n("computed"));
+            f.generated_tokens = int(n("generated"));
+            f.queue_ms = d("queue");
+            f.tokenize_ms = d("tokenize");
+            f.prefill_ms = d("prefill");
+            f.first_sample_ms = d("sample");
+            f.ttft_ms = d("ttft");
+            f.decode_ms = d("decode");
+            f.e2e_ms = d("e2e");
+            f.prefill_tok_s = d("prefill_tok_s");
+            f.decode_tok_s = d("decode_tok_s");
+            e.event = std::move(done);
         } else {
             continue;
         }

@@ -113,9 +113,21 @@ void FakeEngine::run(Job& job)
     done.request = job.id;
     done.figures.prompt_tokens = prompt;
     job.sink(kvlens::event_queued{job.id, prompt});
-    job.sink(kvlens::event_started{job.id, msSince(t0)});
+    // The TTFT segments at their own moments, as the engine measures them.
     const double tokenizeMs = msSince(t0);
+    const double scheduledMs = msSince(t0);
+    job.sink(kvlens::event_started{job.id, scheduledMs - tokenizeMs, tokenizeMs, scheduledMs});
     int doneTokens = 0;
+    const std::int64_t block = 16;
+    auto kvOf = [&](std::int64_t tokens, auto& ev) {
+        if (mode_ == kvlens::kv_mode::off)
+            return;
+        ev.kv_tokens = tokens;
+        ev.kv_bytes = tokens * perToken;
+        ev.kv_allocated_bytes = (tokens + block - 1) / block * block * perToken;
+        ev.kv_reserved_bytes = mode_ == kvlens::kv_mode::static_reserve ? (prompt + job.params.max_tokens) * perToken
+                                                                        : ev.kv_allocated_bytes;
+    };
     while (doneTokens < prompt) {
         if (cancelled()) {
             done.reason = kvlens::finish_reason::cancelled;
@@ -127,12 +139,14 @@ void FakeEngine::run(Job& job)
         const auto c0 = clock_type::now();
         std::this_thread::sleep_for(std::chrono::milliseconds(timing_.chunkMs));
         doneTokens = std::min(prompt, doneTokens + timing_.chunk);
-        job.sink(kvlens::event_prefill_chunk{job.id, doneTokens, prompt, 0, msSince(c0), msSince(t0)});
+        kvlens::event_prefill_chunk chunk{job.id, doneTokens, prompt, 0, msSince(c0), msSince(t0)};
+        kvOf(doneTokens, chunk);
+        job.sink(chunk);
     }
-    const double prefillMs = msSince(t0) - tokenizeMs;
+    const double prefillDoneMs = msSince(t0);
+    const double prefillMs = prefillDoneMs - scheduledMs;
     std::string text;
     double last = 0, first = 0;
-    const std::int64_t block = 16;
     const int maxNew = std::min(timing_.generate, job.params.max_tokens);
     for (int i = 0; i < maxNew; ++i) {
         if (cancelled()) {
@@ -144,7 +158,12 @@ void FakeEngine::run(Job& job)
         const std::string piece = i == 0 ? "The" : " word" + std::to_string(i);
         if (i == 0) {
             first = t;
-            job.sink(kvlens::event_first_token{job.id, t, 100, piece});
+            kvlens::event_first_token ft{job.id, t, 100, piece};
+            ft.tokenize_ms = tokenizeMs;
+            ft.queue_ms = scheduledMs - tokenizeMs;
+            ft.prefill_ms = prefillMs;
+            ft.first_sample_ms = t - prefillDoneMs;
+            job.sink(ft);
         }
         kvlens::event_token ev;
         ev.request = job.id;
@@ -153,13 +172,9 @@ void FakeEngine::run(Job& job)
         ev.text = piece;
         ev.latency_ms = i == 0 ? t : t - last;
         ev.t_ms = t;
-        ev.kv_tokens = prompt + i + 1;
-        ev.kv_bytes = ev.kv_tokens * perToken;
-        ev.kv_allocated_bytes = (ev.kv_tokens + block - 1) / block * block * perToken;
-        ev.kv_reserved_bytes = mode_ == kvlens::kv_mode::static_reserve ? (prompt + job.params.max_tokens) * perToken
-                                                                        : ev.kv_allocated_bytes;
-        if (mode_ == kvlens::kv_mode::off)
-            ev.kv_bytes = ev.kv_allocated_bytes = ev.kv_reserved_bytes = 0;
+        kvOf(prompt + i + 1, ev);
+        if (mode_ == kvlens::kv_mode::off && i > 0)
+            ev.recomputed_tokens = prompt + i;
         job.sink(ev);
         text += piece;
         last = t;
@@ -171,7 +186,9 @@ void FakeEngine::run(Job& job)
     auto& f = done.figures;
     f.computed_tokens = doneTokens;
     f.tokenize_ms = tokenizeMs;
+    f.queue_ms = scheduledMs - tokenizeMs;
     f.prefill_ms = prefillMs;
+    f.first_sample_ms = first > 0 ? first - prefillDoneMs : 0;
     f.ttft_ms = first;
     f.ttft_visible_ms = first;
     f.decode_ms = last - first;

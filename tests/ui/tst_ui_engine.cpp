@@ -14,6 +14,7 @@
 #include <QFile>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QImage>
 #include <QtTest>
 
 #include "tests/support/test_paths.h"
@@ -21,6 +22,8 @@
 #include "ui/charts/chart_panel.h"
 #include "ui/headless_runner.h"
 #include "ui/main_window.h"
+#include "ui/pdf_bridge.h"
+#include "ui/run_controller.h"
 #include "ui/model/run_history_model.h"
 #include "ui/widgets/charts_board.h"
 #include "ui/widgets/document_pane.h"
@@ -148,6 +151,111 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 1, 30000);
         QVERIFY(!shown.first().first().toString().isEmpty());
         QCOMPARE(w->documentPane()->document().path, report_);
+    }
+
+    void encryptedPdfRendersWithItsPassword()
+    {
+        const QString pdf = QString::fromStdString((kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf").string());
+        QString error;
+        bool needsPassword = false;
+        PdfBridge::readNow(pdf, QStringLiteral("not it"), &error, &needsPassword);
+        QVERIFY(needsPassword);
+        QCOMPARE(error, QStringLiteral("wrong password"));
+        const OpenedDocument doc = PdfBridge::readNow(pdf, QStringLiteral("kvlens"), &error, &needsPassword);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(doc.password, QStringLiteral("kvlens"));
+        PdfBridge bridge;
+        QSignalSpy rendered(&bridge, &PdfBridge::pageRendered);
+        QSignalSpy failed(&bridge, &PdfBridge::renderFailed);
+        bridge.renderPage(pdf, 1, 40.0, doc.password);
+        QTRY_VERIFY_WITH_TIMEOUT(rendered.count() + failed.count() == 1, 30000);
+        QCOMPARE(failed.count(), 0);
+        QVERIFY(!rendered.first().at(2).value<QImage>().isNull());
+        // Without it, rendering fails with a message (shown, not a spinner).
+        bridge.renderPage(pdf, 1, 40.0);
+        QTRY_VERIFY_WITH_TIMEOUT(failed.count() == 1, 30000);
+        QVERIFY(!failed.first().at(1).toString().isEmpty());
+    }
+
+    void headlessRefusesAnImageOnlyPdf()
+    {
+        const QString pdf = QString::fromStdString(
+            (kvlens::test::source_root() / "../shared/testdata/pdfs/sample-files/007-imagemagick-images/imagemagick-images.pdf").string());
+        if (!QFileInfo::exists(pdf))
+            QSKIP("no shared test PDFs");
+        QTemporaryDir out;
+        HeadlessOptions o;
+        o.report = pdf;
+        o.outDir = out.path();
+        o.model = QString::fromStdString(kvlens::test::tiny_model_path("Q8_0"));
+        QVERIFY(runHeadless(o) != 0);
+        QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("summary.txt"))));
+    }
+
+    void experimentsHaveTheSignTheirCaptionsClaim()
+    {
+        // The document must dominate the prompt for its length to show in
+        // TTFT: the default model (8,192 tokens of context) on the sample report.
+        if (!kvlens::test::have_default_model())
+            QSKIP("no default model in models/ (scripts/fetch-model)");
+        const QString model = QString::fromStdString(kvlens::test::default_model().string());
+        const QString sample = QString::fromStdString((kvlens::test::source_root() / "resources/sample-report.pdf").string());
+        const QString memo = report_;
+        report_ = sample;
+        MainWindow* w = open(model, 24);
+        QVERIFY(w);
+        RunController* c = w->controller();
+        const int base = c->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(c->history()->run(base)->isFinished(), 120000);
+        QVERIFY2(c->history()->run(base)->finishReason() != FinishReason::Error, qPrintable(c->history()->run(base)->error()));
+        // Half the document, cold: fewer prompt tokens, none cached, lower TTFT.
+        const int half = c->runExperiment(Experiment::HalfDocument);
+        QTRY_VERIFY_WITH_TIMEOUT(c->history()->run(half)->isFinished(), 120000);
+        const RunFigures& bf = c->history()->run(base)->figures();
+        const RunFigures& hf = c->history()->run(half)->figures();
+        QVERIFY(hf.prompt_tokens < bf.prompt_tokens);
+        QCOMPARE(hf.cached_tokens, 0);
+        QVERIFY2(hf.ttft_ms < bf.ttft_ms, qPrintable(QStringLiteral("%1 vs %2").arg(hf.ttft_ms).arg(bf.ttft_ms)));
+        QVERIFY(w->charts()->caption().contains(QStringLiteral("TTFT")));
+        // TTFT segments are measured and add up to TTFT.
+        QVERIFY(qAbs(hf.tokenize_ms + hf.queue_ms + hf.prefill_ms + hf.first_sample_ms - hf.ttft_ms) < 0.1);
+        report_ = memo;
+    }
+
+    void mapReduceOnTheThesisPages1To20()
+    {
+        if (!kvlens::test::have_default_model())
+            QSKIP("no default model in models/ (scripts/fetch-model)");
+        // Twenty pages of prefill and three stages take minutes on a busy CPU.
+        if (qEnvironmentVariableIsEmpty("KVLENS_LONG_TESTS"))
+            QSKIP("set KVLENS_LONG_TESTS=1 (and QTEST_FUNCTION_TIMEOUT=1800000) to run map-reduce on the thesis");
+        const QString thesis = QString::fromStdString(
+            (kvlens::test::source_root() / "../shared/testdata/pdfs/sample-files/009-pdflatex-geotopo/GeoTopo-komprimiert.pdf").string());
+        if (!QFileInfo::exists(thesis))
+            QSKIP("no shared test PDFs");
+        report_ = thesis;
+        MainWindow* w = open(QString::fromStdString(kvlens::test::default_model().string()), 48);
+        report_ = dir_.filePath(QStringLiteral("memo.txt"));
+        QVERIFY(w);
+        QCOMPARE(w->documentPane()->document().text.pageCount(), 117);
+        RunController* c = w->controller();
+        RunConfig config = w->currentConfig();
+        config.task = TaskKind::OneLine;
+        config.firstPage = 1;
+        config.lastPage = 20;
+        QSignalSpy finished(c, &RunController::mapReduceFinished);
+        QVERIFY2(c->startMapReduce(config) > 0, qPrintable(c->lastError()));
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 900000);
+        QCOMPARE(finished.first().at(2).toString(), QString());
+        QVERIFY(!finished.first().at(1).toString().trimmed().isEmpty());
+        const int n = c->history()->count();
+        QVERIFY(n >= 2);   // map stages, each named by its pages, and the reduce
+        QVERIFY(c->history()->runAt(0)->config().stage.startsWith(QStringLiteral("map 1/")));
+        QCOMPARE(c->history()->runAt(0)->config().firstPage, 1);
+        QCOMPARE(c->history()->runAt(n - 1)->config().stage, QStringLiteral("reduce"));
+        QCOMPARE(c->history()->runAt(n - 1)->config().lastPage, 20);
+        for (int i = 0; i < n; ++i)
+            QVERIFY(c->history()->runAt(i)->figures().ttft_ms > 0);
     }
 
     void headlessOnTheDefaultModel()

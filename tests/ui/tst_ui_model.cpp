@@ -25,14 +25,14 @@ namespace {
 // A short run: 100 prompt tokens in two chunks, three generated tokens.
 const char* kRun = R"(
 queued prompt=100
-started queue=2
+started queue=2 tokenize=8 t=10
 chunk done=64 total=100 cached=0 ms=40 t=50
 chunk done=100 total=100 cached=0 ms=20 t=70
-first ttft=75 id=7 text=Hello
+first ttft=75 id=7 text=Hello tokenize=8 queue=2 prefill=60 sample=5
 token i=0 id=7 text=Hello lat=75 t=75 kv=101 bytes=2020 alloc=3200 res=3200
 token i=1 id=8 text=\sworld lat=10 t=85 kv=102 bytes=2040 alloc=3200 res=3200
 token i=2 id=9 text=! lat=20 t=105 kv=103 bytes=2060 alloc=3200 res=3200
-done reason=stop text=Hello\sworld! prompt=100 computed=100 generated=3 queue=2 tokenize=8 prefill=60 ttft=75 decode=30 e2e=106 prefill_tok_s=1666.7 decode_tok_s=66.7
+done reason=stop text=Hello\sworld! prompt=100 computed=100 generated=3 queue=2 tokenize=8 prefill=60 sample=5 ttft=75 decode=30 e2e=106 prefill_tok_s=1666.7 decode_tok_s=66.7
 )";
 
 RunRecord feed(const QString& script, int upTo = -1)
@@ -112,7 +112,7 @@ private slots:
         RunRecord r = feed(QString::fromUtf8(kRun));
         QVERIFY(r.isFinished());
         QCOMPARE(r.finishReason(), FinishReason::Stop);
-        QCOMPARE(r.figures().generatedTokens, 3);
+        QCOMPARE(r.figures().generated_tokens, 3);
         QCOMPARE(r.decodeTokPerSecond(), 66.7);
         const int before = int(r.events().size());
         r.ingest(parseEvents(QStringLiteral("token i=3 id=1 text=x lat=1 t=200")).first());
@@ -155,16 +155,18 @@ private slots:
         QFETCH(QString, tokenText);
         QFETCH(QString, csvText);
         RunRecord r(4, RunConfig{});
-        RunEvent e;
-        e.kind = RunEvent::Kind::Token;
-        e.runId = 4;
-        e.token.index = 0;
-        e.token.id = 42;
-        e.token.text = tokenText;
-        e.token.latencyMs = 12.5;
-        e.token.tMs = 12.5;
-        e.token.kv = {10, 200, 320, 320};
-        r.ingest(e);
+        kvlens::event_token t;
+        t.request = 4;
+        t.index = 0;
+        t.id = 42;
+        t.text = tokenText.toStdString();
+        t.latency_ms = 12.5;
+        t.t_ms = 12.5;
+        t.kv_tokens = 10;
+        t.kv_bytes = 200;
+        t.kv_allocated_bytes = 320;
+        t.kv_reserved_bytes = 320;
+        r.ingest(RunEvent{4, t});
         const QString csv = runToCsv(r);
         QCOMPARE(csv, runCsvHeader() + QStringLiteral("\n4,0,42,") + csvText
                           + QStringLiteral(",12.500,12.500,1,10,200,320,320\n"));
@@ -217,7 +219,7 @@ private slots:
         QCOMPARE(spy.count(), 1);
         const auto batch = spy.first().first().value<QVector<RunEvent>>();
         QCOMPARE(batch.size(), 500);
-        QCOMPARE(batch[2].kind, RunEvent::Kind::PrefillChunk);
+        QCOMPARE(batch[2].kind(), RunEvent::Kind::PrefillChunk);
         QCOMPARE(c.pendingCount(), 0);
     }
 
@@ -244,6 +246,54 @@ private slots:
         QVERIFY(!a->isFinished());
         QCOMPARE(m.data(m.index(1), RunHistoryModel::SummaryRole).toString(),
                  QStringLiteral("TTFT 75 ms · 66.7 tok/s"));
+    }
+
+    void kvGrowsChunkByChunkDuringPrefillFromZero()
+    {
+        const RunRecord r = feed(QStringLiteral(
+            "queued prompt=600\nstarted queue=1 tokenize=3 t=4\n"
+            "chunk done=256 total=600 cached=0 ms=100 t=104 kv=256 bytes=5120 alloc=5120 res=5120\n"
+            "chunk done=512 total=600 cached=0 ms=140 t=244 kv=512 bytes=10240 alloc=10240 res=10240\n"));
+        // Before any token: the KV chart already has the prefill's growth.
+        QCOMPARE(r.kvPoints(RunRecord::KvKind::Logical), (QVector<QPointF>{{0, 0}, {256, 5120}, {512, 10240}}));
+        QCOMPARE(r.kvPoints(RunRecord::KvKind::Logical, true), QVector<QPointF>{});   // the decode zoom: nothing yet
+        QCOMPARE(r.kvPeakBytes(RunRecord::KvKind::Logical), qint64(10240));
+        // The ETA follows the measured chunk times, which grow with position:
+        // 100 ms then 140 ms per 256 tokens -> slower still for the 88 left
+        // than the mean rate (240 ms / 512 tokens) would say.
+        const double constantRate = 88 * 240.0 / 512;
+        QVERIFY2(r.prefillEtaMs() > constantRate, qPrintable(QString::number(r.prefillEtaMs())));
+        QVERIFY(r.prefillEtaMs() < 88 * 140.0 / 256 * 1.5);
+    }
+
+    void kvOffDrawsNoCacheButRecomputedTokens()
+    {
+        const RunRecord r = feed(QStringLiteral(
+            "queued prompt=50\nstarted queue=0 tokenize=1 t=1\nchunk done=50 total=50 cached=0 ms=10 t=11\n"
+            "first ttft=12 id=1 text=a tokenize=1 queue=0 prefill=10 sample=1\n"
+            "token i=0 id=1 text=a lat=12 t=12\ntoken i=1 id=2 text=b lat=9 t=21 recomputed=51\n"
+            "token i=2 id=3 text=c lat=9 t=30 recomputed=52\n"));
+        QVERIFY(r.kvPoints(RunRecord::KvKind::Logical).isEmpty());
+        QVERIFY(r.kvPoints(RunRecord::KvKind::Reserved).isEmpty());
+        QCOMPARE(r.recomputedPoints(), (QVector<QPointF>{{1, 51}, {2, 52}}));
+    }
+
+    void ttftSegmentsAreMeasuredAndAddUp()
+    {
+        // Segments chosen so that a remainder would differ from the measured
+        // first-sample part: the parts come from the event, not from ttft - rest.
+        const RunRecord r = feed(QStringLiteral(
+            "queued prompt=10\nstarted queue=1.5 tokenize=2.25 t=3.75\nchunk done=10 total=10 cached=0 ms=5 t=9\n"
+            "first ttft=10.5 id=1 text=a tokenize=2.25 queue=1.5 prefill=5.25 sample=1.5\n"));
+        const TtftParts p = r.ttftParts();
+        QCOMPARE(p.tokenizeMs, 2.25);
+        QCOMPARE(p.queueMs, 1.5);
+        QCOMPARE(p.prefillMs, 5.25);
+        QCOMPARE(p.sampleMs, 1.5);
+        QVERIFY(qAbs(p.total() - r.ttftMs()) < 0.1);
+        // While the prefill runs, tokenize is known and shown.
+        const RunRecord live = feed(QStringLiteral("queued prompt=10\nstarted queue=1.5 tokenize=2.25 t=3.75\n"));
+        QCOMPARE(live.ttftParts().tokenizeMs, 2.25);
     }
 
     void promptsCarryTheDocumentFirst()

@@ -16,7 +16,11 @@
 #include <QTimer>
 #include <QValueAxis>
 #include <QChart>
+#include <QBarCategoryAxis>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QtTest>
+#include <string_view>
 
 #include "fake_engine.h"
 #include "ui/charts/chart_panel.h"
@@ -25,6 +29,8 @@
 #include "ui/i18n.h"
 #include "ui/main_window.h"
 #include "ui/model/run_history_model.h"
+#include "ui/run_controller.h"
+#include "ui/charts/kv_chart.h"
 #include "ui/widgets/answer_pane.h"
 #include "ui/widgets/charts_board.h"
 #include "ui/widgets/document_pane.h"
@@ -49,7 +55,55 @@ EngineWorker* fakeWorker(FakeTiming timing)
             chars += int(t.content.size());
         return chars / 4;
     });
+    w->setTextCounter([](const kvlens::engine&, std::string_view text) {
+        return int(QString::fromUtf8(text.data(), qsizetype(text.size())).size()) / 4;
+    });
     return w;
+}
+
+// Texts that a view shows cut short ("prompt tok…"): axis titles longer than
+// their axis, legend entries wider than the legend, category labels (run
+// names) wider than the room left of the plot. Empty when nothing is elided.
+QStringList elidedTexts(const ChartPanel* panel)
+{
+    QStringList out;
+    QChart* chart = panel->chart();
+    const QRectF plot = chart->plotArea();
+    for (QAbstractAxis* axis : chart->axes()) {
+        if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty())
+            continue;
+        const QFontMetricsF fm(axis->titleFont());
+        const double room = axis->orientation() == Qt::Horizontal ? plot.width() : plot.height();
+        if (fm.horizontalAdvance(axis->titleText()) > room)
+            out << panel->key() + QStringLiteral(": axis title \"") + axis->titleText() + QLatin1Char('"');
+        if (auto* cat = qobject_cast<QBarCategoryAxis*>(axis); cat && axis->orientation() == Qt::Vertical) {
+            const QFontMetricsF lm(cat->labelsFont());
+            const double left = plot.left() - chart->margins().left() - lm.height() * 1.6;   // the axis title's room
+            for (const QString& c : cat->categories()) {
+                if (lm.horizontalAdvance(c) > left)
+                    out << panel->key() + QStringLiteral(": run label \"") + c + QLatin1Char('"');
+            }
+        }
+    }
+    QLegend* legend = chart->legend();
+    if (legend->isVisible()) {
+        const QFontMetricsF fm(legend->font());
+        const bool side = legend->alignment() & (Qt::AlignLeft | Qt::AlignRight);
+        double total = 0;
+        int shown = 0;
+        for (QLegendMarker* m : legend->markers()) {
+            if (!m->isVisible() || m->label().isEmpty())
+                continue;
+            const double w = fm.horizontalAdvance(m->label()) + fm.height() * 2.2;   // marker and spacing
+            total += w;
+            ++shown;
+            if (side && w > chart->size().width() - plot.right())
+                out << panel->key() + QStringLiteral(": legend \"") + m->label() + QLatin1Char('"');
+        }
+        if (!side && shown > 0 && total > chart->size().width())
+            out << panel->key() + QStringLiteral(": legend row of %1 entries").arg(shown);
+    }
+    return out;
 }
 
 // Share of pixels that differ from the most common colour.
@@ -408,6 +462,99 @@ private slots:
         QTRY_VERIFY(w->documentPane()->tokenCountText().contains(QStringLiteral("fits")));
         w->taskPane()->runButton()->click();
         QCOMPARE(w->history()->count(), 1);
+    }
+
+    void kvFiguresArriveDuringPrefill()
+    {
+        FakeTiming t;
+        t.promptTokens = 1000;
+        t.chunk = 100;
+        t.chunkMs = 60;
+        MainWindow* w = open(t);
+        QVERIFY(w);
+        RunController* c = w->controller();
+        const int id = c->startRun(w->currentConfig());
+        const RunRecord* run = c->history()->run(id);
+        // Mid-prefill, before any token: the KV chart already draws the cache.
+        QTRY_VERIFY_WITH_TIMEOUT(run->prefill().size() >= 3, 10000);
+        c->flushEvents();
+        QVERIFY(!run->hasFirstToken());
+        const auto kv = run->kvPoints(RunRecord::KvKind::Logical);
+        QVERIFY(kv.size() >= 3);
+        QCOMPARE(kv.first(), QPointF(0, 0));
+        QCOMPARE(qint64(kv.last().y()), qint64(kv.last().x()) * w->model().kvBytesPerTokenF16);
+        QTRY_VERIFY(w->charts()->chart(QStringLiteral("kv"))->pointCount() >= 3);
+        QVERIFY(run->prefillEtaMs() > 0);
+        // The zoom to the decode steps is a toggle, off by default.
+        auto* kvChart = qobject_cast<KvChart*>(w->charts()->chart(QStringLiteral("kv")));
+        QVERIFY(kvChart && !kvChart->decodeZoom());
+        c->cancelAll();
+        QTRY_VERIFY_WITH_TIMEOUT(!c->isBusy(), 10000);
+    }
+
+    void mapReduceInTheWindowRunsEveryStageAsARun()
+    {
+        const QString longReport = dir_.filePath(QStringLiteral("long-mr.txt"));
+        QFile f(longReport);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int p = 0; p < 6; ++p) {
+            f.write(QByteArray("Page ") + QByteArray::number(p + 1) + ". ");
+            f.write(QByteArray(5000, 'x').replace(QByteArray("xxxxxxxxxx"), QByteArray("word word ")));
+            f.write("\n\f");
+        }
+        f.close();
+        FakeTiming t;
+        t.promptTokens = 200;
+        t.chunkMs = 5;
+        t.generate = 8;
+        t.tokenMs = 2;
+        MainWindow* w = open(t, longReport);
+        QVERIFY(w);
+        QTRY_VERIFY(w->documentPane()->tokenCountText().contains(QStringLiteral("exceeds")));
+        // Both ways the design names are offered: the largest range that fits, and map-reduce.
+        QTRY_VERIFY(w->documentPane()->mapReduceButton()->isVisibleTo(w));
+        QVERIFY(w->documentPane()->suggestedLastPage() >= 1);
+        QVERIFY(w->documentPane()->suggestedLastPage() < 6);
+        RunController* c = w->controller();
+        QSignalSpy finished(c, &RunController::mapReduceFinished);
+        w->documentPane()->mapReduceButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 30000);
+        QCOMPARE(finished.first().at(2).toString(), QString());   // no error
+        const int n = c->history()->count();
+        QVERIFY(n >= 3);   // at least two map stages and the reduce
+        QVERIFY(c->history()->runAt(0)->config().stage.startsWith(QStringLiteral("map 1/")));
+        QVERIFY(c->history()->runAt(0)->label().contains(QStringLiteral("pp. 1")));
+        QCOMPARE(c->history()->runAt(n - 1)->config().stage, QStringLiteral("reduce"));
+        QCOMPARE(c->history()->runAt(n - 1)->config().lastPage, 6);
+        QCOMPARE(c->selectedRun(), c->history()->runAt(n - 1)->id());
+    }
+
+    void presentationModeElidesNothing_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void presentationModeElidesNothing()
+    {
+        QFETCH(QSize, size);
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        const int base = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
+        w->runExperiment(Experiment::FollowUp);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
+        w->setPresentation(true);
+        w->resize(size);
+        QTest::qWait(200);
+        QApplication::processEvents();
+        QStringList elided;
+        for (ChartPanel* p : w->charts()->charts())
+            elided << elidedTexts(p);
+        const QString shot = QDir::temp().filePath(QStringLiteral("kvlens-presentation-%1x%2.png").arg(size.width()).arg(size.height()));
+        QVERIFY(w->grab().save(shot));
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral("; "))));
+        w->setPresentation(false);
     }
 
     void engineErrorIsShownNotFatal()

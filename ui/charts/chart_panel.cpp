@@ -8,6 +8,8 @@
 #include <QLabel>
 #include <QLayout>
 #include <QMenu>
+#include <QHBoxLayout>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QXYSeries>
 
@@ -31,12 +33,30 @@ ChartPanel::ChartPanel(const QString& key, QWidget* parent) : QWidget(parent), k
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(10, 8, 10, 4);
     layout->setSpacing(0);
-    layout->addWidget(title_);
+    headerRow_ = new QHBoxLayout;
+    headerRow_->setContentsMargins(0, 0, 0, 0);
+    headerRow_->addWidget(title_, 1);
+    layout->addLayout(headerRow_);
     layout->addWidget(figures_);
     layout->addWidget(view_, 1);
     setMinimumSize(260, 220);
     setAutoFillBackground(true);
     style_ = ChartStyle::fromApplication(false);
+}
+
+QColor ChartPanel::colorOf(const RunRecord* r, int slot)
+{
+    return r ? ChartStyle::colorForRun(r->id()) : ChartStyle::runColor(slot);
+}
+
+QToolButton* ChartPanel::addHeaderToggle(const QString& text)
+{
+    auto* b = new QToolButton;
+    b->setText(text);
+    b->setCheckable(true);
+    b->setAutoRaise(true);
+    headerRow_->addWidget(b);
+    return b;
 }
 
 int ChartPanel::pointCount() const
@@ -128,7 +148,8 @@ void ChartPanel::changeEvent(QEvent* e)
 
 QString ChartPanel::runName(const RunRecord* r)
 {
-    return r ? QStringLiteral("#%1").arg(r->id()) : QString();
+    // What differs, short enough for a legend: "#3 follow-up", "#4 KV off".
+    return r ? runShortLabel(r->id(), r->config()) : QString();
 }
 
 }  // namespace kvlens::ui

@@ -16,6 +16,9 @@ class QChart;
 class QChartView;
 class QLabel;
 
+class QToolButton;
+class QHBoxLayout;
+
 namespace kvlens::ui {
 
 class RunRecord;
@@ -43,6 +46,9 @@ public:
     int pointCount() const;    // points over all XY series: tests watch it grow
 
     void setStyle(const ChartStyle& style);
+    // A checkable button at the right of the heading (e.g. the KV chart's
+    // decode zoom); the panel owns it.
+    QToolButton* addHeaderToggle(const QString& text);
     virtual void plot(const ChartInput& in) = 0;
     // Writes the chart to `path` (format from the suffix); "" or the reason.
     // A valid `size` draws it at that size (logical pixels) instead of its own.
@@ -57,6 +63,8 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
     void changeEvent(QEvent* e) override;
     static QString runName(const RunRecord* r);
+    // The run's own colour (slot 0/1 colours when there is no run).
+    static QColor colorOf(const RunRecord* r, int slot);
     // The heading above the plot: the chart's name and a line of live figures.
     void setHeader(const QString& title, const QString& figures);
     void styleHeader();
@@ -68,6 +76,7 @@ private:
     QString key_;
     QChartView* view_ = nullptr;
     QLabel* title_ = nullptr;
+    QHBoxLayout* headerRow_ = nullptr;
     QLabel* figures_ = nullptr;
     QString figuresText_;
 };

@@ -9,12 +9,23 @@
 #include <QPalette>
 #include <QValueAxis>
 #include <cmath>
+#include <iterator>
 
 namespace kvlens::ui {
 
 QColor ChartStyle::runColor(int slot)
 {
     return slot == 0 ? QColor(0x2f, 0x6f, 0xde) : QColor(0xe0, 0x7b, 0x39);
+}
+QColor ChartStyle::colorForRun(int runId)
+{
+    // One colour per run for its whole life, whichever slot it is drawn in.
+    static const QColor palette[] = {QColor(0x2f, 0x6f, 0xde), QColor(0xe0, 0x7b, 0x39), QColor(0x2f, 0xa5, 0x6f),
+                                     QColor(0xb8, 0x3f, 0xa0), QColor(0x8a, 0x6d, 0x1e), QColor(0x1a, 0x9e, 0xb8),
+                                     QColor(0xd0, 0x40, 0x40), QColor(0x6a, 0x5a, 0xcd)};
+    if (runId <= 0)
+        return palette[0];
+    return palette[(runId - 1) % int(std::size(palette))];
 }
 QColor ChartStyle::queueColor() { return QColor(0x9a, 0xa5, 0xb1); }
 QColor ChartStyle::tokenizeColor() { return QColor(0x8e, 0x6c, 0xd1); }
@@ -34,7 +45,7 @@ QColor ChartStyle::backgroundColor() const { return dark ? QColor(0x1f, 0x23, 0x
 QFont ChartStyle::titleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 18 : 10.5);
+    f.setPointSizeF(presentation ? 18 * scale : 10.5);
     f.setWeight(QFont::DemiBold);
     return f;
 }
@@ -42,14 +53,14 @@ QFont ChartStyle::titleFont() const
 QFont ChartStyle::axisTitleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 14 : 9);
+    f.setPointSizeF(presentation ? 14 * scale : 9);
     return f;
 }
 
 QFont ChartStyle::labelFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 13 : 8.5);
+    f.setPointSizeF(presentation ? 13 * scale : 8.5);
     return f;
 }
 
@@ -96,25 +107,6 @@ ChartStyle ChartStyle::fromApplication(bool presentation)
     s.presentation = presentation;
     s.dark = QApplication::palette().color(QPalette::Window).lightness() < 128;
     return s;
-}
-
-QString formatBytes(double bytes)
-{
-    const double kib = 1024.0, mib = kib * 1024, gib = mib * 1024;
-    if (bytes >= gib)
-        return QStringLiteral("%1 GiB").arg(bytes / gib, 0, 'f', 2);
-    if (bytes >= mib)
-        return QStringLiteral("%1 MiB").arg(bytes / mib, 0, 'f', bytes >= 100 * mib ? 0 : 1);
-    if (bytes >= kib)
-        return QStringLiteral("%1 KiB").arg(bytes / kib, 0, 'f', 0);
-    return QStringLiteral("%1 B").arg(bytes, 0, 'f', 0);
-}
-
-QString formatMs(double ms)
-{
-    if (ms >= 1000)
-        return QStringLiteral("%1 s").arg(ms / 1000, 0, 'f', ms >= 10000 ? 1 : 2);
-    return QStringLiteral("%1 ms").arg(ms, 0, 'f', ms >= 10 ? 0 : 1);
 }
 
 double niceCeil(double v)

@@ -9,6 +9,8 @@
 #include <QFont>
 #include <QPen>
 
+#include "ui/model/format.h"   // formatBytes, formatMs: used by every chart
+
 class QChart;
 class QAbstractAxis;
 class QValueAxis;
@@ -18,9 +20,11 @@ namespace kvlens::ui {
 struct ChartStyle {
     bool presentation = false;  // classroom: everything larger and thicker
     bool dark = false;          // follows the window palette
+    double scale = 1.0;         // presentation: type scaled to the screen (1 at 1080 lines, 0.75 at 720)
 
     // Colours with a meaning, the same in every chart and in the legends.
-    static QColor runColor(int slot);       // 0: the selected run, 1: the compared run
+    static QColor runColor(int slot);       // 0: the selected run, 1: the compared run (no run known)
+    static QColor colorForRun(int runId);   // the run's own colour, the same in every chart for its life
     static QColor queueColor();
     static QColor tokenizeColor();
     static QColor prefillColor();
@@ -50,10 +54,6 @@ struct ChartStyle {
     static ChartStyle fromApplication(bool presentation);
 };
 
-// "12.3 MiB", "850 KiB", "1.20 GiB": bytes for people.
-QString formatBytes(double bytes);
-// "850 ms", "1.25 s"
-QString formatMs(double ms);
 // Rounds an axis maximum up to 1, 2 or 5 x 10^k so ticks land on round values.
 double niceCeil(double v);
 // Sets the axis to 0..max rounded up to whole steps of 1, 2, 2.5 or 5 x 10^k,

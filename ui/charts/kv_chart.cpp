@@ -4,6 +4,9 @@
 
 #include <QChart>
 #include <QLineSeries>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QToolButton>
 #include <QValueAxis>
 #include <algorithm>
 
@@ -20,23 +23,38 @@ KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
     logical_ = new QLineSeries;
     compareAllocated_ = new QLineSeries;
     compareLogical_ = new QLineSeries;
+    recomputed_ = new QLineSeries;
+    compareRecomputed_ = new QLineSeries;
     x_ = new QValueAxis;
     y_ = new QValueAxis;
     chart_->addAxis(x_, Qt::AlignBottom);
     chart_->addAxis(y_, Qt::AlignLeft);
-    for (QLineSeries* s : {formula_, reserved_, compareAllocated_, compareLogical_, allocated_, logical_}) {
+    for (QLineSeries* s : {formula_, reserved_, compareAllocated_, compareLogical_, allocated_, logical_,
+                           compareRecomputed_, recomputed_}) {
         chart_->addSeries(s);
         s->attachAxis(x_);
         s->attachAxis(y_);
     }
     x_->setRange(0, 100);
     y_->setRange(0, 1);
+    zoomButton_ = addHeaderToggle(tr("Zoom to decode"));
+    zoomButton_->setToolTip(tr("Show only the decode steps, where the block staircase is visible"));
+    connect(zoomButton_, &QToolButton::toggled, this, &KvChart::setDecodeZoom);
     setHeader(tr("KV cache"), QString());
     setStyle(style_);
 }
 
+void KvChart::setDecodeZoom(bool on)
+{
+    zoom_ = on;
+    if (zoomButton_->isChecked() != on)
+        zoomButton_->setChecked(on);
+    plot(last_);
+}
+
 void KvChart::restyle()
 {
+    // Axis titles depend on the data (KiB or MiB, KV off): plot() sets them.
     style_.applyTo(x_, tr("tokens held"));
     style_.applyTo(y_, tr("KV cache (MiB)"));
     QPen formula = style_.linePen(ChartStyle::formulaColor(), Qt::DotLine);
@@ -46,6 +64,12 @@ void KvChart::restyle()
     logical_->setPen(style_.linePen(ChartStyle::kvLogicalColor()));
     compareAllocated_->setPen(style_.linePen(ChartStyle::runColor(1).lighter(120), Qt::DashDotLine));
     compareLogical_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
+    recomputed_->setPen(style_.linePen(ChartStyle::runColor(0)));
+    compareRecomputed_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
+    if (!xTitle_.isEmpty())
+        x_->setTitleText(xTitle_);
+    if (!yTitle_.isEmpty())
+        y_->setTitleText(yTitle_);
 }
 
 QList<QPointF> KvChart::staircase(const QVector<QPointF>& pts, double scale)
@@ -60,19 +84,72 @@ QList<QPointF> KvChart::staircase(const QVector<QPointF>& pts, double scale)
     return out;
 }
 
+namespace {
+
+bool kvOff(const RunRecord* r) { return r && r->config().engine.kvMode == QLatin1String("off"); }
+
+}  // namespace
+
 void KvChart::plot(const ChartInput& in)
 {
+    last_ = in;
     const RunRecord* p = in.primary;
     const RunRecord* c = in.compare;
-    // The axes cover the decode steps of the shown runs (where the KV is
-    // measured), so the block staircase stays visible next to a long prompt.
+    // The compared run in its own colour; the primary's lines keep the KV kinds' colours.
+    compareAllocated_->setPen(style_.linePen(colorOf(c, 1).lighter(110), Qt::DashDotLine));
+    compareLogical_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
+    recomputed_->setPen(style_.linePen(colorOf(p, 0)));
+    compareRecomputed_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
+    for (QLineSeries* s : {recomputed_, compareRecomputed_})
+        s->replace(QList<QPointF>());
+    // KV off keeps no cache: nothing to draw as bytes, but every step ran
+    // the whole sequence again; that count is what the chart shows.
+    if (kvOff(p)) {
+        for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, compareAllocated_, compareLogical_}) {
+            s->replace(QList<QPointF>());
+            s->setVisible(false);
+        }
+        double maxX = 8, maxY = 16;
+        auto fill = [&](const RunRecord* r, QLineSeries* s) {
+            QList<QPointF> pts;
+            if (r) {
+                for (const QPointF& pt : r->recomputedPoints()) {
+                    pts.append(pt);
+                    maxX = std::max(maxX, pt.x());
+                    maxY = std::max(maxY, pt.y());
+                }
+            }
+            s->replace(pts);
+            s->setVisible(r != nullptr);
+        };
+        fill(p, recomputed_);
+        fill(kvOff(c) ? c : nullptr, compareRecomputed_);
+        recomputed_->setName(tr("%1 recomputed").arg(runName(p)));
+        compareRecomputed_->setName(tr("%1 recomputed").arg(runName(c)));
+        xTitle_ = tr("decode step");
+        yTitle_ = tr("tokens recomputed");
+        x_->setTitleText(xTitle_);
+        y_->setTitleText(yTitle_);
+        setNiceRange(x_, maxX * 1.02, 5);
+        setNiceRange(y_, maxY * 1.08, 5);
+        const auto pts = p->recomputedPoints();
+        setHeader(tr("KV cache"), pts.isEmpty() ? tr("%1: KV off, no cache kept").arg(runName(p))
+                                                : tr("%1: KV off, no cache kept; step %2 recomputed %3 tokens")
+                                                      .arg(runName(p)).arg(int(pts.last().x()))
+                                                      .arg(formatCount(qint64(pts.last().y()))));
+        return;
+    }
+    xTitle_ = tr("tokens held");
+    x_->setTitleText(xTitle_);
+    // The axes start at 0 (the cache grows from nothing through the prefill);
+    // zoomed, they cover the decode steps only, so the block staircase shows.
     double minTokens = -1, maxTokens = 16, minBytes = -1, maxBytes = 1024;
     for (const RunRecord* r : {p, c}) {
-        if (!r)
+        if (!r || kvOff(r))
             continue;
         for (RunRecord::KvKind k : {RunRecord::KvKind::Logical, RunRecord::KvKind::Allocated,
                                     RunRecord::KvKind::Reserved}) {
-            for (const QPointF& pt : r->kvPoints(k)) {
+            for (const QPointF& pt : r->kvPoints(k, zoom_)) {
                 maxTokens = std::max(maxTokens, pt.x());
                 maxBytes = std::max(maxBytes, pt.y());
                 minTokens = minTokens < 0 ? pt.x() : std::min(minTokens, pt.x());
@@ -88,22 +165,25 @@ void KvChart::plot(const ChartInput& in)
         }
         minTokens = 0;
     }
+    if (!zoom_)
+        minTokens = 0, minBytes = 0;
     if (minBytes < 0)
         minBytes = 0;
     // KiB for tiny models, MiB otherwise.
     const bool mib = maxBytes >= 1024.0 * 1024.0;
     const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
     const double scale = 1.0 / unit;
-    y_->setTitleText(mib ? tr("KV cache (MiB)") : tr("KV cache (KiB)"));
+    yTitle_ = mib ? tr("KV cache (MiB)") : tr("KV cache (KiB)");
+    y_->setTitleText(yTitle_);
 
     auto series = [&](const RunRecord* r, RunRecord::KvKind k) {
-        return r ? staircase(r->kvPoints(k), scale) : QList<QPointF>();
+        return r && !kvOff(r) ? staircase(r->kvPoints(k, zoom_), scale) : QList<QPointF>();
     };
-    // Logical bytes grow by one token's worth each step: a straight line;
+    // Logical bytes grow by one token's worth each token: a straight line;
     // blocks and reservations move in steps.
     QList<QPointF> logical;
     if (p) {
-        for (const QPointF& pt : p->kvPoints(RunRecord::KvKind::Logical))
+        for (const QPointF& pt : p->kvPoints(RunRecord::KvKind::Logical, zoom_))
             logical.append(QPointF(pt.x(), pt.y() * scale));
     }
     logical_->replace(logical);
@@ -118,37 +198,52 @@ void KvChart::plot(const ChartInput& in)
     formula_->replace(perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale}, {xMax, xMax * perToken * scale}}
                                    : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
-    logical_->setName(tr("%1 logical").arg(pn));
-    allocated_->setName(tr("%1 blocks").arg(pn));
-    reserved_->setName(tr("%1 reserved").arg(pn));
+    // The shown run's lines by kind (its name is in the heading); the compared run's by name.
+    Q_UNUSED(pn);
+    logical_->setName(tr("logical"));
+    allocated_->setName(tr("blocks"));
+    reserved_->setName(tr("reserved"));
     compareLogical_->setName(tr("%1 logical").arg(cn));
-    compareAllocated_->setName(tr("%1 blocks").arg(cn));
+    compareAllocated_->setName(cn);   // the compared run's blocks, by its name
     formula_->setVisible(perToken > 0);
     for (QLineSeries* s : {logical_, allocated_})
         s->setVisible(p != nullptr);
+    for (QLineSeries* s : {recomputed_, compareRecomputed_})
+        s->setVisible(false);
     // Reserved is drawn when it says something: static mode's flat line.
     bool reservedDiffers = false;
     if (p) {
         for (const TokenStep& t : p->tokens())
             reservedDiffers = reservedDiffers || t.kv.reservedBytes != t.kv.allocatedBytes;
+        for (const PrefillProgress& pp : p->prefill())
+            reservedDiffers = reservedDiffers || pp.kv.reservedBytes != pp.kv.allocatedBytes;
     }
     reserved_->setVisible(reservedDiffers);
     compareLogical_->setVisible(false);
-    compareAllocated_->setVisible(c != nullptr);
+    compareAllocated_->setVisible(c != nullptr && !kvOff(c));
     const double span = std::max((maxBytes - minBytes) * scale, 1.0 / 64);
-    setNiceRange(y_, std::max(0.0, minBytes * scale - span * 0.05), maxBytes * scale + span * 0.08, 5);
+    setNiceRange(y_, std::max(0.0, minBytes * scale - (zoom_ ? span * 0.05 : 0)), maxBytes * scale + span * 0.08, 5);
 
+    // The latest KV figures: the last token's, or during the prefill the last chunk's.
     QString fig;
-    if (p && !p->tokens().isEmpty()) {
-        const KvSnapshot& kv = p->tokens().last().kv;
+    const KvSnapshot* kv = nullptr;
+    if (p && !p->tokens().isEmpty())
+        kv = &p->tokens().last().kv;
+    else if (p && !p->prefill().isEmpty() && p->prefill().last().kv.tokens > 0)
+        kv = &p->prefill().last().kv;
+    if (kv) {
         fig = tr("%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved")
-                  .arg(runName(p), QString::number(kv.tokens), formatBytes(double(kv.logicalBytes)),
-                       formatBytes(double(kv.allocatedBytes)), formatBytes(double(kv.reservedBytes)));
+                  .arg(runName(p), formatCount(kv->tokens), formatBytes(double(kv->logicalBytes)),
+                       formatBytes(double(kv->allocatedBytes)), formatBytes(double(kv->reservedBytes)));
     } else if (!in.kvFormula.isEmpty()) {
         fig = in.kvFormula;
     }
     setHeader(tr("KV cache"), fig);
     formula_->setName(tr("formula"));
+    // In front of a class the legend keeps what differs; the formula line is
+    // named in the tooltip and the heading.
+    for (QLegendMarker* m : chart_->legend()->markers(formula_))
+        m->setVisible(!style_.presentation && perToken > 0);
     chart_->setToolTip(in.kvFormula);
 }
 

@@ -3,7 +3,10 @@
 // the formula 2 × layers × kv_heads × head_dim × bytes × tokens says), the
 // bytes of whole blocks allocated (a staircase in paged mode), and what the
 // mode reserved (flat from the start in static mode), next to the formula's
-// line. The compared run is drawn dashed in its own colour.
+// line, from 0 and chunk by chunk through the prefill, then step by step. A
+// toggle zooms to the decode steps. KV mode "off" keeps no cache: the chart
+// then shows the tokens each step recomputed instead. The compared run is
+// drawn dashed in its own colour.
 #pragma once
 
 #include "ui/charts/chart_panel.h"
@@ -21,6 +24,9 @@ public:
 
     // Points with a vertical step wherever y changes: (x0,y0) (x1,y0) (x1,y1) ...
     static QList<QPointF> staircase(const QVector<QPointF>& pts, double scale);
+    bool decodeZoom() const { return zoom_; }
+    void setDecodeZoom(bool on);
+    QToolButton* zoomButton() const { return zoomButton_; }
 
 protected:
     void restyle() override;
@@ -32,6 +38,12 @@ private:
     QLineSeries* logical_;
     QLineSeries* compareAllocated_;
     QLineSeries* compareLogical_;
+    QLineSeries* recomputed_;
+    QLineSeries* compareRecomputed_;
+    QToolButton* zoomButton_;
+    bool zoom_ = false;
+    ChartInput last_;
+    QString xTitle_, yTitle_;   // as the data asks (units, KV off); restyle keeps them
     QValueAxis* x_;
     QValueAxis* y_;
 };

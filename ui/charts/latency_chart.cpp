@@ -3,6 +3,8 @@
 #include "ui/charts/latency_chart.h"
 
 #include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QValueAxis>
@@ -20,14 +22,11 @@ void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, double& max
     QList<QPointF> p, a;
     if (r) {
         const QVector<QPointF> lat = r->latencyPoints();
+        // The record's moving average (the tested one), first token excluded.
+        const QVector<double> mean = r->movingAverageLatency(LatencyChart::kAverageWindow, 1);
         for (int i = 1; i < lat.size(); ++i) {
             p.append(lat[i]);
-            // The average over the window, first token excluded.
-            const int n = std::min(i, LatencyChart::kAverageWindow);
-            double sum = 0;
-            for (int k = i - n + 1; k <= i; ++k)
-                sum += lat[k].y();
-            a.append(QPointF(lat[i].x(), sum / n));
+            a.append(QPointF(lat[i].x(), mean.value(i - 1)));
             maxX = std::max(maxX, lat[i].x());
             maxY = std::max(maxY, lat[i].y());
         }
@@ -81,6 +80,14 @@ void LatencyChart::restyle()
 
 void LatencyChart::plot(const ChartInput& in)
 {
+    // Each run in its own colour, whichever slot it is in.
+    QColor c0 = colorOf(in.primary, 0), c1 = colorOf(in.compare, 1);
+    average_->setPen(style_.linePen(c0));
+    compareAverage_->setPen(style_.linePen(c1, Qt::DashLine));
+    c0.setAlpha(110);
+    c1.setAlpha(90);
+    points_->setColor(c0);
+    comparePoints_->setColor(c1);
     double maxX = 16, maxY = 1;
     fill(in.primary, points_, average_, maxX, maxY);
     fill(in.compare, comparePoints_, compareAverage_, maxX, maxY);
@@ -93,6 +100,12 @@ void LatencyChart::plot(const ChartInput& in)
     compareAverage_->setVisible(in.compare != nullptr);
     points_->setVisible(in.primary != nullptr);
     average_->setVisible(in.primary != nullptr);
+    // The mean lines are named in the heading ("lines: mean of N tokens"), not
+    // in the legend: two entries, not four, so none is cut short.
+    for (QLineSeries* s : {average_, compareAverage_}) {
+        for (QLegendMarker* m : chart_->legend()->markers(s))
+            m->setVisible(false);
+    }
     setNiceRange(x_, maxX + 1);
     setNiceRange(y_, maxY * 1.1);
 

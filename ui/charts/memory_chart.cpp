@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/model/prompt_builder.h"
 #include "ui/model/run_record.h"
 
 namespace kvlens::ui {
@@ -49,7 +50,10 @@ void MemoryChart::restyle()
     kvFree_->setLabel(tr("KV free"));
     scratch_->setLabel(tr("scratch"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
-    chart_->legend()->setAlignment(Qt::AlignRight);   // four kinds side by side would not fit the narrow cell
+    // Four kinds side by side do not fit the narrow normal cell; in
+    // presentation mode the cell is wider and the run names need the width.
+    chart_->legend()->setAlignment(style_.presentation ? Qt::AlignBottom : Qt::AlignRight);
+    runs_->setTitleVisible(!style_.presentation);
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {
         s->setColor(colors[i++]);
@@ -67,14 +71,37 @@ void MemoryChart::plot(const ChartInput& in)
         if (!r || r->memory().weightBytes == 0)
             continue;
         const MemorySnapshot& m = r->memory();
-        const double peak = double(std::max(r->kvPeakBytes(RunRecord::KvKind::Logical),
-                                            r->hasFigures() ? r->figures().kvBytesPeak : 0));
+        const double peak = double(std::max<qint64>(r->kvPeakBytes(RunRecord::KvKind::Logical),
+                                            r->hasFigures() ? r->figures().kv_bytes_peak : 0));
         labels << runName(r);
         w << m.weightBytes / mib;
         used << peak / mib;
         freeKv << std::max(0.0, double(m.kvPoolBytes) - peak) / mib;
         scratch << m.scratchBytes / mib;
         maxMib = std::max(maxMib, (m.weightBytes + std::max<double>(m.kvPoolBytes, peak) + m.scratchBytes) / mib);
+    }
+    // Several requests at once share the pool: their KV adds up.
+    if (in.primary && in.primary->config().experiment == Experiment::Concurrent && in.primary->memory().weightBytes > 0) {
+        double total = 0;
+        int n = 0;
+        for (const RunRecord* r : in.recent) {
+            if (r && r->config().experiment == Experiment::Concurrent
+                && r->config().parentRunId == in.primary->config().parentRunId
+                && qAbs(r->id() - in.primary->id()) < kConcurrentCopies) {
+                total += double(std::max<qint64>(r->kvPeakBytes(RunRecord::KvKind::Logical),
+                                         r->hasFigures() ? r->figures().kv_bytes_peak : 0));
+                ++n;
+            }
+        }
+        if (n > 1) {
+            const MemorySnapshot& m = in.primary->memory();
+            labels << tr("%1 at once").arg(n);
+            w << m.weightBytes / mib;
+            used << total / mib;
+            freeKv << std::max(0.0, double(m.kvPoolBytes) - total) / mib;
+            scratch << m.scratchBytes / mib;
+            maxMib = std::max(maxMib, (m.weightBytes + std::max<double>(m.kvPoolBytes, total) + m.scratchBytes) / mib);
+        }
     }
     runs_->clear();
     runs_->append(labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);

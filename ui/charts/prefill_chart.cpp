@@ -54,12 +54,6 @@ void PrefillChart::plot(const ChartInput& in)
 {
     const RunRecord* p = in.primary;
     const RunRecord* c = in.compare;
-    primary_->replace(p ? p->prefillPoints() : QList<QPointF>());
-    compare_->replace(c ? c->prefillPoints() : QList<QPointF>());
-    primary_->setName(p ? runName(p) : tr("no run yet"));
-    compare_->setName(c ? runName(c) : QString());
-    compare_->setVisible(c != nullptr);
-
     double maxT = 100, maxTokens = 10;
     for (const RunRecord* r : {p, c}) {
         if (!r)
@@ -70,6 +64,26 @@ void PrefillChart::plot(const ChartInput& in)
         if (r->hasFirstToken())
             maxT = std::max(maxT, r->ttftMs());
     }
+    // Seconds once the prefill passes 10 s.
+    const bool seconds = maxT > 10000;
+    const double unit = seconds ? 1000.0 : 1.0;
+    x_->setTitleText(seconds ? tr("time (s)") : tr("time (ms)"));
+    auto scaled = [unit](const RunRecord* r) {
+        QList<QPointF> pts;
+        if (r) {
+            for (const QPointF& pt : r->prefillPoints())
+                pts.append(QPointF(pt.x() / unit, pt.y()));
+        }
+        return pts;
+    };
+    maxT /= unit;
+    primary_->replace(scaled(p));
+    compare_->replace(scaled(c));
+    primary_->setPen(style_.linePen(colorOf(p, 0)));
+    compare_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
+    primary_->setName(p ? runName(p) : tr("no run yet"));
+    compare_->setName(c ? runName(c) : QString());
+    compare_->setVisible(c != nullptr);
     setNiceRange(x_, maxT * 1.02);
     setNiceRange(y_, maxTokens * 1.02);
     const int total = p ? p->promptTokens() : 0;
@@ -86,17 +100,16 @@ void PrefillChart::plot(const ChartInput& in)
 
     QStringList fig;
     if (p && p->promptTokens() > 0) {
-        const QLocale loc;
         fig << QStringLiteral("%1 %2 %").arg(runName(p)).arg(qRound(p->prefillFraction() * 100));
         const double rate = p->prefillTokPerSecond();
         if (rate > 0)
-            fig << tr("%1 tok/s").arg(loc.toString(rate, 'f', 0));
+            fig << formatTokS(rate);
         const double eta = p->prefillEtaMs();
         if (p->prefillFraction() < 1.0 && !p->isFinished())
             fig << (eta >= 0 ? tr("ETA %1").arg(formatMs(eta)) : tr("ETA …"));
         else if (p->hasFirstToken())
-            fig << tr("%1 of %2 tokens computed").arg(loc.toString(
-                p->promptTokens() - p->cachedTokens())).arg(loc.toString(p->promptTokens()));
+            fig << tr("%1 of %2 tokens computed").arg(formatCount(p->promptTokens() - p->cachedTokens()),
+                                                      formatCount(p->promptTokens()));
     }
     setHeader(tr("Prefill progress"), fig.join(QStringLiteral(" · ")));
 }

@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/model/run_config.h"
 #include "ui/model/run_record.h"
 
 namespace kvlens::ui {
@@ -40,6 +41,7 @@ void TtftChart::restyle()
 {
     style_.applyTo(ms_, tr("time to first token (ms)"));
     style_.applyTo(runs_, tr("run"));
+    runs_->setTitleVisible(!style_.presentation);   // the run names say it; their width is needed
     const QColor colors[] = {ChartStyle::queueColor(), ChartStyle::tokenizeColor(), ChartStyle::prefillColor(),
                              ChartStyle::sampleColor()};
     queue_->setLabel(tr("queue"));
@@ -57,33 +59,50 @@ void TtftChart::restyle()
 
 void TtftChart::plot(const ChartInput& in)
 {
+    // The chart follows the overlay: the compared run and the selected one
+    // (with its siblings when it is one of several concurrent copies), so a
+    // cached follow-up is read against its parent, not among six slivers.
     QVector<const RunRecord*> runs;
-    for (const RunRecord* r : in.recent) {
-        if (r && (r->state() != RunRecord::State::Waiting))
-            runs.append(r);
+    if (in.compare)
+        runs.append(in.compare);
+    if (in.primary) {
+        const RunConfig& pc = in.primary->config();
+        const bool concurrent = pc.experiment == Experiment::Concurrent;
+        for (const RunRecord* r : in.recent) {
+            if (r && r != in.primary && concurrent && r->config().experiment == Experiment::Concurrent
+                && r->config().parentRunId == pc.parentRunId && r->createdAt().secsTo(in.primary->createdAt()) <= 1
+                && !runs.contains(r))
+                runs.append(r);
+        }
+        runs.append(in.primary);
     }
-    // Keep the selected and compared runs even when they are older.
-    while (runs.size() > kMaxRuns) {
-        auto it = std::find_if(runs.begin(), runs.end(),
-                               [&](const RunRecord* r) { return r != in.primary && r != in.compare; });
-        if (it == runs.end())
-            break;
-        runs.erase(it);
+    if (runs.isEmpty()) {
+        for (const RunRecord* r : in.recent) {
+            if (r && r->state() != RunRecord::State::Waiting)
+                runs.append(r);
+        }
+        while (runs.size() > kMaxRuns)
+            runs.removeFirst();
     }
+    double maxMs = 10;
+    for (const RunRecord* r : runs)
+        maxMs = std::max(maxMs, r->ttftParts().total());
+    // Seconds once the longest bar passes 10 s: no axis of 400,000 ms.
+    const bool seconds = maxMs > 10000;
+    const double unit = seconds ? 1000.0 : 1.0;
+    ms_->setTitleText(seconds ? tr("time to first token (s)") : tr("time to first token (ms)"));
     QStringList labels;
     QList<qreal> q, t, p, s;
-    double maxMs = 10;
     for (const RunRecord* r : runs) {
         const TtftParts parts = r->ttftParts();
         QString label = runName(r);
-        if (r == in.primary)
+        if (r == in.primary && runs.size() > 1)
             label = QStringLiteral("▶ ") + label;
         labels << label;
-        q << parts.queueMs;
-        t << parts.tokenizeMs;
-        p << parts.prefillMs;
-        s << parts.sampleMs;
-        maxMs = std::max(maxMs, parts.total());
+        q << parts.queueMs / unit;
+        t << parts.tokenizeMs / unit;
+        p << parts.prefillMs / unit;
+        s << parts.sampleMs / unit;
     }
     runs_->clear();
     runs_->append(labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
@@ -95,16 +114,26 @@ void TtftChart::plot(const ChartInput& in)
     fill(tokenize_, t);
     fill(prefill_, p);
     fill(sample_, s);
-    setNiceRange(ms_, maxMs * 1.02);
+    setNiceRange(ms_, maxMs / unit * 1.02);
 
     QString fig;
     if (in.primary && in.primary->hasFirstToken()) {
         const TtftParts t = in.primary->ttftParts();
-        fig = tr("%1: %2 = queue %3 + tokenize %4 + prefill %5 + sample %6")
-                  .arg(runName(in.primary), formatMs(in.primary->ttftMs()), formatMs(t.queueMs),
-                       formatMs(t.tokenizeMs), formatMs(t.prefillMs), formatMs(t.sampleMs));
+        fig = tr("%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6")
+                  .arg(runName(in.primary), formatMs(in.primary->ttftMs()), formatMs(t.tokenizeMs),
+                       formatMs(t.queueMs), formatMs(t.prefillMs), formatMs(t.sampleMs));
+    } else if (in.primary && in.primary->state() >= RunRecord::State::Prefill) {
+        const TtftParts t = in.primary->ttftParts();
+        fig = tr("%1: tokenize %2 + queue %3 + prefill %4 so far")
+                  .arg(runName(in.primary), formatMs(t.tokenizeMs), formatMs(t.queueMs), formatMs(t.prefillMs));
     }
     setHeader(tr("Time to first token"), fig);
+    chart_->setToolTip(tr("tokenize: arrival → tokenized (chat template and tokenizer)\n"
+                          "queue: tokenized → scheduled (vLLM's queue time)\n"
+                          "prefill: scheduled → last prompt chunk computed\n"
+                          "first sample: prefill done → first token sampled\n"
+                          "Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible client "
+                          "measures to the first streamed token)."));
 }
 
 }  // namespace kvlens::ui

@@ -7,14 +7,12 @@
 
 #include "engine/runtime/engine.h"
 #include "engine/tokenizer/tokenizer.h"
-#include "ui/model/event_convert.h"
 
 namespace kvlens::ui {
 
 namespace {
 
 QString fromStd(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 
 constexpr int kMaxEngines = 2;
 // A run whose submit() has not returned yet.
@@ -40,6 +38,26 @@ EngineWorker::EngineWorker(Factory factory) : factory_(std::move(factory))
         const std::string text = vocab.render_chat(toMessages(chat), true);
         return int(vocab.encode(text, vocab.add_bos(), true).size());
     };
+    textCounter_ = [](const kvlens::engine& engine, std::string_view text) {
+        return int(engine.vocab().encode(text, false, false).size());
+    };
+}
+
+std::function<int(std::string_view)> EngineWorker::textCounterFor(const EngineSettings& settings)
+{
+    QString error;
+    std::shared_ptr<kvlens::engine> engine = engineFor(settings, &error);
+    if (!engine)
+        return {};
+    // The tokenizer is read-only once loaded, so the GUI thread may use it.
+    return [engine, count = textCounter_](std::string_view text) { return count(*engine, text); };
+}
+
+int EngineWorker::chatTokens(const EngineSettings& settings, const QVector<ChatTurn>& chat)
+{
+    QString error;
+    std::shared_ptr<kvlens::engine> engine = engineFor(settings, &error);
+    return engine ? counter_(*engine, chat) : -1;
 }
 
 EngineWorker::~EngineWorker()
@@ -121,12 +139,10 @@ void EngineWorker::load(const EngineSettings& settings)
 
 void EngineWorker::finishWithError(int runId, const QString& message)
 {
-    RunEvent e;
-    e.kind = RunEvent::Kind::Done;
-    e.runId = runId;
-    e.reason = FinishReason::Error;
-    e.error = message;
-    emit runEvent(e);
+    kvlens::event_done done;
+    done.reason = kvlens::finish_reason::error;
+    done.error = message.toStdString();
+    emit runEvent(RunEvent{runId, std::move(done)});
 }
 
 void EngineWorker::submit(int runId, const EngineSettings& settings, const QVector<ChatTurn>& chat,
@@ -135,11 +151,9 @@ void EngineWorker::submit(int runId, const EngineSettings& settings, const QVect
     {
         QMutexLocker lock(&mutex_);
         if (cancelledEarly_.remove(runId)) {
-            RunEvent e;
-            e.kind = RunEvent::Kind::Done;
-            e.runId = runId;
-            e.reason = FinishReason::Cancelled;
-            emit runEvent(e);
+            kvlens::event_done done;
+            done.reason = kvlens::finish_reason::cancelled;
+            emit runEvent(RunEvent{runId, std::move(done)});
             return;
         }
     }
@@ -171,8 +185,9 @@ void EngineWorker::submit(int runId, const EngineSettings& settings, const QVect
         active_.insert(runId, {engine, kPendingRequest});
     }
     const kvlens::request_id rid = engine->submit(std::move(params), [this, runId](const kvlens::event& ev) {
-        const RunEvent e = toRunEvent(ev, runId);
-        if (e.kind == RunEvent::Kind::Done) {
+        // The engine's own struct crosses the thread boundary, tagged with the run.
+        RunEvent e{runId, ev};
+        if (e.kind() == RunEvent::Kind::Done) {
             QMutexLocker l(&mutex_);
             active_.remove(runId);
             cancelledEarly_.remove(runId);

@@ -3,9 +3,9 @@
 // own QThread and owns the engines (one per set of engine options, at most
 // two kept: the run's and an experiment's, e.g. KV mode "off"). Loading a
 // model and tokenizing happen on that thread, so the GUI never waits on them.
-// Engine events arrive on the engine's own thread; they are converted to
-// RunEvent values there and leave by a signal, which Qt queues to the GUI
-// thread. cancel() is thread-safe and takes effect within one prefill chunk
+// Engine events arrive on the engine's own thread and leave as they are (the
+// engine's own structs, tagged with the run id in a RunEvent, a registered
+// metatype) by a signal, which Qt queues to the GUI thread. cancel() is thread-safe and takes effect within one prefill chunk
 // or one decode step.
 #pragma once
 
@@ -16,9 +16,10 @@
 #include <QVector>
 #include <functional>
 #include <memory>
+#include <string_view>
 
 #include "engine/common/result.h"
-#include "ui/engine/model_summary.h"
+#include "ui/model/model_summary.h"
 #include "ui/model/prompt_builder.h"
 #include "ui/model/run_config.h"
 #include "ui/model/run_types.h"
@@ -49,6 +50,16 @@ public:
     // special tokens, BOS). Tests with a fake engine replace it.
     using TokenCounter = std::function<int(const kvlens::engine&, const QVector<ChatTurn>&)>;
     void setTokenCounter(TokenCounter counter) { counter_ = std::move(counter); }
+    // Counts the tokens of plain text (no template, no BOS); default: the
+    // engine's tokenizer. Tests with a fake engine replace it.
+    using TextCounter = std::function<int(const kvlens::engine&, std::string_view)>;
+    void setTextCounter(TextCounter counter) { textCounter_ = std::move(counter); }
+
+    // For planning map-reduce (call on the worker thread): a text counter that
+    // keeps the engine for `settings` alive, and the tokens of `chat`; an
+    // empty function / -1 when the engine cannot be made.
+    std::function<int(std::string_view)> textCounterFor(const EngineSettings& settings);
+    int chatTokens(const EngineSettings& settings, const QVector<ChatTurn>& chat);
 
 public slots:
     // Loads (or reuses) the engine for `settings`; emits loaded or loadFailed.
@@ -85,6 +96,7 @@ private:
 
     Factory factory_;
     TokenCounter counter_;
+    TextCounter textCounter_;
     QVector<Slot> slots_;                       // most recently used last; worker thread only
     mutable QMutex mutex_;                      // guards the three below
     QHash<int, std::pair<std::shared_ptr<kvlens::engine>, quint64>> active_;  // run -> (engine, request id)

@@ -1,31 +1,48 @@
 // SPDX-License-Identifier: Apache-2.0
-// Prompts for the tasks, and the experiments.
+// Prompts for the tasks (wording and layout from tasks/), and the experiments.
 #include "ui/model/prompt_builder.h"
+
+#include "tasks/instructions.h"
 
 #include <algorithm>
 #include <cmath>
 
 namespace kvlens::ui {
 
-QString systemPrompt()
+namespace {
+
+QString fromStd(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+std::string toStd(const QString& s) { return s.toUtf8().toStdString(); }
+
+}  // namespace
+
+tasks::task_kind toTaskKind(TaskKind t)
 {
-    return QStringLiteral(
-        "You are a careful reading assistant. Answer only from the report the user gives you. "
-        "Be concise and factual, and keep the report's numbers exact.");
+    switch (t) {
+    case TaskKind::OneLine: return tasks::task_kind::one_line;
+    case TaskKind::KeyPoints: return tasks::task_kind::key_points;
+    case TaskKind::Detailed: return tasks::task_kind::detailed;
+    case TaskKind::Question: return tasks::task_kind::question;
+    }
+    return tasks::task_kind::one_line;
+}
+
+QString systemPrompt(const QString& documentText)
+{
+    return fromStd(tasks::system_prompt(tasks::document_language(toStd(documentText))));
 }
 
 QString taskInstruction(TaskKind task, const QString& question)
 {
-    switch (task) {
-    case TaskKind::OneLine: return QStringLiteral("Summarize this report in one sentence.");
-    case TaskKind::KeyPoints:
-        return QStringLiteral("List the key points of this report as 3 to 6 short bullet points.");
-    case TaskKind::Detailed:
-        return QStringLiteral("Write a detailed summary of this report in a few paragraphs: its purpose, "
-                              "its main findings with their numbers, and its conclusions.");
-    case TaskKind::Question: return question.trimmed();
-    }
-    return {};
+    return fromStd(tasks::instruction(toTaskKind(task), toStd(question)));
+}
+
+QVector<ChatTurn> fromTasksChat(const std::vector<tasks::chat_turn>& chat)
+{
+    QVector<ChatTurn> out;
+    for (const tasks::chat_turn& t : chat)
+        out.append({fromStd(t.role), fromStd(t.content)});
+    return out;
 }
 
 QString selectedText(const DocumentText& doc, const RunConfig& config)
@@ -54,28 +71,19 @@ QString selectedText(const DocumentText& doc, const RunConfig& config)
 
 QVector<ChatTurn> buildChat(const DocumentText& doc, const RunConfig& config)
 {
-    QVector<ChatTurn> turns;
-    QString system = systemPrompt();
+    // The layout and the wording are the tasks layer's, shared with the CLI.
+    const QString text = selectedText(doc, config);
+    QString system = systemPrompt(text);
     if (config.timestampSystemPrompt)
         system = QStringLiteral("[%1] ").arg(config.timestamp) + system;
-    turns.append({QStringLiteral("system"), system});
-
-    const QString title = doc.title.isEmpty() ? QStringLiteral("report") : doc.title;
-    const QString header = QStringLiteral("Report \"%1\":\n\n").arg(title);
-    const QString body = header + selectedText(doc, config) + QStringLiteral("\n\n");
-    const QString instruction = taskInstruction(config.task, config.question);
-    if (config.history.isEmpty()) {
-        turns.append({QStringLiteral("user"), body + instruction});
-        return turns;
-    }
-    // A conversation: the document rides with the first user turn.
-    for (int i = 0; i < config.history.size(); ++i) {
-        const bool user = i % 2 == 0;
-        const QString content = (i == 0 ? body : QString()) + config.history[i];
-        turns.append({user ? QStringLiteral("user") : QStringLiteral("assistant"), content});
-    }
-    turns.append({QStringLiteral("user"), instruction});
-    return turns;
+    tasks::chat_parts parts;
+    parts.system = toStd(system);
+    parts.title = toStd(doc.title);
+    parts.document = toStd(text);
+    parts.instruction = toStd(taskInstruction(config.task, config.question));
+    for (const QString& h : config.history)
+        parts.history.push_back(toStd(h));
+    return fromTasksChat(tasks::layout_chat(parts));
 }
 
 QString defaultFollowUpQuestion()
@@ -98,13 +106,24 @@ RunConfig experimentConfig(const RunConfig& base, int baseRunId, const QString& 
         c.engine.kvMode = QStringLiteral("off");
         break;
     case Experiment::HalfDocument:
+        // Cold: a fresh prefix in front of the system prompt, so no block of
+        // the parent's prompt is reused and TTFT falls with the document.
         c.documentFraction = base.documentFraction * 0.5;
+        c.timestampSystemPrompt = true;
+        c.timestamp = QStringLiteral("cold ") + now.toString(Qt::ISODateWithMs);
         break;
     case Experiment::LongerAnswer:
+        // What is asked changes (a detailed summary), not only the limit: the
+        // prompt's document part is the same, so TTFT stays flat and decode grows.
+        c.task = TaskKind::Detailed;
         c.sampling.maxTokens = base.sampling.maxTokens * 2;
         break;
     case Experiment::ShorterAnswer:
+        c.task = TaskKind::OneLine;
         c.sampling.maxTokens = std::max(1, base.sampling.maxTokens / 4);
+        break;
+    case Experiment::KvQ8:
+        c.engine.kvDtype = QStringLiteral("q8_0");
         break;
     case Experiment::FollowUp:
         c.history = base.history;

@@ -10,6 +10,9 @@
 #include <QStringList>
 #include <QVector>
 
+#include "tasks/chat_layout.h"
+#include "tasks/task_kind.h"
+#include "ui/model/document_text.h"
 #include "ui/model/run_config.h"
 
 namespace kvlens::ui {
@@ -19,15 +22,11 @@ struct ChatTurn {
     QString content;
 };
 
-// The text of the document as the PDF layer extracted it, one entry per page.
-struct DocumentText {
-    QString title;
-    QStringList pages;  // cleaned text of page 1, 2, ...
-    int pageCount() const { return int(pages.size()); }
-};
-
-QString systemPrompt();
+// The system prompt, asking for the answer in the language of `documentText`.
+QString systemPrompt(const QString& documentText = QString());
 QString taskInstruction(TaskKind task, const QString& question);
+tasks::task_kind toTaskKind(TaskKind t);
+QVector<ChatTurn> fromTasksChat(const std::vector<tasks::chat_turn>& chat);
 // The selected pages (clamped to the document), cut to documentFraction.
 QString selectedText(const DocumentText& doc, const RunConfig& config);
 QVector<ChatTurn> buildChat(const DocumentText& doc, const RunConfig& config);

@@ -43,6 +43,7 @@ QString experimentKey(Experiment e)
     case Experiment::FollowUp: return QStringLiteral("follow-up");
     case Experiment::BrokenCache: return QStringLiteral("broken-cache");
     case Experiment::Concurrent: return QStringLiteral("concurrent");
+    case Experiment::KvQ8: return QStringLiteral("kv-q8_0");
     }
     return {};
 }
@@ -76,8 +77,37 @@ QString experimentTitle(Experiment e)
     case Experiment::FollowUp: return tr("Follow-up");
     case Experiment::BrokenCache: return tr("Cache broken");
     case Experiment::Concurrent: return tr("Concurrent");
+    case Experiment::KvQ8: return tr("KV as q8_0");
     }
     return {};
+}
+
+QString runShortLabel(int id, const RunConfig& c)
+{
+    QString what;
+    if (!c.stage.isEmpty())
+        what = c.stage;
+    else {
+        switch (c.experiment) {
+        case Experiment::None:
+            switch (c.task) {
+            case TaskKind::OneLine: what = tr("one line"); break;
+            case TaskKind::KeyPoints: what = tr("key points"); break;
+            case TaskKind::Detailed: what = tr("detailed"); break;
+            case TaskKind::Question: what = tr("question"); break;
+            }
+            break;
+        case Experiment::KvOff: what = tr("KV off"); break;
+        case Experiment::HalfDocument: what = tr("half, cold"); break;
+        case Experiment::LongerAnswer: what = tr("detailed"); break;
+        case Experiment::ShorterAnswer: what = tr("one line"); break;
+        case Experiment::FollowUp: what = tr("follow-up"); break;
+        case Experiment::BrokenCache: what = tr("no reuse"); break;
+        case Experiment::Concurrent: what = tr("at once %1").arg(c.concurrentIndex + 1); break;
+        case Experiment::KvQ8: what = QStringLiteral("q8_0"); break;
+        }
+    }
+    return QStringLiteral("#%1 %2").arg(id).arg(what);
 }
 
 QString runLabel(int id, const RunConfig& c)
@@ -91,7 +121,18 @@ QString runLabel(int id, const RunConfig& c)
         label += experimentTitle(c.experiment);
     if (c.experiment == Experiment::Concurrent)
         label += QStringLiteral(" [%1]").arg(c.concurrentIndex + 1);
+    // What differs between runs: the KV mode and dtype, the pages, the question.
     label += QStringLiteral(" · ") + c.engine.kvMode;
+    if (c.engine.kvDtype != QLatin1String("f16"))
+        label += QLatin1Char(' ') + c.engine.kvDtype;
+    if (c.documentFraction < 1.0)
+        label += QStringLiteral(" · ") + tr("%1% of pp. %2–%3").arg(qRound(c.documentFraction * 100)).arg(c.firstPage).arg(c.lastPage);
+    else if (c.firstPage > 1 || !c.stage.isEmpty())
+        label += QStringLiteral(" · ") + tr("pp. %1–%2").arg(c.firstPage).arg(c.lastPage);
+    if (!c.stage.isEmpty())
+        label += QStringLiteral(" · ") + c.stage;
+    if (c.task == TaskKind::Question && !c.question.isEmpty())
+        label += QStringLiteral(" · “%1”").arg(c.question.size() > 40 ? c.question.left(39) + QChar(0x2026) : c.question);
     return label;
 }
 

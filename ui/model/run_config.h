@@ -17,12 +17,13 @@ bool parseTaskKey(const QString& key, TaskKind& out);
 enum class Experiment {
     None,
     KvOff,          // same request, KV mode "off": every step recomputes the prefix
-    HalfDocument,   // the first half of the selected text
-    LongerAnswer,   // max new tokens x 2
-    ShorterAnswer,  // max new tokens / 4: TTFT does not get shorter
+    HalfDocument,   // the first half of the selected text, cold (no prefix reuse): TTFT falls
+    LongerAnswer,   // a detailed summary, max new tokens x 2: TTFT flat, decode grows
+    ShorterAnswer,  // a one-line summary, max new tokens / 4: TTFT does not get shorter
     FollowUp,       // a follow-up question on the same document: prefix cache hit
     BrokenCache,    // a timestamp in front of the system prompt: no prefix reuse
     Concurrent,     // several copies at once: queueing and KV multiplied
+    KvQ8,           // the KV cache stored as q8_0: about half the bytes per token
 };
 QString experimentKey(Experiment e);            // "kv-off", "half-document", ...
 
@@ -64,6 +65,9 @@ struct RunConfig {
     QString timestamp;              // BrokenCache: the prefix that was put in front
     EngineSettings engine;
     SamplingSettings sampling;
+    // Map-reduce: the stage this run is ("map 2/6", "reduce"); empty otherwise.
+    QString stage;
+    int mapReduceId = 0;            // the map-reduce job it belongs to (0: none)
     // Follow-up: the earlier exchange kept in the conversation.
     QStringList history;            // alternating user, assistant texts after the document
 };
@@ -71,6 +75,8 @@ struct RunConfig {
 // The one-line label of a run in the history and chart legends, e.g.
 // "#3 Key points · paged" or "#4 Follow-up of #3".
 QString runLabel(int id, const RunConfig& c);
+// The short name in chart legends and axes: "#3 follow-up", "#4 KV off".
+QString runShortLabel(int id, const RunConfig& c);
 QString taskTitle(TaskKind t);      // translated, e.g. "Key points"
 QString experimentTitle(Experiment e);
 

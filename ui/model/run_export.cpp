@@ -7,6 +7,8 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include "engine/metrics/event_json.h"
+
 namespace kvlens::ui {
 
 namespace {
@@ -95,75 +97,17 @@ QString runToCsv(const RunRecord& run)
     return out;
 }
 
+// The engine's one JSON form of figures and events (engine/metrics/event_json),
+// read back as Qt JSON; only the request id becomes the window's run id.
 QJsonObject figuresToJson(const RunFigures& f)
 {
-    QJsonObject o;
-    o[QStringLiteral("prompt_tokens")] = f.promptTokens;
-    o[QStringLiteral("cached_tokens")] = f.cachedTokens;
-    o[QStringLiteral("computed_tokens")] = f.computedTokens;
-    o[QStringLiteral("generated_tokens")] = f.generatedTokens;
-    o[QStringLiteral("queue_ms")] = f.queueMs;
-    o[QStringLiteral("tokenize_ms")] = f.tokenizeMs;
-    o[QStringLiteral("prefill_ms")] = f.prefillMs;
-    o[QStringLiteral("ttft_ms")] = f.ttftMs;
-    o[QStringLiteral("ttft_visible_ms")] = f.ttftVisibleMs;
-    o[QStringLiteral("decode_ms")] = f.decodeMs;
-    o[QStringLiteral("e2e_ms")] = f.e2eMs;
-    o[QStringLiteral("prefill_tok_s")] = f.prefillTokS;
-    o[QStringLiteral("decode_tok_s")] = f.decodeTokS;
-    o[QStringLiteral("tpot_ms")] = f.tpotMs;
-    o[QStringLiteral("kv_bytes_peak")] = double(f.kvBytesPeak);
-    o[QStringLiteral("device_memory_peak")] = double(f.deviceMemoryPeak);
-    o[QStringLiteral("prefill_flop")] = f.prefillFlop;
-    o[QStringLiteral("prefill_flop_s")] = f.prefillFlopS;
-    o[QStringLiteral("decode_bytes")] = f.decodeBytes;
-    o[QStringLiteral("decode_bytes_s")] = f.decodeBytesS;
-    return o;
+    return QJsonDocument::fromJson(QByteArray::fromStdString(kvlens::figures_to_json(f))).object();
 }
 
 QJsonObject eventToJson(const RunEvent& e)
 {
-    QJsonObject o;
-    o[QStringLiteral("event")] = eventKindName(e.kind);
+    QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(kvlens::event_to_json_line(e.event))).object();
     o[QStringLiteral("request")] = e.runId;
-    switch (e.kind) {
-    case RunEvent::Kind::Queued:
-        o[QStringLiteral("prompt_tokens")] = e.promptTokens;
-        break;
-    case RunEvent::Kind::Started:
-        o[QStringLiteral("queue_ms")] = e.queueMs;
-        break;
-    case RunEvent::Kind::PrefillChunk:
-        o[QStringLiteral("tokens_done")] = e.prefill.tokensDone;
-        o[QStringLiteral("tokens_total")] = e.prefill.tokensTotal;
-        o[QStringLiteral("cached_tokens")] = e.prefill.cachedTokens;
-        o[QStringLiteral("chunk_ms")] = e.prefill.chunkMs;
-        o[QStringLiteral("t_ms")] = e.prefill.tMs;
-        break;
-    case RunEvent::Kind::FirstToken:
-        o[QStringLiteral("ttft_ms")] = e.ttftMs;
-        o[QStringLiteral("id")] = e.token.id;
-        o[QStringLiteral("text")] = e.token.text;
-        break;
-    case RunEvent::Kind::Token:
-        o[QStringLiteral("index")] = e.token.index;
-        o[QStringLiteral("id")] = e.token.id;
-        o[QStringLiteral("text")] = e.token.text;
-        o[QStringLiteral("latency_ms")] = e.token.latencyMs;
-        o[QStringLiteral("t_ms")] = e.token.tMs;
-        o[QStringLiteral("visible")] = e.token.visible;
-        o[QStringLiteral("kv_tokens")] = double(e.token.kv.tokens);
-        o[QStringLiteral("kv_bytes")] = double(e.token.kv.logicalBytes);
-        o[QStringLiteral("kv_allocated_bytes")] = double(e.token.kv.allocatedBytes);
-        o[QStringLiteral("kv_reserved_bytes")] = double(e.token.kv.reservedBytes);
-        break;
-    case RunEvent::Kind::Done:
-        o[QStringLiteral("reason")] = finishReasonName(e.reason);
-        if (!e.error.isEmpty())
-            o[QStringLiteral("error")] = e.error;
-        o[QStringLiteral("figures")] = figuresToJson(e.figures);
-        break;
-    }
     return o;
 }
 

@@ -2,13 +2,14 @@
 // RunHistoryModel.
 #include "ui/model/run_history_model.h"
 
+#include "ui/model/format.h"
+
 #include <QCoreApplication>
 #include <QSet>
 
 namespace kvlens::ui {
 
 namespace {
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 }
 
 RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractListModel(parent) {}
@@ -119,7 +120,7 @@ QString RunHistoryModel::summaryOf(const RunRecord& r)
         return tr("error: %1").arg(r.error());
     QString s;
     if (r.hasFirstToken())
-        s = tr("TTFT %1 ms · %2 tok/s").arg(r.ttftMs(), 0, 'f', 0).arg(r.decodeTokPerSecond(), 0, 'f', 1);
+        s = tr("TTFT %1 · %2").arg(formatMs(r.ttftMs()), formatTokS(r.decodeTokPerSecond()));
     if (r.finishReason() == FinishReason::Cancelled)
         s = s.isEmpty() ? tr("cancelled") : s + QStringLiteral(" · ") + tr("cancelled");
     if (r.cachedTokens() > 0)

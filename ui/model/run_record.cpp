@@ -20,58 +20,82 @@ void RunRecord::setSubmitError(const QString& message)
     error_ = message;
 }
 
-void RunRecord::ingest(const RunEvent& e)
+void RunRecord::ingest(const RunEvent& ev)
 {
     if (state_ == State::Finished)
         return;
-    events_.append(e);
-    switch (e.kind) {
-    case RunEvent::Kind::Queued:
-        promptTokens_ = e.promptTokens;
-        state_ = State::Queued;
-        break;
-    case RunEvent::Kind::Started:
-        queueMs_ = e.queueMs;
-        lastMs_ = std::max(lastMs_, e.queueMs);
-        state_ = State::Prefill;
-        break;
-    case RunEvent::Kind::PrefillChunk:
-        prefill_.append(e.prefill);
-        if (promptTokens_ == 0)
-            promptTokens_ = e.prefill.tokensTotal;
-        lastMs_ = std::max(lastMs_, e.prefill.tMs);
-        state_ = State::Prefill;
-        break;
-    case RunEvent::Kind::FirstToken:
-        ttftMs_ = e.ttftMs;
-        lastMs_ = std::max(lastMs_, e.ttftMs);
-        state_ = State::Decode;
-        break;
-    case RunEvent::Kind::Token:
-        tokens_.append(e.token);
-        text_ += e.token.text;
-        lastMs_ = std::max(lastMs_, e.token.tMs);
-        state_ = State::Decode;
-        break;
-    case RunEvent::Kind::Done:
-        state_ = State::Finished;
-        reason_ = e.reason;
-        error_ = e.error;
-        if (!e.text.isEmpty() || tokens_.isEmpty())
-            text_ = e.text;
-        figures_ = e.figures;
-        hasFigures_ = true;
-        if (promptTokens_ == 0)
-            promptTokens_ = figures_.promptTokens;
-        lastMs_ = std::max(lastMs_, figures_.e2eMs);
-        break;
-    }
+    events_.append(ev);
+    std::visit([this](const auto& e) { take(e); }, ev.event);
+}
+
+void RunRecord::take(const kvlens::event_queued& e)
+{
+    promptTokens_ = e.prompt_tokens;
+    state_ = State::Queued;
+}
+
+void RunRecord::take(const kvlens::event_started& e)
+{
+    queueMs_ = e.queue_ms;
+    tokenizeMs_ = e.tokenize_ms;
+    scheduledMs_ = e.t_ms;
+    lastMs_ = std::max(lastMs_, e.t_ms);
+    state_ = State::Prefill;
+}
+
+void RunRecord::take(const kvlens::event_prefill_chunk& e)
+{
+    prefill_.append({e.tokens_done, e.tokens_total, e.cached_tokens, e.chunk_ms, e.t_ms,
+                     {e.kv_tokens, e.kv_bytes, e.kv_allocated_bytes, e.kv_reserved_bytes}});
+    if (promptTokens_ == 0)
+        promptTokens_ = e.tokens_total;
+    lastMs_ = std::max(lastMs_, e.t_ms);
+    state_ = State::Prefill;
+}
+
+void RunRecord::take(const kvlens::event_first_token& e)
+{
+    ttftMs_ = e.ttft_ms;
+    firstTokenParts_ = {e.queue_ms, e.tokenize_ms, e.prefill_ms, e.first_sample_ms};
+    lastMs_ = std::max(lastMs_, e.ttft_ms);
+    state_ = State::Decode;
+}
+
+void RunRecord::take(const kvlens::event_token& e)
+{
+    TokenStep t;
+    t.index = e.index;
+    t.id = e.id;
+    t.text = fromEngineText(e.text);
+    t.latencyMs = e.latency_ms;
+    t.tMs = e.t_ms;
+    t.visible = e.visible;
+    t.kv = {e.kv_tokens, e.kv_bytes, e.kv_allocated_bytes, e.kv_reserved_bytes};
+    t.recomputedTokens = e.recomputed_tokens;
+    tokens_.append(t);
+    text_ += t.text;
+    lastMs_ = std::max(lastMs_, e.t_ms);
+    state_ = State::Decode;
+}
+
+void RunRecord::take(const kvlens::event_done& e)
+{
+    state_ = State::Finished;
+    reason_ = toFinishReason(e.reason);
+    error_ = fromEngineText(e.error);
+    if (!e.text.empty() || tokens_.isEmpty())
+        text_ = fromEngineText(e.text);
+    figures_ = e.figures;
+    hasFigures_ = true;
+    if (promptTokens_ == 0)
+        promptTokens_ = figures_.prompt_tokens;
+    lastMs_ = std::max(lastMs_, figures_.e2e_ms);
 }
 
 int RunRecord::cachedTokens() const
 {
     if (hasFigures_)
-        return figures_.cachedTokens;
+        return figures_.cached_tokens;
     return prefill_.isEmpty() ? 0 : prefill_.last().cachedTokens;
 }
 
@@ -86,8 +110,8 @@ double RunRecord::prefillFraction() const
 
 double RunRecord::prefillTokPerSecond() const
 {
-    if (hasFigures_ && figures_.prefillTokS > 0)
-        return figures_.prefillTokS;
+    if (hasFigures_ && figures_.prefill_tok_s > 0)
+        return figures_.prefill_tok_s;
     double ms = 0;
     for (const PrefillProgress& p : prefill_)
         ms += p.chunkMs;
@@ -101,56 +125,78 @@ double RunRecord::prefillEtaMs() const
 {
     if (prefillFraction() >= 1.0)
         return 0;
-    const double rate = prefillTokPerSecond();
-    if (rate <= 0 || prefill_.isEmpty())
+    if (prefill_.isEmpty())
         return -1;
-    const int left = prefill_.last().tokensTotal - prefill_.last().tokensDone;
-    return left * 1000.0 / rate;
+    // A chunk's cost grows with its position (attention reads every earlier
+    // token), so the time per token is fitted as a + b * position over the
+    // chunks measured so far, and summed over the tokens left. With one chunk
+    // only the constant rate is known.
+    const PrefillProgress& last = prefill_.last();
+    const int left = last.tokensTotal - last.tokensDone;
+    double n = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int start = prefill_.first().cachedTokens;
+    for (const PrefillProgress& p : prefill_) {
+        const int tokens = p.tokensDone - start;
+        if (tokens > 0 && p.chunkMs > 0) {
+            const double x = 0.5 * (start + p.tokensDone);   // the chunk's mid position
+            const double y = p.chunkMs / tokens;             // ms per token
+            n += 1, sx += x, sy += y, sxx += x * x, sxy += x * y;
+        }
+        start = p.tokensDone;
+    }
+    if (n == 0)
+        return -1;
+    double a = sy / n, b = 0;
+    const double den = n * sxx - sx * sx;
+    if (n >= 2 && den > 0) {
+        b = std::max(0.0, (n * sxy - sx * sy) / den);
+        a = (sy - b * sx) / n;
+    }
+    const double mid = last.tokensDone + 0.5 * left;
+    return std::max(0.0, left * (a + b * mid));
 }
 
 double RunRecord::decodeTokPerSecond() const
 {
-    if (hasFigures_ && figures_.decodeTokS > 0)
-        return figures_.decodeTokS;
+    if (hasFigures_ && figures_.decode_tok_s > 0)
+        return figures_.decode_tok_s;
     if (tokens_.size() < 2)
         return 0;
     const double ms = tokens_.last().tMs - tokens_.first().tMs;
     return ms > 0 ? (tokens_.size() - 1) * 1000.0 / ms : 0;
 }
 
-QVector<double> RunRecord::movingAverageLatency(int window) const
+QVector<double> RunRecord::movingAverageLatency(int window, int from) const
 {
     QVector<double> out;
-    out.reserve(tokens_.size());
+    from = std::max(from, 0);
+    out.reserve(std::max<qsizetype>(0, tokens_.size() - from));
     window = std::max(window, 1);
     double sum = 0;
-    for (int i = 0; i < tokens_.size(); ++i) {
+    for (int i = from; i < tokens_.size(); ++i) {
         sum += tokens_[i].latencyMs;
-        if (i >= window)
+        if (i - from >= window)
             sum -= tokens_[i - window].latencyMs;
-        out.append(sum / std::min(i + 1, window));
+        out.append(sum / std::min(i - from + 1, window));
     }
     return out;
 }
 
 TtftParts RunRecord::ttftParts() const
 {
-    TtftParts p;
-    if (hasFigures_ && figures_.ttftMs > 0) {
-        p.queueMs = figures_.queueMs;
-        p.tokenizeMs = figures_.tokenizeMs;
-        p.prefillMs = figures_.prefillMs;
-        p.sampleMs = std::max(0.0, figures_.ttftMs - p.queueMs - p.tokenizeMs - p.prefillMs);
-        return p;
-    }
-    p.queueMs = queueMs_;
-    if (prefill_.isEmpty())
-        return p;
-    const double prefillStart = prefill_.first().tMs - prefill_.first().chunkMs;
-    p.tokenizeMs = std::max(0.0, prefillStart - queueMs_);
-    p.prefillMs = std::max(0.0, prefill_.last().tMs - prefillStart);
+    // Every part is measured by the engine at its own boundaries (arrival,
+    // tokenized, scheduled, prefill done, first token sampled); none is a
+    // remainder. Before the first token, prefill is the time since scheduled
+    // up to the latest chunk, as seen so far.
+    if (hasFigures_ && figures_.ttft_ms > 0)
+        return {figures_.queue_ms, figures_.tokenize_ms, figures_.prefill_ms, figures_.first_sample_ms};
     if (hasFirstToken())
-        p.sampleMs = std::max(0.0, ttftMs_ - prefill_.last().tMs);
+        return firstTokenParts_;
+    TtftParts p;
+    p.queueMs = queueMs_;
+    p.tokenizeMs = tokenizeMs_;
+    if (!prefill_.isEmpty() && scheduledMs_ >= 0)
+        p.prefillMs = std::max(0.0, prefill_.last().tMs - scheduledMs_);
     return p;
 }
 
@@ -176,17 +222,42 @@ QVector<QPointF> RunRecord::latencyPoints() const
     return pts;
 }
 
-QVector<QPointF> RunRecord::kvPoints(KvKind kind) const
+QVector<QPointF> RunRecord::kvPoints(KvKind kind, bool decodeOnly) const
+{
+    auto bytes = [kind](const KvSnapshot& kv) {
+        return kind == KvKind::Allocated ? kv.allocatedBytes
+                                         : kind == KvKind::Reserved ? kv.reservedBytes : kv.logicalBytes;
+    };
+    QVector<QPointF> pts;
+    pts.reserve(prefill_.size() + tokens_.size() + 1);
+    // KV grows as it happens: from nothing, chunk by chunk through the
+    // prefill, then step by step. KV off keeps nothing: no points at all.
+    if (!decodeOnly) {
+        bool any = false;
+        for (const PrefillProgress& p : prefill_) {
+            if (p.kv.tokens <= 0 && bytes(p.kv) <= 0)
+                continue;
+            if (!any) {
+                pts.append(QPointF(0, 0));
+                any = true;
+            }
+            pts.append(QPointF(double(p.kv.tokens), double(bytes(p.kv))));
+        }
+    }
+    for (const TokenStep& t : tokens_) {
+        if (t.kv.tokens <= 0 && bytes(t.kv) <= 0)
+            continue;
+        pts.append(QPointF(double(t.kv.tokens), double(bytes(t.kv))));
+    }
+    return pts;
+}
+
+QVector<QPointF> RunRecord::recomputedPoints() const
 {
     QVector<QPointF> pts;
-    pts.reserve(tokens_.size());
     for (const TokenStep& t : tokens_) {
-        qint64 b = t.kv.logicalBytes;
-        if (kind == KvKind::Allocated)
-            b = t.kv.allocatedBytes;
-        else if (kind == KvKind::Reserved)
-            b = t.kv.reservedBytes;
-        pts.append(QPointF(double(t.kv.tokens), double(b)));
+        if (t.recomputedTokens > 0)
+            pts.append(QPointF(t.index, double(t.recomputedTokens)));
     }
     return pts;
 }
@@ -194,7 +265,7 @@ QVector<QPointF> RunRecord::kvPoints(KvKind kind) const
 qint64 RunRecord::kvPeakBytes(KvKind kind) const
 {
     qint64 peak = 0;
-    for (const QPointF& p : kvPoints(kind))
+    for (const QPointF& p : kvPoints(kind, false))
         peak = std::max(peak, qint64(p.y()));
     return peak;
 }

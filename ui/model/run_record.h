@@ -15,13 +15,15 @@
 
 namespace kvlens::ui {
 
-// TTFT split into its parts, ms. Before the run is done the parts are
-// estimated from the events seen so far; afterwards they are the figures.
+// TTFT split into its parts, ms, each measured by the engine between two
+// moments: arrival -tokenize-> tokenized -queue-> scheduled -prefill-> prefill
+// done -sample-> first token sampled. Live (from the started and chunk events)
+// before the first token; the first token's and the figures' afterwards.
 struct TtftParts {
-    double queueMs = 0;
-    double tokenizeMs = 0;      // start -> first prefill chunk began (tokenize, template)
-    double prefillMs = 0;
-    double sampleMs = 0;        // last prefill chunk -> first token sampled
+    double queueMs = 0;         // tokenized -> scheduled (vLLM: request_queue_time)
+    double tokenizeMs = 0;      // arrival -> tokenized (chat template + tokenizer)
+    double prefillMs = 0;       // scheduled -> last prefill chunk done
+    double sampleMs = 0;        // last prefill chunk done -> first token sampled
     double total() const { return queueMs + tokenizeMs + prefillMs + sampleMs; }
 };
 
@@ -71,19 +73,31 @@ public:
 
     // Decode: tokens per second over the tokens after the first (0 if < 2).
     double decodeTokPerSecond() const;
-    // Mean of the last `window` latencies at each token, ms.
-    QVector<double> movingAverageLatency(int window) const;
+    // Mean of the last `window` latencies at each token from `from` on (the
+    // latency chart starts at 1: the first token's latency is the TTFT), ms.
+    QVector<double> movingAverageLatency(int window, int from = 0) const;
     TtftParts ttftParts() const;
 
     // Chart series: (t ms, tokens done), (token index, latency ms) and
     // (tokens held, bytes) for the logical, allocated and reserved KV.
     QVector<QPointF> prefillPoints() const;
     QVector<QPointF> latencyPoints() const;
+    // KV points from the first prefill chunk on (from 0), or only the decode
+    // steps (the zoom); none in KV mode "off", which keeps no cache.
     enum class KvKind { Logical, Allocated, Reserved };
-    QVector<QPointF> kvPoints(KvKind kind) const;
+    QVector<QPointF> kvPoints(KvKind kind, bool decodeOnly = false) const;
+    // KV off: (token index, tokens recomputed by that step).
+    QVector<QPointF> recomputedPoints() const;
     qint64 kvPeakBytes(KvKind kind) const;
 
 private:
+    void take(const kvlens::event_queued& e);
+    void take(const kvlens::event_started& e);
+    void take(const kvlens::event_prefill_chunk& e);
+    void take(const kvlens::event_first_token& e);
+    void take(const kvlens::event_token& e);
+    void take(const kvlens::event_done& e);
+
     int id_ = 0;
     RunConfig config_;
     QDateTime createdAt_;
@@ -93,6 +107,9 @@ private:
     QString text_;
     int promptTokens_ = 0;
     double queueMs_ = 0;
+    double tokenizeMs_ = 0;
+    double scheduledMs_ = -1;            // arrival -> scheduled, from the started event
+    TtftParts firstTokenParts_;          // the first token event's measured segments
     double ttftMs_ = -1;
     double lastMs_ = 0;
     QVector<PrefillProgress> prefill_;   // one per chunk, in order

@@ -4,6 +4,12 @@
 
 namespace kvlens::ui {
 
+static_assert(std::variant_size_v<kvlens::event> == 6, "RunEvent::Kind follows kvlens::event's alternatives");
+static_assert(std::is_same_v<std::variant_alternative_t<int(RunEvent::Kind::PrefillChunk), kvlens::event>,
+                             kvlens::event_prefill_chunk>);
+static_assert(std::is_same_v<std::variant_alternative_t<int(RunEvent::Kind::Done), kvlens::event>,
+                             kvlens::event_done>);
+
 QString finishReasonName(FinishReason r)
 {
     switch (r) {
@@ -14,6 +20,17 @@ QString finishReasonName(FinishReason r)
     case FinishReason::Error: return QStringLiteral("error");
     }
     return {};
+}
+
+FinishReason toFinishReason(kvlens::finish_reason r)
+{
+    switch (r) {
+    case kvlens::finish_reason::stop: return FinishReason::Stop;
+    case kvlens::finish_reason::length: return FinishReason::Length;
+    case kvlens::finish_reason::cancelled: return FinishReason::Cancelled;
+    case kvlens::finish_reason::error: return FinishReason::Error;
+    }
+    return FinishReason::Error;
 }
 
 QString eventKindName(RunEvent::Kind k)

@@ -1,26 +1,24 @@
 // SPDX-License-Identifier: Apache-2.0
-// Plain Qt value types that carry the engine's events (engine/metrics/events.h)
-// across threads by queued signals and into the run records. No widgets, no
-// engine types: the GUI side of the event stream. Times are milliseconds since
-// the request's submission; sizes are bytes.
+// What crosses from the engine's thread to the window: the engine's own event
+// structs (engine/metrics/events.h), registered as a Qt metatype and tagged
+// with the window's run id, so no field is copied by hand into a Qt twin.
+// Also the series points a run record derives from them for the charts. Times
+// are milliseconds since the request's arrival; sizes are bytes.
 #pragma once
 
 #include <QMetaType>
 #include <QString>
 #include <QVector>
+#include <variant>
+
+#include "engine/metrics/events.h"
 
 namespace kvlens::ui {
 
-// One prefill chunk finished.
-struct PrefillProgress {
-    int tokensDone = 0;     // prompt tokens whose KV is held (cached included)
-    int tokensTotal = 0;    // prompt tokens
-    int cachedTokens = 0;   // prompt tokens reused from the prefix cache
-    double chunkMs = 0;     // wall time of this chunk's forward pass, ms
-    double tMs = 0;         // since submission, at the end of the chunk, ms
-};
+// The request's figures, computed once by the engine (metrics/figures_of).
+using RunFigures = kvlens::request_figures;
 
-// The KV cache of one request after a decode step, bytes.
+// The KV cache of one request after a prefill chunk or a decode step, bytes.
 struct KvSnapshot {
     qint64 tokens = 0;          // tokens whose K/V are held
     qint64 logicalBytes = 0;    // sum over layers of 2*n_kv_heads*head_dim*bytes/elt*tokens
@@ -28,61 +26,44 @@ struct KvSnapshot {
     qint64 reservedBytes = 0;   // what the KV mode set aside
 };
 
-// One generated token.
+// One prefill chunk finished (a point of the prefill and KV charts).
+struct PrefillProgress {
+    int tokensDone = 0;     // prompt tokens whose KV is held (cached included)
+    int tokensTotal = 0;    // prompt tokens
+    int cachedTokens = 0;   // prompt tokens reused from the prefix cache
+    double chunkMs = 0;     // wall time of this chunk's forward pass, ms
+    double tMs = 0;         // since arrival, at the end of the chunk, ms
+    KvSnapshot kv;          // the request's KV after the chunk
+};
+
+// One generated token (a point of the latency and KV charts).
 struct TokenStep {
     int index = 0;          // 0-based among generated tokens
     qint32 id = 0;          // token id
     QString text;           // complete UTF-8 text of the token (may be empty)
-    double latencyMs = 0;   // since the previous token; index 0: since submission, ms
-    double tMs = 0;         // since submission, ms
+    double latencyMs = 0;   // since the previous token; index 0: since arrival, ms
+    double tMs = 0;         // since arrival, ms
     bool visible = true;    // false inside hidden reasoning
     KvSnapshot kv;
-};
-
-// The figures of a finished request (docs/design.md, "Events and figures").
-struct RunFigures {
-    int promptTokens = 0;
-    int cachedTokens = 0;
-    int computedTokens = 0;
-    int generatedTokens = 0;
-    double queueMs = 0;
-    double tokenizeMs = 0;
-    double prefillMs = 0;
-    double ttftMs = 0;
-    double ttftVisibleMs = 0;
-    double decodeMs = 0;
-    double e2eMs = 0;
-    double prefillTokS = 0;     // computed tokens / prefill time, tok/s
-    double decodeTokS = 0;      // (generated - 1) / decode time, tok/s
-    double tpotMs = 0;          // ms per output token after the first
-    qint64 kvBytesPeak = 0;
-    qint64 deviceMemoryPeak = 0;
-    double prefillFlop = 0;     // FLOP counted for the prefill
-    double prefillFlopS = 0;    // achieved FLOP/s
-    double decodeBytes = 0;     // bytes read by the decode steps
-    double decodeBytesS = 0;    // achieved bytes/s
+    qint64 recomputedTokens = 0;   // KV off: tokens this step ran again
 };
 
 enum class FinishReason { None, Stop, Length, Cancelled, Error };
 QString finishReasonName(FinishReason r);   // "stop", "length", ... ("" for None)
+FinishReason toFinishReason(kvlens::finish_reason r);
 
-// One event of one run, flattened so that a batch is a QVector. Only the
-// fields of `kind` are meaningful.
+// One engine event of one run. A batch is a QVector of them.
 struct RunEvent {
     enum class Kind { Queued, Started, PrefillChunk, FirstToken, Token, Done };
-    Kind kind = Kind::Queued;
     int runId = 0;              // the window's run id (not the engine's request id)
-    int promptTokens = 0;       // Queued
-    double queueMs = 0;         // Started
-    PrefillProgress prefill;    // PrefillChunk
-    double ttftMs = 0;          // FirstToken
-    TokenStep token;            // FirstToken (index 0, id, text) and Token
-    FinishReason reason = FinishReason::None;  // Done
-    QString error;              // Done, reason Error
-    QString text;               // Done: the whole generated text
-    RunFigures figures;         // Done
+    kvlens::event event;        // the engine's struct, as emitted
+
+    Kind kind() const { return Kind(event.index()); }
+    template <class T> const T* as() const { return std::get_if<T>(&event); }
 };
 QString eventKindName(RunEvent::Kind k);    // "queued", "started", "prefill_chunk", ...
+// UTF-8 from the engine as a QString.
+inline QString fromEngineText(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // Memory of the engine while a run goes on, bytes.
 struct MemorySnapshot {

@@ -2,6 +2,9 @@
 // AnswerPane and its latency legend.
 #include "ui/widgets/answer_pane.h"
 
+#include "tasks/answer_check.h"
+#include "ui/model/run_config.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
@@ -137,6 +140,7 @@ bool AnswerPane::tint() const { return tint_->isChecked(); }
 
 void AnswerPane::setPresentation(bool on)
 {
+    presentation_ = on;
     QFont f = QApplication::font();
     f.setPointSizeF(f.pointSizeF() * (on ? 1.9 : 1.1));
     text_->setFont(f);
@@ -172,7 +176,8 @@ void AnswerPane::showRun(const RunRecord* run)
 
 void AnswerPane::render()
 {
-    heading_->setText(run_ ? tr("Answer — %1").arg(run_->label()) : tr("Answer"));
+    heading_->setText(run_ ? tr("Answer — %1").arg(presentation_ ? runShortLabel(run_->id(), run_->config()) : run_->label())
+                           : tr("Answer"));
     if (!run_) {
         status_->clear();
         text_->setHtml(QStringLiteral("<p style='color:%1'>%2</p>")
@@ -203,6 +208,11 @@ void AnswerPane::render()
         }
         break;
     }
+    // A small model may loop on one phrase; say so rather than let it pass as an answer.
+    repetitive_ = run_->isFinished() && tasks::is_degenerate_repetition(run_->text().toStdString());
+    if (repetitive_)
+        status += QStringLiteral(" · ") + tr("⚠ the answer repeats itself (a small model looping): "
+                                             "try fewer pages or a larger model");
     status_->setText(status);
 
     const bool dark = isDark(this);

@@ -22,7 +22,8 @@ class AnswerPane : public QWidget {
 public:
     explicit AnswerPane(QWidget* parent = nullptr);
 
-    void showRun(const RunRecord* run);    // null: nothing selected
+    void showRun(const RunRecord* run);
+    bool flaggedRepetitive() const { return repetitive_; }
     bool tint() const;
     void setTint(bool on);
     void setPresentation(bool on);   // larger text for the back of the room
@@ -38,6 +39,8 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    bool repetitive_ = false;
+    bool presentation_ = false;
     void retranslate();
     void render();
 

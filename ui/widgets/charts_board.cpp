@@ -2,6 +2,17 @@
 // ChartsBoard.
 #include "ui/widgets/charts_board.h"
 
+#include "ui/model/run_history_model.h"
+#include "ui/run_controller.h"
+#include "ui/model/experiment_caption.h"
+#include "ui/model/prompt_builder.h"
+
+#include <QLabel>
+#include <QResizeEvent>
+#include <algorithm>
+#include <cmath>
+#include <QLayoutItem>
+
 #include <QDir>
 #include <QEvent>
 #include <QGridLayout>
@@ -25,6 +36,11 @@ ChartsBoard::ChartsBoard(QWidget* parent) : QWidget(parent)
     stats_ = new StatsCard;
     stats_->setAutoFillBackground(true);
     stats_->setBackgroundRole(QPalette::Base);
+    caption_ = new QLabel;
+    caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::PlainText);
+    caption_->setVisible(false);
+    caption_->setContentsMargins(8, 2, 8, 2);
     relayout();
 }
 
@@ -39,21 +55,79 @@ ChartPanel* ChartsBoard::chart(const QString& key) const
 
 void ChartsBoard::relayout()
 {
-    // Three rows: prefill | TTFT, latency | KV (equal halves), and memory |
-    // stats card, where the card takes the room its two columns of figures
-    // need. Presentation mode keeps the layout with larger fonts; the window
-    // gives the board more room by hiding the document.
-    auto row = [this](QWidget* a, QWidget* b, int sa, int sb, int r) {
+    // Normal: three rows, prefill | TTFT, latency | KV (equal halves), and
+    // memory | stats card, where the card takes the room its two columns of
+    // figures need. Presentation: two rows of three, so every chart is tall
+    // enough for its axis titles in large type (the window hides the
+    // document, the task and the history to give the board the room).
+    while (QLayoutItem* item = grid_->takeAt(0)) {
+        if (QLayout* l = item->layout()) {
+            while (QLayoutItem* inner = l->takeAt(0))
+                delete inner;
+        }
+        delete item;
+    }
+    for (int r = 0; r < 4; ++r)
+        grid_->setRowStretch(r, 0);
+    auto row = [this](const QList<QPair<QWidget*, int>>& cells, int r) {
         auto* h = new QHBoxLayout;
         h->setSpacing(4);
-        h->addWidget(a, sa);
-        h->addWidget(b, sb);
+        for (const auto& [w, stretch] : cells)
+            h->addWidget(w, stretch);
         grid_->addLayout(h, r, 0);
         grid_->setRowStretch(r, 1);
     };
-    row(charts_[0], charts_[1], 1, 1, 0);
-    row(charts_[2], charts_[3], 1, 1, 1);
-    row(charts_[4], stats_, 2, 3, 2);
+    // The experiment's caption above them all.
+    grid_->addWidget(caption_, 0, 0);
+    if (presentation_) {
+        row({{charts_[0], 1}, {charts_[1], 1}, {charts_[3], 1}}, 1);
+        row({{charts_[2], 3}, {charts_[4], 4}, {stats_, 3}}, 2);
+    } else {
+        row({{charts_[0], 1}, {charts_[1], 1}}, 1);
+        row({{charts_[2], 1}, {charts_[3], 1}}, 2);
+        row({{charts_[4], 2}, {stats_, 3}}, 3);
+    }
+}
+
+void ChartsBoard::plotFrom(const RunController& controller)
+{
+    ChartInput in;
+    in.primary = controller.selected();
+    in.compare = controller.compared();
+    const RunHistoryModel* h = controller.history();
+    for (int row = 0; row < h->count(); ++row)
+        in.recent.append(h->runAt(row));
+    if (controller.model().isValid())
+        in.kvFormula = controller.model().kvFormula();
+    plot(in);
+    // After an experiment: what changed and the measured effect.
+    QString caption;
+    if (in.primary && in.primary->config().parentRunId > 0) {
+        if (const RunRecord* parent = h->run(in.primary->config().parentRunId)) {
+            QVector<const RunRecord*> siblings;
+            if (in.primary->config().experiment == Experiment::Concurrent) {
+                for (const RunRecord* r : in.recent) {
+                    if (r != in.primary && r->config().experiment == Experiment::Concurrent
+                        && r->config().parentRunId == in.primary->config().parentRunId
+                        && qAbs(r->id() - in.primary->id()) < kConcurrentCopies)
+                        siblings.append(r);
+                }
+            }
+            caption = experimentCaption(*in.primary, *parent, siblings);
+        }
+    }
+    setCaption(caption);
+}
+
+void ChartsBoard::setCaption(const QString& text)
+{
+    caption_->setText(text);
+    caption_->setVisible(!text.isEmpty());
+}
+
+QString ChartsBoard::caption() const
+{
+    return caption_->text();
 }
 
 void ChartsBoard::plot(const ChartInput& in)
@@ -66,11 +140,32 @@ void ChartsBoard::plot(const ChartInput& in)
 
 void ChartsBoard::setPresentation(bool on)
 {
+    const bool changed = presentation_ != on;
     presentation_ = on;
-    const ChartStyle s = ChartStyle::fromApplication(on);
+    if (changed)
+        relayout();
+    ChartStyle s = ChartStyle::fromApplication(on);
+    s.scale = scale_;
     for (ChartPanel* c : charts_)
         c->setStyle(s);
     stats_->setPresentation(on);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * (on ? 1.5 : 1.1));
+    f.setWeight(QFont::DemiBold);
+    caption_->setFont(f);
+}
+
+void ChartsBoard::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    // In front of a class the type follows the screen: full size at 1080
+    // lines, about two thirds at 720, so less is cut short on a small projector.
+    const double scale = std::clamp(window()->height() / 1080.0, 0.62, 1.0);
+    if (std::abs(scale - scale_) > 0.02) {
+        scale_ = scale;
+        if (presentation_)
+            setPresentation(true);
+    }
 }
 
 void ChartsBoard::changeEvent(QEvent* e)

@@ -11,9 +11,11 @@
 #include "ui/charts/chart_panel.h"
 
 class QGridLayout;
+class QLabel;
 
 namespace kvlens::ui {
 
+class RunController;
 class StatsCard;
 
 class ChartsBoard : public QWidget {
@@ -25,6 +27,11 @@ public:
     ChartPanel* chart(const QString& key) const;
     StatsCard* stats() const { return stats_; }
     void plot(const ChartInput& in);
+    // Plots the controller's selected run, its overlay and the recent runs.
+    // Also captions an experiment with its measured effect.
+    void plotFrom(const RunController& controller);
+    void setCaption(const QString& text);
+    QString caption() const;
     int redraws() const { return redraws_; }
     void setPresentation(bool on);
     bool presentation() const { return presentation_; }
@@ -35,6 +42,7 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void relayout();
@@ -42,7 +50,9 @@ private:
     QGridLayout* grid_;
     QVector<ChartPanel*> charts_;
     StatsCard* stats_;
+    QLabel* caption_;
     bool presentation_ = false;
+    double scale_ = 1.0;
     int redraws_ = 0;
 };
 

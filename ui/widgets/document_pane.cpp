@@ -159,6 +159,21 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     tokensRow->addStretch();
     cl->addLayout(rangeRow);
     cl->addLayout(tokensRow);
+    // Too long: the largest range that fits (one click), or map-reduce.
+    auto* longRow = new QHBoxLayout;
+    fitButton_ = new QPushButton;
+    mapReduceButton_ = new QPushButton;
+    fitButton_->setVisible(false);
+    mapReduceButton_->setVisible(false);
+    longRow->addWidget(fitButton_);
+    longRow->addWidget(mapReduceButton_);
+    longRow->addStretch();
+    cl->addLayout(longRow);
+    connect(fitButton_, &QPushButton::clicked, this, [this] {
+        if (suggestedLast_ >= firstPage())
+            setPageRange(firstPage(), suggestedLast_);
+    });
+    connect(mapReduceButton_, &QPushButton::clicked, this, &DocumentPane::mapReduceRequested);
     auto rangeChanged = [this] {
         if (last_->value() < first_->value())
             last_->setValue(first_->value());
@@ -172,8 +187,28 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     retranslate();
 }
 
+void DocumentPane::setSuggestedLastPage(int last)
+{
+    suggestedLast_ = last;
+    const bool tooLong = !fitsContext();
+    fitButton_->setVisible(tooLong && last >= firstPage());
+    mapReduceButton_->setVisible(tooLong);
+    retranslateSuggestion();
+}
+
+void DocumentPane::retranslateSuggestion()
+{
+    fitButton_->setText(tr("Use pages %1–%2 (the most that fit)").arg(firstPage()).arg(suggestedLast_));
+    fitButton_->setToolTip(tr("The largest page range from page %1 whose text fits the context with room for the answer.")
+                               .arg(firstPage()));
+    mapReduceButton_->setText(tr("Map-reduce all pages"));
+    mapReduceButton_->setToolTip(tr("Summarize each part that fits on its own, then the summaries together; "
+                                    "every stage is a run in the history, named by its pages."));
+}
+
 void DocumentPane::retranslate()
 {
+    retranslateSuggestion();
     emptyTitle_->setText(tr("Open a report"));
     emptyHint_->setText(tr("Open a PDF with Ctrl+O or drop it here. The text stays on this machine."));
     openButton_->setText(tr("Open…"));
@@ -272,6 +307,26 @@ void DocumentPane::setPageImage(int page, const QImage& image)
     fitPage();
 }
 
+QString DocumentPane::pageViewText() const
+{
+    return pageView_->text();
+}
+
+bool DocumentPane::hasPageImage() const
+{
+    return !pageImage_.isNull();
+}
+
+void DocumentPane::setRenderError(const QString& message)
+{
+    renderError_ = message;
+    if (pageImage_.isNull()) {
+        pageView_->setPixmap(QPixmap());
+        pageView_->setText(tr("The page could not be rendered: %1").arg(message));
+        pageView_->setWordWrap(true);
+    }
+}
+
 void DocumentPane::fitPage()
 {
     if (pageImage_.isNull())
@@ -295,6 +350,8 @@ bool DocumentPane::eventFilter(QObject* o, QEvent* e)
 
 void DocumentPane::setTokenCountPending()
 {
+    fitButton_->setVisible(false);
+    mapReduceButton_->setVisible(false);
     promptTokens_ = -1;
     tokens_->setText(tr("counting tokens…"));
     tokens_->setStyleSheet(QString());
@@ -309,9 +366,13 @@ void DocumentPane::setTokenCount(int promptTokens, int contextLength, int answer
     tokens_->setMinimumWidth(tokens_->sizeHint().width());
     const bool fits = promptTokens + answerTokens <= contextLength;
     tokens_->setStyleSheet(style::badgeStyleSheet(fits ? style::Badge::Good : style::Badge::Bad));
+    if (fits) {
+        fitButton_->setVisible(false);
+        mapReduceButton_->setVisible(false);
+    }
     tokens_->setToolTip(fits ? tr("The prompt and an answer of %1 tokens fit the context of %2 tokens.")
                                    .arg(answerTokens).arg(contextLength)
-                             : tr("Too long: choose fewer pages. The prompt and an answer of %1 tokens need "
+                             : tr("Too long: choose fewer pages, use the suggested range, or map-reduce. The prompt and an answer of %1 tokens need "
                                   "more than the context of %2 tokens.")
                                    .arg(answerTokens).arg(contextLength));
 }

@@ -35,6 +35,11 @@ public:
     void setPageRange(int first, int last);
     void setThumbnail(int page, const QImage& image);
     void setPageImage(int page, const QImage& image);
+    // Rendering failed: the page view says why instead of "Rendering…".
+    void setRenderError(const QString& message);
+    QString renderError() const { return renderError_; }
+    QString pageViewText() const;
+    bool hasPageImage() const;
     // The prompt's tokens against the context, with room kept for the answer.
     void setTokenCount(int promptTokens, int contextLength, int answerTokens);
     void setTokenCountPending();
@@ -46,6 +51,12 @@ public:
     // False when the last count said the prompt and the answer exceed the context.
     bool fitsContext() const { return promptTokens_ < 0 || promptTokens_ + answerTokens_ <= contextLength_; }
     int promptTokens() const { return promptTokens_; }
+    // When too long: the last page of the largest range from firstPage()
+    // that fits (0: none), offered as a one-click button with map-reduce.
+    void setSuggestedLastPage(int last);
+    int suggestedLastPage() const { return suggestedLast_; }
+    QPushButton* fitButton() const { return fitButton_; }
+    QPushButton* mapReduceButton() const { return mapReduceButton_; }
     int contextLength() const { return contextLength_; }
 
 signals:
@@ -53,6 +64,7 @@ signals:
     void pageRequested(int page);
     void openRequested();
     void openSampleRequested();
+    void mapReduceRequested();
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -60,6 +72,7 @@ protected:
 
 private:
     void retranslate();
+    void retranslateSuggestion();
     void showPage(int page);
     void fitPage();
 
@@ -88,6 +101,10 @@ private:
     QSpinBox* first_;
     QSpinBox* last_;
     QLabel* tokens_;
+    QPushButton* fitButton_ = nullptr;
+    QPushButton* mapReduceButton_ = nullptr;
+    int suggestedLast_ = 0;
+    QString renderError_;
     int currentPage_ = 0;
     QImage pageImage_;      // the current page as rendered, before fitting
     int promptTokens_ = -1, contextLength_ = 0, answerTokens_ = 0;

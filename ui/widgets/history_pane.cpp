@@ -47,7 +47,7 @@ public:
         if (summary.contains(QLatin1String("error")) || summary.contains(QStringLiteral("错误")))
             dot = style::badgeColor(style::Badge::Bad);
         if (compare && runId == *compare)
-            dot = ChartStyle::runColor(1);
+            dot = ChartStyle::colorForRun(runId);
         const QRect r = opt.rect.adjusted(12, 6, -8, -6);
         p->save();
         p->setRenderHint(QPainter::Antialiasing);

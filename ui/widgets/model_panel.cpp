@@ -2,6 +2,11 @@
 // ModelPanel.
 #include "ui/widgets/model_panel.h"
 
+#include <QHBoxLayout>
+#include <QPushButton>
+
+#include "ui/app_settings.h"
+
 #include <QEvent>
 #include <QFileInfo>
 #include <QFontDatabase>
@@ -35,16 +40,31 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
     formula_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     formula_->setFrameShape(QFrame::StyledPanel);
     formula_->setMargin(style::kSpacing);
-    l->addWidget(heading_);
+    demo_ = new QLabel;
+    demo_->setWordWrap(true);
+    openModel_ = new QPushButton;
+    connect(openModel_, &QPushButton::clicked, this, &ModelPanel::openModelRequested);
+    glossary_ = new QLabel;
+    glossary_->setWordWrap(true);
+    glossary_->setTextFormat(Qt::RichText);
+    style::makeSecondary(glossary_);
+    auto* top = new QHBoxLayout;
+    top->addWidget(heading_, 1);
+    top->addWidget(openModel_, 0, Qt::AlignTop);
+    l->addLayout(top);
+    l->addWidget(demo_);
     l->addWidget(statusLabel_);
     l->addLayout(form_);
     l->addWidget(formula_);
+    l->addWidget(glossary_);
     l->addStretch();
     rebuild();
 }
 
 void ModelPanel::changeEvent(QEvent* e)
 {
+    if (e->type() == QEvent::LanguageChange && openModel_)
+        retranslateFixed();
     if (e->type() == QEvent::LanguageChange)
         rebuild();
     QWidget::changeEvent(e);
@@ -84,6 +104,7 @@ QString ModelPanel::text() const
 
 void ModelPanel::rebuild()
 {
+    retranslateFixed();
     while (form_->rowCount() > 0)
         form_->removeRow(0);
     const ModelSummary& s = summary_;
@@ -104,6 +125,7 @@ void ModelPanel::rebuild()
     };
     row(tr("Architecture"), s.architecture);
     row(tr("Runs on"), s.backend);
+    row(tr("Model file"), QFileInfo(s.path).fileName());
     row(tr("Layers"), loc.toString(s.nLayer));
     QString heads = tr("%1 query heads, %2 KV heads").arg(s.nHead).arg(s.nHeadKv);
     if (s.nHeadKv > 0 && s.nHead > s.nHeadKv)
@@ -129,6 +151,29 @@ void ModelPanel::rebuild()
         row(tr("KV pool"), formatBytes(double(s.kvPoolBytes)));
     formula_->setVisible(true);
     formula_->setText(tr("KV bytes per token = %1").arg(s.kvFormula()));
+}
+
+void ModelPanel::retranslateFixed()
+{
+    openModel_->setText(tr("Open another GGUF…"));
+    openModel_->setToolTip(tr("Load a different model file (File → Open another model)"));
+    const bool demo = AppSettings::isDefaultModel(summary_.path);
+    demo_->setText(tr("This is a small demo model (135 M parameters): it shows every figure live even on a laptop, "
+                      "but its answers are simple and it may repeat itself. Open a larger GGUF for better answers."));
+    demo_->setVisible(demo);
+    // The TTFT segments and the other figures, with what serving engines call them.
+    glossary_->setText(tr(
+        "<b>What the figures mean</b> (each measured by the engine between two moments; "
+        "the four TTFT parts add up to TTFT):<br>"
+        "<b>tokenize</b>: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)<br>"
+        "<b>queue</b>: tokenized → scheduled (vLLM's request_queue_time)<br>"
+        "<b>prefill</b>: scheduled → the last prompt chunk computed<br>"
+        "<b>first sample</b>: prefill done → first token sampled (vLLM's prefill time is prefill + first sample)<br>"
+        "<b>TTFT</b>: arrival → first token (vLLM's time_to_first_token; what an OpenAI-compatible client "
+        "measures to the first streamed token, less the network)<br>"
+        "<b>ITL</b>: the gap between two tokens (the latency chart); <b>TPOT</b>: decode time ÷ (tokens − 1)<br>"
+        "<b>prompt / cached / generated tokens</b>: OpenAI's usage.prompt_tokens, "
+        "prompt_tokens_details.cached_tokens and completion_tokens"));
 }
 
 }  // namespace kvlens::ui

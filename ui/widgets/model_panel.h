@@ -7,10 +7,11 @@
 
 #include <QWidget>
 
-#include "ui/engine/model_summary.h"
+#include "ui/model/model_summary.h"
 
 class QFormLayout;
 class QLabel;
+class QPushButton;
 
 namespace kvlens::ui {
 
@@ -23,12 +24,17 @@ public:
     void setError(const QString& message);
     const ModelSummary& summary() const { return summary_; }
     QString text() const;   // everything shown, as plain text (tests, copy)
+    QPushButton* openModelButton() const { return openModel_; }
+
+signals:
+    void openModelRequested();
 
 protected:
     void changeEvent(QEvent* e) override;
 
 private:
     void rebuild();
+    void retranslateFixed();
 
     ModelSummary summary_;
     QString status_;
@@ -36,6 +42,9 @@ private:
     QLabel* statusLabel_;
     QFormLayout* form_;
     QLabel* formula_;
+    QLabel* demo_ = nullptr;
+    QLabel* glossary_ = nullptr;
+    QPushButton* openModel_ = nullptr;
 };
 
 }  // namespace kvlens::ui

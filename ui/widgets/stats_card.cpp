@@ -71,44 +71,43 @@ QString StatsCard::format(const QString& key, const RunRecord& r)
         return r.promptTokens() > 0 || done ? loc.toString(r.cachedTokens()) : dash();
     if (key == QLatin1String("computed_tokens")) {
         if (done)
-            return loc.toString(f.computedTokens);
+            return loc.toString(f.computed_tokens);
         return r.prefill().isEmpty() ? dash() : loc.toString(r.prefill().last().tokensDone - r.cachedTokens());
     }
     if (key == QLatin1String("generated_tokens"))
-        return done ? loc.toString(f.generatedTokens) : loc.toString(int(r.tokens().size()));
+        return done ? loc.toString(f.generated_tokens) : loc.toString(int(r.tokens().size()));
     if (key == QLatin1String("queue_ms"))
-        return done ? ms(f.queueMs) : (r.state() >= RunRecord::State::Prefill ? formatMs(r.queueMs()) : dash());
+        return done ? ms(f.queue_ms) : (r.state() >= RunRecord::State::Prefill ? formatMs(r.queueMs()) : dash());
     if (key == QLatin1String("tokenize_ms"))
-        return done ? ms(f.tokenizeMs) : dash();
+        return done ? ms(f.tokenize_ms) : (r.state() >= RunRecord::State::Prefill ? formatMs(r.ttftParts().tokenizeMs) : dash());
     if (key == QLatin1String("prefill_ms"))
-        return done ? ms(f.prefillMs) : (r.ttftParts().prefillMs > 0 ? formatMs(r.ttftParts().prefillMs) : dash());
+        return done ? ms(f.prefill_ms) : (r.ttftParts().prefillMs > 0 ? formatMs(r.ttftParts().prefillMs) : dash());
     if (key == QLatin1String("ttft_ms"))
         return r.hasFirstToken() ? formatMs(r.ttftMs()) : dash();
     if (key == QLatin1String("ttft_visible_ms"))
-        return done && f.ttftVisibleMs > 0 ? formatMs(f.ttftVisibleMs) : dash();
+        return done && f.ttft_visible_ms > 0 ? formatMs(f.ttft_visible_ms) : dash();
     if (key == QLatin1String("decode_ms"))
-        return done ? ms(f.decodeMs) : dash();
+        return done ? ms(f.decode_ms) : dash();
     if (key == QLatin1String("e2e_ms"))
-        return done ? ms(f.e2eMs) : dash();
+        return done ? ms(f.e2e_ms) : dash();
     if (key == QLatin1String("prefill_tok_s"))
-        return r.prefillTokPerSecond() > 0 ? QStringLiteral("%1 tok/s").arg(loc.toString(r.prefillTokPerSecond(), 'f', 0))
-                                           : dash();
+        return r.prefillTokPerSecond() > 0 ? formatTokS(r.prefillTokPerSecond()) : dash();
     if (key == QLatin1String("decode_tok_s"))
-        return r.decodeTokPerSecond() > 0 ? QStringLiteral("%1 tok/s").arg(r.decodeTokPerSecond(), 0, 'f', 1) : dash();
+        return r.decodeTokPerSecond() > 0 ? formatTokS(r.decodeTokPerSecond()) : dash();
     if (key == QLatin1String("tpot_ms")) {
-        const double t = done ? f.tpotMs : (r.decodeTokPerSecond() > 0 ? 1000.0 / r.decodeTokPerSecond() : 0);
+        const double t = done ? f.tpot_ms : (r.decodeTokPerSecond() > 0 ? 1000.0 / r.decodeTokPerSecond() : 0);
         return ms(t);
     }
     if (key == QLatin1String("kv_bytes_peak")) {
-        const double b = done ? double(f.kvBytesPeak) : double(r.kvPeakBytes(RunRecord::KvKind::Logical));
+        const double b = done ? double(f.kv_bytes_peak) : double(r.kvPeakBytes(RunRecord::KvKind::Logical));
         return b > 0 ? formatBytes(b) : dash();
     }
     if (key == QLatin1String("device_memory_peak"))
-        return done && f.deviceMemoryPeak > 0 ? formatBytes(double(f.deviceMemoryPeak)) : dash();
+        return done && f.device_memory_peak > 0 ? formatBytes(double(f.device_memory_peak)) : dash();
     if (key == QLatin1String("prefill_flop_s"))
-        return done ? rate(f.prefillFlopS, "FLOP/s") : dash();
+        return done ? rate(f.prefill_flop_s, "FLOP/s") : dash();
     if (key == QLatin1String("decode_bytes_s"))
-        return done ? rate(f.decodeBytesS, "B/s") : dash();
+        return done ? rate(f.decode_bytes_s, "B/s") : dash();
     return dash();
 }
 
@@ -184,6 +183,26 @@ void StatsCard::setPresentation(bool on)
         l->setFont(f);
     for (QLabel* l : {primaryHead_, compareHead_})
         l->setFont(value);
+    // From the back of the room: the few figures a class reads, large; the
+    // rest stay in the normal view and in run.json.
+    static const QStringList kKey = {QStringLiteral("prompt_tokens"), QStringLiteral("cached_tokens"),
+                                     QStringLiteral("ttft_ms"), QStringLiteral("prefill_tok_s"),
+                                     QStringLiteral("decode_tok_s"), QStringLiteral("kv_bytes_peak")};
+    const auto figs = figures();
+    const int half = (int(figs.size()) + 1) / 2;
+    int keyRow = 1;
+    for (int i = 0; i < figs.size(); ++i) {
+        const bool show = !on || kKey.contains(figs[i].key);
+        names_[i]->setVisible(show);
+        values_[i]->setVisible(show);
+        compares_[i]->setVisible(show && compare_);
+        // Presentation: the key figures in one column, so the card stays narrow.
+        const int row = on ? (show ? keyRow++ : 100 + i) : 1 + (i % half);
+        const int col = on ? 0 : (i / half) * 4;
+        grid_->addWidget(names_[i], row, col);
+        grid_->addWidget(values_[i], row, col + 1);
+        grid_->addWidget(compares_[i], row, col + 2);
+    }
     rebuild();
 }
 
@@ -210,13 +229,22 @@ void StatsCard::rebuild()
     primaryHead_->setText(primary_ ? QStringLiteral("#%1").arg(primary_->id()) : QString());
     compareHead_->setText(compare_ ? QStringLiteral("#%1").arg(compare_->id()) : QString());
     compareHead_->setVisible(compare_ != nullptr);
+    // Each run's own colour (the same as in the charts and the history).
+    if (primary_)
+        primaryHead_->setStyleSheet(QStringLiteral("color: %1").arg(ChartStyle::colorForRun(primary_->id()).name()));
+    if (compare_) {
+        const QString css = QStringLiteral("color: %1").arg(ChartStyle::colorForRun(compare_->id()).name());
+        compareHead_->setStyleSheet(css);
+        for (QLabel* c : compares_)
+            c->setStyleSheet(css);
+    }
     const auto figs = figures();
     for (int i = 0; i < figs.size(); ++i) {
         names_[i]->setText(figs[i].name);
         names_[i]->setToolTip(figs[i].help);
         values_[i]->setText(primary_ ? format(figs[i].key, *primary_) : dash());
         compares_[i]->setText(compare_ ? format(figs[i].key, *compare_) : QString());
-        compares_[i]->setVisible(compare_ != nullptr);
+        compares_[i]->setVisible(compare_ != nullptr && !names_[i]->isHidden());
     }
 }
 

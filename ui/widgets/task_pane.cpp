@@ -19,7 +19,7 @@ namespace kvlens::ui {
 namespace {
 const Experiment kExperiments[] = {Experiment::KvOff,        Experiment::HalfDocument, Experiment::LongerAnswer,
                                    Experiment::ShorterAnswer, Experiment::FollowUp,    Experiment::BrokenCache,
-                                   Experiment::Concurrent};
+                                   Experiment::Concurrent,    Experiment::KvQ8};
 }
 
 TaskPane::TaskPane(QWidget* parent) : QWidget(parent)
@@ -119,16 +119,20 @@ void TaskPane::retranslate()
     experimentHint_->setText(tr("Re-run the selected run with one thing changed; the result is overlaid on it."));
     const QMap<Experiment, QPair<QString, QString>> texts = {
         {Experiment::KvOff, {tr("KV cache off"), tr("Every step recomputes the whole prefix: watch the latency climb.")}},
-        {Experiment::HalfDocument, {tr("Half the document"), tr("Half the prompt: prefill and TTFT shrink.")}},
-        {Experiment::LongerAnswer, {tr("Longer answer"), tr("Twice the max new tokens: TTFT stays, decode grows.")}},
+        {Experiment::HalfDocument,
+         {tr("Half the document"), tr("Half the prompt, run cold (no prefix reuse): prefill and TTFT shrink.")}},
+        {Experiment::LongerAnswer,
+         {tr("Detailed answer"), tr("Asks for a detailed summary instead: TTFT stays flat, decode time grows.")}},
         {Experiment::ShorterAnswer,
-         {tr("Shorter answer"), tr("A quarter of the max new tokens: TTFT does not get shorter.")}},
+         {tr("One-line answer"), tr("Asks for one sentence instead: decode time falls, TTFT does not get shorter.")}},
+        {Experiment::KvQ8,
+         {tr("KV as q8_0"), tr("The KV cache stored in 8 bits: about half the bytes per token, same answer length.")}},
         {Experiment::FollowUp,
          {tr("Follow-up question"), tr("Same document, a new question: the prefix cache skips the prefill.")}},
         {Experiment::BrokenCache,
          {tr("Break the cache"), tr("A timestamp in front of the system prompt: no prefix matches any more.")}},
         {Experiment::Concurrent,
-         {tr("3 requests at once"), tr("Three copies together: queueing and KV memory add up.")}},
+         {tr("3 requests at once"), tr("Three copies together: each one's queue time and their total KV memory add up.")}},
     };
     for (auto it = texts.begin(); it != texts.end(); ++it) {
         experiments_[it.key()]->setText(it.value().first);

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Context fitting and page-aligned sections, with a word-counting "tokenizer"
 // (one token per space-separated word) so the expected numbers are plain.
-#include "pdf/context_fit.h"
+#include "tasks/context_fit.h"
 
 #include <QtTest>
 
 #include <sstream>
 
-using namespace kvlens::pdf;
+using namespace kvlens::tasks;
 
 namespace {
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Context fitting and page-aligned sectioning for map-reduce summaries.
-#include "pdf/context_fit.h"
+// Context fitting, the largest range that fits, and page-aligned sectioning
+// for map-reduce summaries.
+#include "tasks/context_fit.h"
 
 #include <algorithm>
 
-namespace kvlens::pdf {
+namespace kvlens::tasks {
 
 namespace {
 
@@ -109,6 +110,32 @@ fit_report check_fit(const document_text& doc, const token_counter& count_tokens
     return r;
 }
 
+page_span largest_fitting_range(const document_text& doc, const token_counter& count_tokens,
+                                int available_tokens, int first_page) {
+    // Pages from first_page on, in order.
+    std::size_t start = doc.pages.size();
+    for (std::size_t i = 0; i < doc.pages.size(); ++i)
+        if (doc.pages[i].number == first_page) { start = i; break; }
+    if (start == doc.pages.size() || !count_tokens) return {};
+    auto tokens_of = [&](std::size_t end) {   // pages [start, end)
+        document_text part;
+        part.pages.assign(doc.pages.begin() + std::ptrdiff_t(start), doc.pages.begin() + std::ptrdiff_t(end));
+        return count_tokens(joined_text(part));
+    };
+    // Tokens grow with every page added, so the last page that fits is found
+    // by bisection: lo pages fit, hi + 1 do not.
+    std::size_t lo = 0, hi = doc.pages.size() - start;
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi + 1) / 2;
+        if (tokens_of(start + mid) <= available_tokens)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    if (lo == 0) return {};
+    return {first_page, doc.pages[start + lo - 1].number, tokens_of(start + lo)};
+}
+
 result<std::vector<section>> make_sections(const document_text& doc, const token_counter& count_tokens,
                                            int max_tokens) {
     if (!count_tokens) return make_error("no tokenizer given to count tokens");
@@ -154,4 +181,4 @@ result<std::vector<section>> make_sections(const document_text& doc, const token
     return sections;
 }
 
-}  // namespace kvlens::pdf
+}  // namespace kvlens::tasks

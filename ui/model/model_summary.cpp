@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // ModelSummary: from model_info, and the KV formula text.
-#include "ui/engine/model_summary.h"
+#include "ui/model/model_summary.h"
 
 #include <QCoreApplication>
 #include <QLocale>

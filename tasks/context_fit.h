@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Fitting a document into a model's context: does it fit with room for the
-// answer, and if not, page-aligned sections under a token limit for
-// map-reduce summarization. The tokenizer comes in as a function, so this
-// knows nothing of the engine.
+// answer, the largest page range that does, and page-aligned sections under a
+// token limit for map-reduce summarization. The tokenizer comes in as a
+// function, so this knows nothing of the engine (and nothing of Qt: the CLI,
+// the window and headless mode share it).
 #pragma once
 
 #include "engine/common/result.h"
@@ -13,7 +14,10 @@
 #include <string_view>
 #include <vector>
 
-namespace kvlens::pdf {
+namespace kvlens::tasks {
+
+using pdf::document_text;
+using pdf::page_text;
 
 // Tokens of a text, as the model's tokenizer counts them (no BOS).
 using token_counter = std::function<int(std::string_view)>;
@@ -34,6 +38,18 @@ struct fit_report {
 fit_report check_fit(const document_text& doc, const token_counter& count_tokens, int context_length,
                      int answer_tokens, int prompt_overhead_tokens = 0);
 
+// The largest run of consecutive pages starting at page number `first_page`
+// whose joined text needs at most `available_tokens` tokens. {0, 0} when not
+// even that page fits (or it is not in the document); 1-based, inclusive.
+struct page_span {
+    int first_page = 0;
+    int last_page = 0;
+    int tokens = 0;      // count_tokens of the pages' joined text
+    bool empty() const { return first_page == 0; }
+};
+page_span largest_fitting_range(const document_text& doc, const token_counter& count_tokens,
+                                int available_tokens, int first_page);
+
 struct section {
     int first_page = 0;  // 1-based, inclusive
     int last_page = 0;
@@ -49,4 +65,4 @@ struct section {
 result<std::vector<section>> make_sections(const document_text& doc, const token_counter& count_tokens,
                                            int max_tokens);
 
-}  // namespace kvlens::pdf
+}  // namespace kvlens::tasks
