@@ -9,11 +9,13 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/generate_options.h"
+#include "app/cli/remote_options.h"
 
 namespace {
 
 struct generate_args {
     generate_options o;
+    remote_cli_options remote;
     std::vector<std::string> prompts;
     std::vector<std::string> prompt_files;
     bool chat = false;
@@ -63,7 +65,12 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
             return 1;
         }
     }
-    auto e = kvlens::engine::create(eo);
+    if (a.remote.url.empty() && a.o.model.empty()) {
+        fmt::print(stderr, "kvlens-cli generate: give --model (a GGUF file) or --remote (a server URL)\n");
+        return 1;
+    }
+    // With --remote, a --model file only lends its tokenizer.
+    auto e = a.remote.url.empty() ? kvlens::engine::create(eo) : make_remote_engine(a.remote, a.o.model, a.o.parallel);
     if (!e) {
         fmt::print(stderr, "kvlens-cli generate: {}\n", e.message());
         return 1;
@@ -80,6 +87,7 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
                        i + 1, f.prompt_tokens, f.cached_tokens, f.generated_tokens, f.ttft_ms, f.prefill_tok_s,
                        f.decode_tok_s, kvlens::to_string(r.done[i].reason));
         }
+        print_server_figures(r.done);
     }
     return ok ? 0 : 1;
 }
@@ -91,7 +99,8 @@ void add_generate_command(CLI::App& app, int& exit_code) {
     // Prompts keep their command-line order across --prompt and --prompt-file.
     auto order = std::make_shared<std::vector<std::pair<bool, std::string>>>();
     CLI::App* cmd = app.add_subcommand("generate", "Generate text; each --prompt is one request of the same engine");
-    add_generate_options(cmd, args->o, true);
+    add_generate_options(cmd, args->o, false);
+    add_remote_options(cmd, args->remote);
     cmd->add_option_function<std::vector<std::string>>(
            "--prompt,-p", [order](const std::vector<std::string>& v) { for (const auto& s : v) order->push_back({false, s}); },
            "A prompt (repeatable)")

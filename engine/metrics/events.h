@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "engine/metrics/request_figures.h"
 
@@ -27,9 +28,12 @@ using request_id = std::uint64_t;
 enum class finish_reason { stop, length, cancelled, error };
 const char* to_string(finish_reason r);
 
+// figure_source (engine, client, server) is in request_figures.h.
+
 struct event_queued {
     request_id request = 0;
-    int prompt_tokens = 0;      // tokens of the rendered prompt, BOS included
+    int prompt_tokens = 0;      // tokens of the rendered prompt, BOS included (remote: 0, not yet known)
+    figure_source source = figure_source::engine;
 };
 
 struct event_started {
@@ -37,6 +41,7 @@ struct event_started {
     double queue_ms = 0;        // tokenized -> scheduled (tokenize not included)
     double tokenize_ms = 0;     // arrival -> tokenized
     double t_ms = 0;            // arrival -> scheduled
+    figure_source source = figure_source::engine;   // remote: queue_ms is arrival -> the request was sent
 };
 
 struct event_prefill_chunk {
@@ -50,6 +55,9 @@ struct event_prefill_chunk {
     std::int64_t kv_bytes = 0;
     std::int64_t kv_allocated_bytes = 0;
     std::int64_t kv_reserved_bytes = 0;
+    // server: from a remote server's prompt_progress (chunk_ms is the server's
+    // time since its previous report; t_ms when the client received it).
+    figure_source source = figure_source::engine;
 };
 
 // The TTFT breakdown is complete here: the four segments add up to ttft_ms.
@@ -62,6 +70,7 @@ struct event_first_token {
     double queue_ms = 0;        // tokenized -> scheduled
     double prefill_ms = 0;      // scheduled -> last prefill chunk done
     double first_sample_ms = 0; // last prefill chunk done -> first token sampled
+    figure_source source = figure_source::engine;   // client: ttft measured at the HTTP client
 };
 
 struct event_token {
@@ -80,6 +89,10 @@ struct event_token {
     // kept (the whole sequence so far). 0 with a cache, and for index 0, whose
     // prompt was the prefill.
     std::int64_t recomputed_tokens = 0;
+    // client: a remote engine's streamed piece (id -1: not sent by the server;
+    // the kv_* fields above unknown, 0; latency measured at the HTTP client).
+    figure_source source = figure_source::engine;
+    double server_kv_usage = -1;           // remote: the server's whole KV cache in use, 0..1, last /metrics poll; -1 unknown
 };
 
 struct event_done {

@@ -46,8 +46,35 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace kvlens {
+
+// Where a figure was measured (issue 17): in the engine's own process, at
+// kvlens's HTTP client (a remote engine's clock: arrival, bytes, tokens), or
+// reported by a remote server in its own words (usage, timings, /metrics).
+enum class figure_source { engine, client, server };
+inline const char* to_string(figure_source s) {
+    return s == figure_source::engine ? "engine" : s == figure_source::client ? "client" : "server";
+}
+
+// What a remote server reported about a request in its own words (-1: not reported).
+struct server_figures {
+    int prompt_tokens = -1;        // usage.prompt_tokens
+    int completion_tokens = -1;    // usage.completion_tokens
+    int cached_tokens = -1;        // usage.prompt_tokens_details.cached_tokens
+    int prompt_n = -1;             // llama.cpp timings: prompt tokens evaluated
+    int cache_n = -1;              // llama.cpp timings: prompt tokens reused from the cache
+    int predicted_n = -1;          // llama.cpp timings: tokens generated
+    double prompt_ms = -1;         // llama.cpp timings: server prefill time
+    double predicted_ms = -1;      // llama.cpp timings: server decode time
+    double prompt_per_second = -1;
+    double predicted_per_second = -1;
+    double kv_usage_peak = -1;     // /metrics during the run: the server's KV cache in use, 0..1
+    double prefix_cache_hit_rate = -1;  // /metrics: hits / queries (or SGLang's gauge) at the end
+    int progress_events = 0;       // prompt_progress reports received
+};
 
 // What the engine records about a request. Moments are ms since arrival; a
 // negative moment was not reached (a cancelled or failed request).
@@ -97,6 +124,15 @@ struct request_figures {
     double prefill_flop_s = 0;           // achieved FLOP/s: prefill_flop / prefill_forward_ms
     double decode_bytes = 0;             // counted bytes read by the decode steps (weights + KV)
     double decode_bytes_s = 0;           // achieved bytes/s: decode_bytes / decode_ms
+    // Remote engines (issue 17): `source` is client, the times above were taken
+    // at the HTTP client, and the fields named in server_fields (e.g.
+    // "prompt_tokens", "cached_tokens", "prefill_ms") came from the server.
+    figure_source source = figure_source::engine;
+    std::vector<std::string> server_fields;
+    double itl_p50_ms = 0;               // client inter-token gaps (tokens 1..n-1); 0 with fewer than 2 tokens
+    double itl_p99_ms = 0;
+    double itl_max_ms = 0;
+    server_figures server;               // verbatim; all -1 for the local engine
 };
 
 // The one derivation of a request's figures from what was recorded.
