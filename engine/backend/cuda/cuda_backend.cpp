@@ -127,6 +127,9 @@ status cuda_backend::init(const cuda_device_info& dev) {
     dev_ = dev;
     if (const char* e = std::getenv("KVLENS_CUDA_GRAPHS"); e && std::strcmp(e, "0") == 0) graphs_enabled_ = false;
     if (o_.max_batch < 1 || o_.max_ctx < 1) return make_error("CUDA backend: max_batch and max_ctx must be positive");
+    // Gemma 3's forward pass (post-norms, GeGLU, per-layer RoPE) is CPU-only for now.
+    if (c_.architecture == arch::gemma3)
+        return make_error(fmt::format("the CUDA backend does not run {} models yet (the CPU backend does)", c_.arch_name));
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CUBLAS_CHECK(cublasCreate(&cublas_));
     CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
