@@ -3,6 +3,8 @@
 // type against the configuration, and fill the model panel's figures.
 #include "engine/model/model.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "engine/backend/cpu/kernels.h"
@@ -10,6 +12,17 @@
 namespace kvlens {
 
 namespace {
+
+// The tensor types with dot kernels, "F32, F16, ...", for error messages.
+std::string matrix_types() {
+    std::string out;
+    for (std::uint32_t id = 0; id < 64; ++id) {
+        if (!type_known(id) || !kernels_for(static_cast<ggml_type>(id))) continue;
+        if (!out.empty()) out += ", ";
+        out += type_name(static_cast<ggml_type>(id));
+    }
+    return out;
+}
 
 class weight_loader {
 public:
@@ -23,7 +36,8 @@ public:
             return fail(fmt::format("tensor '{}' has shape [{}, {}], expected [{}, {}]", name, t->ne[0],
                                     t->n_dims > 1 ? t->ne[1] : 1, n_in, n_out));
         if (!kernels_for(t->type))
-            return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply", name, type_name(t->type)));
+            return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply (supported: {})", name,
+                                    type_name(t->type), matrix_types()));
         out = {t->type, n_in, n_out, t->data, row_bytes(t->type, n_in)};
         return true;
     }
@@ -114,6 +128,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, true) || !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, true) ||
              !ld.vector(p + "attn_v.bias", c.n_kv(), l.bv, true)))
             return fail();
+        if (c.has_post_norms && (!ld.vector(p + "post_attention_norm.weight", c.n_embd, l.post_attn_norm) ||
+                                 !ld.vector(p + "post_ffw_norm.weight", c.n_embd, l.post_ffw_norm)))
+            return fail();
         if (c.has_qk_norm && (!ld.vector(p + "attn_q_norm.weight", c.head_dim, l.q_norm) ||
                               !ld.vector(p + "attn_k_norm.weight", c.head_dim, l.k_norm)))
             return fail();
@@ -153,6 +170,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     const std::int64_t kv_elems_per_token = 2LL * c.n_layer * c.n_head_kv * c.head_dim;
     info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
     info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
+    for (const int w : c.layer_window) info.sliding_window = std::max(info.sliding_window, w);
     info.chat_template_kind = chat_kind_of(f->get_string("tokenizer.chat_template"));
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
@@ -165,14 +183,15 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
 forward_counts model::count_forward(const forward_batch& b, std::int64_t kv_row_bytes) const {
     const weight_view& out = weights_.output;
     const double out_flop = 2.0 * static_cast<double>(out.n_in) * static_cast<double>(out.n_out);
-    double keys = 0;   // (token, key) pairs attention visits
-    for (const std::int32_t pos : b.positions) keys += pos + 1;
+    double keys = 0;   // (token, key, layer) triples attention visits
+    for (const std::int32_t pos : b.positions)
+        for (const int w : config_.layer_window) keys += w > 0 ? std::min(pos + 1, w) : pos + 1;
     const double n = static_cast<double>(b.size());
     forward_counts c;
     c.flop = (matmul_flop_ - out_flop) * n + out_flop * static_cast<double>(b.logit_rows.size()) +
-             4.0 * keys * config_.head_dim * config_.n_head * config_.n_layer;
+             4.0 * keys * config_.head_dim * config_.n_head;
     c.weight_bytes = decode_weight_bytes_;
-    c.kv_bytes = keys * 2.0 * static_cast<double>(kv_row_bytes) * config_.n_layer;
+    c.kv_bytes = keys * 2.0 * static_cast<double>(kv_row_bytes);
     return c;
 }
 

@@ -26,6 +26,8 @@ bool required_int(const gguf_file& f, const std::string& key, int& out, std::str
 
 }  // namespace
 
+const char* supported_architectures() { return "llama, qwen2, qwen3, gemma3"; }
+
 result<model_config> read_model_config(const gguf_file& f) {
     model_config c;
     c.arch_name = f.get_string("general.architecture");
@@ -33,7 +35,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (c.arch_name == "llama") c.architecture = arch::llama;
     else if (c.arch_name == "qwen2") c.architecture = arch::qwen2;
     else if (c.arch_name == "qwen3") c.architecture = arch::qwen3;
-    else return make_error(fmt::format("unsupported architecture '{}' (supported: llama, qwen2, qwen3)", c.arch_name));
+    else if (c.arch_name == "gemma3") c.architecture = arch::gemma3;
+    else return make_error(fmt::format("unsupported architecture '{}' (supported: {})", c.arch_name, supported_architectures()));
 
     const std::string p = c.arch_name + ".";
     std::string why;
@@ -64,6 +67,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.has_qkv_bias = c.architecture == arch::qwen2;
     c.has_qk_norm = c.architecture == arch::qwen3;
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);
+    if (c.architecture == arch::gemma3)
+        if (status st = read_gemma3_config(f, c); !st) return st.err();
 
     const gguf_value* tokens = f.find("tokenizer.ggml.tokens");
     const std::int64_t n_tokens = tokens && tokens->as_array() ? static_cast<std::int64_t>(tokens->as_array()->size()) : 0;

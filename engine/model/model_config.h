@@ -3,6 +3,7 @@
 // architecture name) and checked for consistency before any tensor is used.
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -11,11 +12,14 @@
 
 namespace kvlens {
 
-enum class arch { llama, qwen2, qwen3 };
+enum class arch { llama, qwen2, qwen3, gemma3 };
+
+// The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
+enum class ffn_activation { silu, gelu_tanh };
 
 struct model_config {
     arch architecture = arch::llama;
-    std::string arch_name;        // "llama", "qwen2", "qwen3"
+    std::string arch_name;        // "llama", "qwen2", "qwen3", "gemma3"
     int n_layer = 0;
     int n_embd = 0;
     int n_ff = 0;
@@ -30,14 +34,34 @@ struct model_config {
     float rope_freq_scale = 1.0f; // linear scaling: 1 / factor
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
     bool has_qkv_bias = false;    // qwen2
-    bool has_qk_norm = false;     // qwen3
+    bool has_qk_norm = false;     // qwen3, gemma3
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention
+
+    // Gemma 3 and its kind; the defaults are the llama family's.
+    float rope_freq_base_swa = 10000.0f;  // RoPE base of sliding-window layers
+    float rope_freq_scale_swa = 1.0f;     // and their linear scaling (none)
+    float attn_scale = 0.0f;              // score scale; 0: 1 / sqrt(head_dim)
+    float embd_scale = 1.0f;              // embeddings times this (gemma3: sqrt(n_embd))
+    float final_logit_softcap = 0.0f;     // logits = c * tanh(logits / c); 0: none
+    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma3)
+    ffn_activation ffn_act = ffn_activation::silu;
 
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output
     int n_kv() const { return n_head_kv * head_dim; }   // width of K and V rows
+    bool is_swa(int il) const { return layer_window[static_cast<std::size_t>(il)] > 0; }
+    float rope_base(int il) const { return is_swa(il) ? rope_freq_base_swa : rope_freq_base; }
+    float rope_scale(int il) const { return is_swa(il) ? rope_freq_scale_swa : rope_freq_scale; }
+    float score_scale() const { return attn_scale > 0 ? attn_scale : 1.0f / std::sqrt(static_cast<float>(head_dim)); }
 };
 
 // Reads and validates the configuration; names the missing or bad key.
 result<model_config> read_model_config(const gguf_file& f);
+
+// The architectures read_model_config knows, for error messages: "llama, qwen2, qwen3, gemma3".
+const char* supported_architectures();
+
+// Gemma 3's part of the configuration (gemma3.cpp): the layer pattern and
+// window, RoPE bases, scales; called with the common keys already read.
+status read_gemma3_config(const gguf_file& f, model_config& c);
 
 }  // namespace kvlens

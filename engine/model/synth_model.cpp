@@ -95,11 +95,27 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 
 }  // namespace
 
-std::vector<std::string> synth_shape_names() { return {"tiny", "smollm2-135m", "llama-1b", "llama-8b"}; }
+std::vector<std::string> synth_shape_names() {
+    return {"tiny", "tiny-gemma3", "smollm2-135m", "gemma3-270m", "llama-1b", "llama-8b"};
+}
 
 result<synth_shape> synth_shape_named(const std::string& name) {
     // Shapes of real models (public configurations); tiny is for tests.
     if (name == "tiny") return synth_shape{"tiny", 2, 64, 128, 2, 1, 512, 512, 10000.0f, true};
+    if (name == "tiny-gemma3") {
+        synth_shape g{"tiny-gemma3", 6, 64, 128, 2, 1, 512, 512, 1000000.0f, true};
+        g.arch = "gemma3";
+        g.head_dim = 32;
+        g.sliding_window = 8;
+        return g;
+    }
+    if (name == "gemma3-270m") {
+        synth_shape g{"gemma3-270m", 18, 640, 2048, 4, 1, 262144, 32768, 1000000.0f, true};
+        g.arch = "gemma3";
+        g.head_dim = 256;
+        g.sliding_window = 512;
+        return g;
+    }
     if (name == "smollm2-135m") return synth_shape{"smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true};
     if (name == "llama-1b") return synth_shape{"llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true};
     if (name == "llama-8b") return synth_shape{"llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false};
@@ -110,22 +126,34 @@ result<synth_shape> synth_shape_named(const std::string& name) {
 
 status write_synth_model(const synth_shape& s, ggml_type type, const std::string& path, std::uint64_t seed) {
     if (!kernels_for(type) || !scalar::from_float_for(type))
-        return make_error(fmt::format("synth-model cannot write weights of type {} (use F32, F16, BF16, Q8_0, Q4_0, Q4_1)",
+        return make_error(fmt::format("synth-model cannot write weights of type {} (use F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1)",
                                       type_name(type)));
-    const int head_dim = s.n_embd / s.n_head;
+    const int head_dim = s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head;
+    const bool gemma = s.arch == "gemma3";
+    if (!gemma && s.arch != "llama") return make_error(fmt::format("synth-model writes llama or gemma3, not '{}'", s.arch));
     gguf_writer w;
-    w.set_string("general.architecture", "llama");
+    w.set_string("general.architecture", s.arch);
     w.set_string("general.name", fmt::format("synthetic {} ({})", s.name, type_name(type)));
-    w.set_u32("llama.block_count", static_cast<std::uint32_t>(s.n_layer));
-    w.set_u32("llama.context_length", static_cast<std::uint32_t>(s.n_ctx));
-    w.set_u32("llama.embedding_length", static_cast<std::uint32_t>(s.n_embd));
-    w.set_u32("llama.feed_forward_length", static_cast<std::uint32_t>(s.n_ff));
-    w.set_u32("llama.attention.head_count", static_cast<std::uint32_t>(s.n_head));
-    w.set_u32("llama.attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
-    w.set_u32("llama.rope.dimension_count", static_cast<std::uint32_t>(head_dim));
-    w.set_f32("llama.rope.freq_base", s.rope_base);
-    w.set_f32("llama.attention.layer_norm_rms_epsilon", 1e-5f);
-    w.set_u32("llama.vocab_size", static_cast<std::uint32_t>(s.n_vocab));
+    const std::string A = s.arch + ".";
+    w.set_u32(A + "block_count", static_cast<std::uint32_t>(s.n_layer));
+    w.set_u32(A + "context_length", static_cast<std::uint32_t>(s.n_ctx));
+    w.set_u32(A + "embedding_length", static_cast<std::uint32_t>(s.n_embd));
+    w.set_u32(A + "feed_forward_length", static_cast<std::uint32_t>(s.n_ff));
+    w.set_u32(A + "attention.head_count", static_cast<std::uint32_t>(s.n_head));
+    w.set_u32(A + "attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
+    w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(head_dim));
+    w.set_f32(A + "rope.freq_base", s.rope_base);
+    w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma ? 1e-6f : 1e-5f);
+    w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
+    if (gemma) {
+        w.set_u32(A + "attention.key_length", static_cast<std::uint32_t>(head_dim));
+        w.set_u32(A + "attention.value_length", static_cast<std::uint32_t>(head_dim));
+        if (s.sliding_window > 0) w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
+        if (!s.swa_pattern.empty()) {
+            std::vector<std::int32_t> pat(s.swa_pattern.begin(), s.swa_pattern.end());
+            w.set_i32_array(A + "attention.sliding_window_pattern", pat);
+        }
+    }
     w.set_string("tokenizer.ggml.model", "gpt2");
     w.set_string("tokenizer.ggml.pre", "gpt2");
     w.set_string_array("tokenizer.ggml.tokens", synth_vocab(s.n_vocab));
@@ -167,6 +195,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
         matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
         matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
+        if (gemma) {
+            ones(p + "attn_q_norm.weight", head_dim);
+            ones(p + "attn_k_norm.weight", head_dim);
+            ones(p + "post_attention_norm.weight", s.n_embd);
+            ones(p + "post_ffw_norm.weight", s.n_embd);
+        }
         ones(p + "ffn_norm.weight", s.n_embd);
         matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
         matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);

@@ -15,7 +15,7 @@
 namespace kvlens {
 
 struct synth_shape {
-    std::string name;         // "tiny", "smollm2-135m", "llama-1b", "llama-8b"
+    std::string name;         // "tiny", "tiny-gemma3", "smollm2-135m", "gemma3-270m", "llama-1b", "llama-8b"
     int n_layer = 0;
     int n_embd = 0;
     int n_ff = 0;
@@ -25,6 +25,10 @@ struct synth_shape {
     int n_ctx = 0;
     float rope_base = 10000.0f;
     bool tied_output = true;
+    std::string arch = "llama";   // "llama" or "gemma3" (post-norms, QK norms, GeGLU, windows)
+    int head_dim = 0;             // 0: n_embd / n_head
+    int sliding_window = 0;       // gemma3: gemma3.attention.sliding_window (0: key not written)
+    std::vector<int> swa_pattern; // gemma3: written as sliding_window_pattern when not empty (1: local)
 };
 
 // The known shapes; an unknown name gives an error listing them.

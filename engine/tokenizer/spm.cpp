@@ -2,6 +2,7 @@
 // Score-driven SentencePiece merging with byte fallback (see spm.h).
 #include "engine/tokenizer/spm.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <queue>
 
@@ -10,9 +11,44 @@
 namespace kvlens {
 namespace {
 constexpr std::string_view k_space_mark = "\xE2\x96\x81";  // U+2581 '▁'
+
+std::uint32_t fnv1a(std::string_view s) {
+    std::uint32_t h = 2166136261u;
+    for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+    return h;
+}
+}  // namespace
+
+token_id spm_merger::lookup(std::string_view s) const {
+    if (s.size() > max_len_) return -1;
+    const std::uint32_t h = fnv1a(s);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+        const token_id id = slots_[i];
+        if (id < 0) return -1;
+        if (slot_hash_[i] == h && vocab_->text[static_cast<std::size_t>(id)] == s) return id;
+    }
 }
 
 spm_merger::spm_merger(const vocab_data& vocab) : vocab_(&vocab), unk_(-1) {
+    std::size_t cap = 16;
+    while (cap < 2 * static_cast<std::size_t>(vocab.size())) cap *= 2;
+    slots_.assign(cap, -1);
+    slot_hash_.assign(cap, 0);
+    for (token_id id = 0; id < vocab.size(); ++id) {
+        const std::string& t = vocab.text[static_cast<std::size_t>(id)];
+        max_len_ = std::max(max_len_, t.size());
+        const std::uint32_t h = fnv1a(t);
+        for (std::size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+            const token_id old = slots_[i];
+            // A text that occurs twice maps to the later id, as the shared index does.
+            if (old < 0 || (slot_hash_[i] == h && vocab.text[static_cast<std::size_t>(old)] == t)) {
+                slots_[i] = id;
+                slot_hash_[i] = h;
+                break;
+            }
+        }
+    }
     for (int b = 0; b < 256; ++b) {
         char name[8];
         std::snprintf(name, sizeof name, "<0x%02X>", b);
@@ -85,7 +121,7 @@ void spm_merger::encode(std::string_view text, std::vector<token_id>& out) const
     const auto consider = [&](std::int32_t left, std::int32_t right) {
         if (left < 0 || right < 0) return;
         const std::uint32_t len = sym[left].len + sym[right].len;
-        const token_id id = vocab_->find(text.substr(sym[left].begin, len));
+        const token_id id = lookup(text.substr(sym[left].begin, len));
         if (id < 0) return;
         heap.push({vocab_->score[id], left, right, len, id});
     };
@@ -108,7 +144,7 @@ void spm_merger::encode(std::string_view text, std::vector<token_id>& out) const
 
     for (std::int32_t i = 0; i >= 0; i = sym[i].next) {
         const std::string_view piece = text.substr(sym[i].begin, sym[i].len);
-        const token_id id = vocab_->find(piece);
+        const token_id id = lookup(piece);
         if (id >= 0) {
             out.push_back(id);
             continue;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,7 +31,15 @@ public:
     static std::string unescape_spaces(std::string_view text);
 
 private:
+    // The id of a token text, -1 if none: an open-addressing table over the
+    // vocabulary's texts (FNV-1a hashes), cheaper than the shared index in
+    // the merge loop, which looks up every candidate pair.
+    token_id lookup(std::string_view s) const;
+
     const vocab_data* vocab_;
+    std::vector<token_id> slots_;            // (capacity, a power of two) ids, -1 empty
+    std::vector<std::uint32_t> slot_hash_;   // (capacity) the hash of each slot's text
+    std::size_t max_len_ = 0;                // bytes of the longest token text
     token_id unk_;
     std::array<token_id, 256> byte_token_{};  // <0xXX> ids, -1 when absent
 };

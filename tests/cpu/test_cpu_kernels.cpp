@@ -93,6 +93,22 @@ std::vector<std::uint8_t> random_weights(std::mt19937& rng, ggml_type t, std::in
         }
         return w;
     }
+    if ((t == ggml_type::q5_0 || t == ggml_type::q5_1) && n_rows % 2 == 1) {
+        // Odd row counts: random bytes (every bit pattern of qs and qh) with sane
+        // f16 scales; even ones below go through the quantizer.
+        w = random_bytes(rng, w.size());
+        const std::int64_t nb = n_rows * n / 32;
+        for (std::int64_t b = 0; b < nb; ++b) {
+            if (t == ggml_type::q5_0) {
+                reinterpret_cast<block_q5_0*>(w.data())[b].d = random_half(rng, -1e-2f, 1e-2f);
+            } else {
+                auto* blk = reinterpret_cast<block_q5_1*>(w.data()) + b;
+                blk->d = random_half(rng, 1e-4f, 1e-2f);
+                blk->m = random_half(rng, -0.2f, 0.1f);
+            }
+        }
+        return w;
+    }
     const auto x = random_floats(rng, n * n_rows, 32);
     const from_float_fn q = scalar::from_float_for(t);
     for (std::int64_t r = 0; r < n_rows; ++r) q(x.data() + r * n, w.data() + r * rb, n);
@@ -178,6 +194,64 @@ private slots:
         QCOMPARE(first_diff, -1);
     }
 
+    // ggml's layouts: q5_0 is {f16 d, u8 qh[4], u8 qs[16]}, element j < 16 in the
+    // low nibble of qs[j], element j + 16 in its high nibble, bit 4 of element j
+    // in bit j of qh read as a little-endian uint32; q5_1 adds f16 m after d.
+    void q5_blocks_have_ggml_layout() {
+        std::uint8_t raw0[22] = {};
+        const std::uint16_t d = fp32_to_fp16(0.5f);
+        std::memcpy(raw0, &d, 2);
+        const std::uint32_t qh = 0x80000001u | (1u << 17);   // elements 0, 17 and 31 have bit 4
+        std::memcpy(raw0 + 2, &qh, 4);
+        for (int j = 0; j < 16; ++j) raw0[6 + j] = static_cast<std::uint8_t>((j & 0xF) | ((15 - j) << 4));
+        float y[32];
+        to_float_for(ggml_type::q5_0)(raw0, y, 32);
+        for (int j = 0; j < 32; ++j) {
+            const int q = (j < 16 ? j : 15 - (j - 16)) | ((qh >> j) & 1) << 4;
+            QCOMPARE(y[j], 0.5f * static_cast<float>(q - 16));
+        }
+        std::uint8_t raw1[24] = {};
+        const std::uint16_t m = fp32_to_fp16(-2.0f);
+        std::memcpy(raw1, &d, 2);
+        std::memcpy(raw1 + 2, &m, 2);
+        std::memcpy(raw1 + 4, &qh, 4);
+        std::memcpy(raw1 + 8, raw0 + 6, 16);
+        to_float_for(ggml_type::q5_1)(raw1, y, 32);
+        for (int j = 0; j < 32; ++j) {
+            const int q = (j < 16 ? j : 15 - (j - 16)) | ((qh >> j) & 1) << 4;
+            QCOMPARE(y[j], 0.5f * static_cast<float>(q) - 2.0f);
+        }
+    }
+
+    // Quantize then dequantize: every element within half a step of its value;
+    // for q5_0 a whole step at the end opposite the extreme (ggml's scheme: the
+    // extreme maps to -16, so +16 steps clamp to 15).
+    void q5_quantizers_round_trip_within_a_step() {
+        std::mt19937 rng(99);
+        const int n = 32 * 40;
+        const auto x = random_floats(rng, n, 32);
+        for (ggml_type t : {ggml_type::q5_0, ggml_type::q5_1}) {
+            std::vector<std::uint8_t> q(static_cast<std::size_t>(row_bytes(t, n)));
+            scalar::from_float_for(t)(x.data(), q.data(), n);
+            std::vector<float> y(n);
+            to_float_for(t)(q.data(), y.data(), n);
+            for (int b = 0; b < n / 32; ++b) {
+                const std::uint16_t dh = t == ggml_type::q5_0 ? reinterpret_cast<block_q5_0*>(q.data())[b].d
+                                                              : reinterpret_cast<block_q5_1*>(q.data())[b].d;
+                // Plus the f16 rounding of d (half an ulp, 2^-25 absolute for
+                // subnormals) over up to 31 steps, and of m (q5_1).
+                const float step = std::fabs(fp16_to_fp32(dh));
+                const float d_round = std::max(std::ldexp(1.0f, -25), step * std::ldexp(1.0f, -11));
+                float amax = 0;
+                for (int j = 0; j < 32; ++j) amax = std::max(amax, std::fabs(x[b * 32 + j]));
+                const float bound = (t == ggml_type::q5_0 ? step : 0.5f * step) + 31 * d_round;
+                for (int j = 0; j < 32; ++j)
+                    QVERIFY2(std::fabs(y[b * 32 + j] - x[b * 32 + j]) <= bound + std::ldexp(amax, -11),
+                             qPrintable(QString("%1 block %2 element %3: %4 -> %5, step %6").arg(type_name(t)).arg(b).arg(j).arg(x[b * 32 + j]).arg(y[b * 32 + j]).arg(step)));
+            }
+        }
+    }
+
     void f16_to_float_exact() {
         for (const QString& l : simd_levels()) {
             QVERIFY(set_cpu_kernel_level(qPrintable(l)));
@@ -198,7 +272,8 @@ private slots:
         QTest::addColumn<ggml_type>("type");
         QTest::addColumn<int>("n");
         const ggml_type types[] = {ggml_type::f32, ggml_type::f16, ggml_type::bf16, ggml_type::q4_0, ggml_type::q4_1,
-                                   ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
+                                   ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K,
+                                   ggml_type::q6_K};
         for (const QString& l : simd_levels())
             for (ggml_type t : types) {
                 const bool k = t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K;
@@ -249,7 +324,8 @@ private slots:
         QTest::addColumn<int>("n_tokens");
         QTest::addColumn<int>("threads");
         for (const QString& l : simd_levels())
-            for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0})
+            for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0, ggml_type::q5_0, ggml_type::q5_1,
+                                ggml_type::q4_K, ggml_type::q6_K})
                 for (int nt : {1, 3, 4, 13, 37}) {   // 37: AMX tiles where the CPU has them
                     const QString name = l + " " + type_name(t) + " tokens=" + QString::number(nt);
                     QTest::newRow(qPrintable(name)) << l << t << 37 << 576 << nt << 2;
@@ -257,7 +333,7 @@ private slots:
         for (const QString& l : simd_levels()) {
             QTest::newRow(qPrintable(l + " Q4_1 wide 1 thread")) << l << ggml_type::q4_1 << 64 << 1536 << 6 << 1;
             // An odd number of blocks per row (the 512-bit tiles take blocks in pairs).
-            for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0})
+            for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0, ggml_type::q5_0, ggml_type::q5_1})
                 for (int nt : {9, 21})
                     QTest::newRow(qPrintable(l + " " + type_name(t) + " odd blocks tokens=" + QString::number(nt)))
                         << l << t << 10 << 32 * 19 << nt << 2;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The CPU backend: the forward pass of the llama family (llama, qwen2, qwen3)
-// over a batch of tokens, with the KV cache in host memory. Buffers are
+// and of gemma3 (scaled embeddings, post-norms, GeGLU, per-layer windows and
+// RoPE bases, soft-capped logits: gemma3_* below) over a batch of tokens, with the KV cache in host memory. Buffers are
 // allocated once for the largest batch; a forward pass allocates nothing.
 #include <sys/mman.h>
 #include <unistd.h>
@@ -25,6 +26,26 @@
 namespace kvlens {
 
 namespace {
+
+// y (n) = gelu_tanh(gate) * up; gate and up are overwritten (scratch).
+// gelu_tanh(g) = g * sigmoid(2u), u = sqrt(2/pi) * (g + 0.044715 g^3), so with
+// z = 2u and up' = up * g / z = up / (2 sqrt(2/pi) (1 + 0.044715 g^2)) it is
+// silu(z) * up', and the SIMD silu kernel does the exponentials.
+void gelu_tanh_mul(float* gate, float* up, float* y, std::int64_t n) {
+    constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float g = gate[i];
+        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
+        gate[i] = s * g;
+        up[i] = up[i] / s;
+    }
+    silu_mul(gate, up, y, n);
+}
+
+// logits = cap * tanh(logits / cap), Gemma's final soft-capping.
+void soft_cap(float* x, std::int64_t n, float cap) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = cap * std::tanh(x[i] / cap);
+}
 
 class cpu_backend final : public backend {
 public:
@@ -168,6 +189,8 @@ void cpu_backend::embed(const forward_batch& b) {
     const to_float_fn conv = to_float_for(e.type);
     for (std::size_t t = 0; t < b.size(); ++t)
         conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
+    if (c_.embd_scale != 1.0f)   // gemma3: sqrt(n_embd)
+        for (std::size_t i = 0; i < b.size() * c_.n_embd; ++i) x_[i] *= c_.embd_scale;
 }
 
 // ---- row groups ---------------------------------------------------------------------
@@ -253,8 +276,8 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
             for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
             for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
         }
-        rope(q, c_.n_head, HD, c_.n_rot, b.positions[t], c_.rope_freq_base, c_.rope_freq_scale, c_.rope_neox);
-        rope(k, c_.n_head_kv, HD, c_.n_rot, b.positions[t], c_.rope_freq_base, c_.rope_freq_scale, c_.rope_neox);
+        rope(q, c_.n_head, HD, c_.n_rot, b.positions[t], c_.rope_base(il), c_.rope_scale(il), c_.rope_neox);
+        rope(k, c_.n_head_kv, HD, c_.n_rot, b.positions[t], c_.rope_base(il), c_.rope_scale(il), c_.rope_neox);
     }
     store_kv(kv_, geo_.dtype, il, k_.data(), v_.data(), n, NKV, b.block_tables.data(), b.positions.data());
 
@@ -267,7 +290,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.head_dim = HD;
     a.layer = il;
     a.window = c_.layer_window[static_cast<std::size_t>(il)];
-    a.scale = 1.0f / std::sqrt(static_cast<float>(HD));
+    a.scale = c_.score_scale();
     a.dtype = geo_.dtype;
     a.kv = &kv_;
     a.block_tables = b.block_tables.data();
@@ -275,17 +298,24 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     attention(a, pool_, att_scratch_);
 
     mm(l.wo, att_.data(), xb_.data(), groups_);
+    if (!l.post_attn_norm.empty())   // gemma3
+        for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
 
-    // Feed-forward block (SwiGLU).
+    // Feed-forward block (SwiGLU, or GeGLU for gemma3).
     for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.ffn_norm.data(), &xb_[t * E], E, c_.rms_eps);
     {
         const weight_view gate_up[2] = {l.w_gate, l.w_up};
         float* const out[2] = {hb_.data(), hb2_.data()};
         mm_group(gate_up, out, 2, xb_.data());
     }
-    silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+    if (c_.ffn_act == ffn_activation::gelu_tanh)
+        gelu_tanh_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+    else
+        silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
+    if (!l.post_ffw_norm.empty())   // gemma3
+        for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
 }
 
@@ -305,6 +335,7 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
         rms_norm(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm.data(),
                  &xb_[static_cast<std::size_t>(i) * E], E, c_.rms_eps);
     if (n_logits > 0) mm(w_.output, xb_.data(), logits, logit_groups_);
+    if (c_.final_logit_softcap > 0) soft_cap(logits, static_cast<std::int64_t>(n_logits) * c_.n_vocab, c_.final_logit_softcap);
 
     if (counts) *counts = m_.count_forward(b, geo_.row_bytes());
     return {};

@@ -36,6 +36,8 @@ kernel_table make_scalar_table() {
     k.from_float[idx(ggml_type::q8_K)] = q8_K_from_float;
     k.from_float[idx(ggml_type::q4_0)] = q4_0_from_float;
     k.from_float[idx(ggml_type::q4_1)] = q4_1_from_float;
+    k.from_float[idx(ggml_type::q5_0)] = q5_0_from_float;
+    k.from_float[idx(ggml_type::q5_1)] = q5_1_from_float;
 
     k.to_float[idx(ggml_type::f32)] = f32_to_float;
     k.to_float[idx(ggml_type::f16)] = f16_to_float;
@@ -43,6 +45,8 @@ kernel_table make_scalar_table() {
     k.to_float[idx(ggml_type::q8_0)] = q8_0_to_float;
     k.to_float[idx(ggml_type::q4_0)] = q4_0_to_float;
     k.to_float[idx(ggml_type::q4_1)] = q4_1_to_float;
+    k.to_float[idx(ggml_type::q5_0)] = q5_0_to_float;
+    k.to_float[idx(ggml_type::q5_1)] = q5_1_to_float;
     k.to_float[idx(ggml_type::q4_K)] = q4_K_to_float;
     k.to_float[idx(ggml_type::q5_K)] = q5_K_to_float;
     k.to_float[idx(ggml_type::q6_K)] = q6_K_to_float;
@@ -52,6 +56,8 @@ kernel_table make_scalar_table() {
     k.weights[idx(ggml_type::bf16)] = {ggml_type::bf16, bf16_to_float, dot_bf16};
     k.weights[idx(ggml_type::q4_0)] = {ggml_type::q8_0, q4_0_to_float, dot_q4_0_q8_0};
     k.weights[idx(ggml_type::q4_1)] = {ggml_type::q8_1, q4_1_to_float, dot_q4_1_q8_1};
+    k.weights[idx(ggml_type::q5_0)] = {ggml_type::q8_0, q5_0_to_float, dot_q5_0_q8_0};
+    k.weights[idx(ggml_type::q5_1)] = {ggml_type::q8_1, q5_1_to_float, dot_q5_1_q8_1};
     k.weights[idx(ggml_type::q8_0)] = {ggml_type::q8_0, q8_0_to_float, dot_q8_0_q8_0};
     k.weights[idx(ggml_type::q4_K)] = {ggml_type::q8_K, q4_K_to_float, dot_q4_K_q8_K};
     k.weights[idx(ggml_type::q5_K)] = {ggml_type::q8_K, q5_K_to_float, dot_q5_K_q8_K};

@@ -213,6 +213,8 @@ tile_fn tile_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_0: return tile_simd<isa_avx2, q4_0_weights>;
     case ggml_type::q4_1: return tile_simd<isa_avx2, q4_1_weights>;
+    case ggml_type::q5_0: return tile_simd<isa_avx2, q5_0_weights>;
+    case ggml_type::q5_1: return tile_simd<isa_avx2, q5_1_weights>;
     case ggml_type::q8_0: return tile_simd<isa_avx2, q8_0_weights>;
     default: return nullptr;
     }
@@ -243,6 +245,8 @@ simd_overrides avx2_overrides() {
         {ggml_type::bf16, dot_bf16_avx2},
         {ggml_type::q4_0, dot_q4_0_q8_0_simd<isa_avx2>},
         {ggml_type::q4_1, dot_q4_1_q8_1_simd<isa_avx2>},
+        {ggml_type::q5_0, dot_q5_0_q8_0_simd<isa_avx2>},
+        {ggml_type::q5_1, dot_q5_1_q8_1_simd<isa_avx2>},
         {ggml_type::q8_0, dot_q8_0_q8_0_simd<isa_avx2>},
         {ggml_type::q4_K, dot_q4_K_q8_K_avx2},
         {ggml_type::q5_K, dot_q5_K_q8_K_avx2},

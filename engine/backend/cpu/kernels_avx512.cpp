@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <type_traits>
 
 #include "engine/backend/cpu/kernel_tables.h"
 #include "engine/backend/cpu/matmul_simd.h"
@@ -154,7 +155,11 @@ float dot_bf16_512(std::int64_t n, const void* vw, const void* va) {
 // bytes in element order per block, made unsigned as in quant_simd.h.
 template <class wt>
 inline __m512i quants2(const typename wt::block* blk, bool both) {
-    if constexpr (wt::offset == 128) {
+    if constexpr (std::is_same_v<typename wt::block, block_q5_0> || std::is_same_v<typename wt::block, block_q5_1>) {
+        const __m256i lo = wt::quants(blk[0]);
+        if (!both) return _mm512_zextsi256_si512(lo);
+        return _mm512_inserti64x4(_mm512_castsi256_si512(lo), wt::quants(blk[1]), 1);
+    } else if constexpr (wt::offset == 128) {
         const __m256i lo = _mm256_xor_si256(load256(blk[0].qs), _mm256_set1_epi8(-128));
         if (!both) return _mm512_zextsi256_si512(lo);
         const __m256i hi = _mm256_xor_si256(load256(blk[1].qs), _mm256_set1_epi8(-128));
@@ -256,6 +261,8 @@ tile_fn tile_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_0: return tile512<q4_0_weights>;
     case ggml_type::q4_1: return tile512<q4_1_weights>;
+    case ggml_type::q5_0: return tile512<q5_0_weights>;
+    case ggml_type::q5_1: return tile512<q5_1_weights>;
     case ggml_type::q8_0: return tile512<q8_0_weights>;
     default: return nullptr;
     }
@@ -295,6 +302,8 @@ simd_overrides avx512_overrides() {
         {ggml_type::bf16, dot_bf16_512},
         {ggml_type::q4_0, dot_q4_0_q8_0_simd<isa_vnni>},
         {ggml_type::q4_1, dot_q4_1_q8_1_simd<isa_vnni>},
+        {ggml_type::q5_0, dot_q5_0_q8_0_simd<isa_vnni>},
+        {ggml_type::q5_1, dot_q5_1_q8_1_simd<isa_vnni>},
         {ggml_type::q8_0, dot_q8_0_q8_0_simd<isa_vnni>},
     };
     return o;

@@ -62,6 +62,19 @@ void weight_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float*
         }
         break;
     }
+    case ggml_type::q5_0: {
+        auto* b = reinterpret_cast<const block_q5_0*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
+        break;
+    }
+    case ggml_type::q5_1: {
+        auto* b = reinterpret_cast<const block_q5_1*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) {
+            d[i] = fp16_to_fp32(b[i].d);
+            m[i] = fp16_to_fp32(b[i].m);
+        }
+        break;
+    }
     default: {   // q8_0
         auto* b = reinterpret_cast<const block_q8_0*>(row);
         for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
@@ -191,7 +204,7 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
             const weight_view& w = ws[m];
             g.w_stride = w.row_bytes;
             g.wd = pre ? wd : nullptr;
-            g.wm = pre && w.type == ggml_type::q4_1 ? wm : nullptr;
+            g.wm = pre && (w.type == ggml_type::q4_1 || w.type == ggml_type::q5_1) ? wm : nullptr;
             g.ldy = w.n_out;
             const std::int64_t r0 = (tile_i - tiles_before[m]) * k_tile_rows;
             const int nr = static_cast<int>(std::min<std::int64_t>(k_tile_rows, w.n_out - r0));

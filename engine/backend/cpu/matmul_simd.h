@@ -17,10 +17,10 @@ namespace kvlens {
 
 struct tile_args {
     std::int64_t nb = 0;               // 32-element blocks per row
-    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1 or q8_0 blocks)
+    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1, q5_0, q5_1 or q8_0 blocks)
     std::int64_t w_stride = 0;         // bytes between weight rows
     const float* wd = nullptr;         // (nr, nb) f32 weight block scales d; nullptr: read from the blocks
-    const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1, with wd)
+    const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1, q5_1, with wd)
     const std::uint8_t* a = nullptr;   // first activation row (q8_0 or q8_1 blocks)
     std::int64_t a_stride = 0;         // bytes between activation rows
     std::int64_t a_block = 0;          // bytes per activation block (34 q8_0, 36 q8_1)

@@ -9,6 +9,8 @@ namespace kvlens {
 
 constexpr int QK4_0 = 32;
 constexpr int QK4_1 = 32;
+constexpr int QK5_0 = 32;
+constexpr int QK5_1 = 32;
 constexpr int QK8_0 = 32;
 constexpr int QK8_1 = 32;
 constexpr int QK_K = 256;
@@ -18,6 +20,11 @@ constexpr int K_SCALE_SIZE = 12;
 struct block_q4_0 { std::uint16_t d; std::uint8_t qs[QK4_0 / 2]; };
 // value = d * q + m, q in 0..15; same nibble order as q4_0.
 struct block_q4_1 { std::uint16_t d; std::uint16_t m; std::uint8_t qs[QK4_1 / 2]; };
+// value = d * (q - 16), q in 0..31: the low 4 bits as in q4_0, bit 4 of
+// element j is bit j of qh (read as a little-endian uint32).
+struct block_q5_0 { std::uint16_t d; std::uint8_t qh[4]; std::uint8_t qs[QK5_0 / 2]; };
+// value = d * q + m, q in 0..31; bits as in q5_0.
+struct block_q5_1 { std::uint16_t d; std::uint16_t m; std::uint8_t qh[4]; std::uint8_t qs[QK5_1 / 2]; };
 // value = d * q, q in -127..127.
 struct block_q8_0 { std::uint16_t d; std::int8_t qs[QK8_0]; };
 // Activations for q4_1: s = d * sum(qs), so the weights' minimum folds in once per block.
@@ -50,6 +57,8 @@ struct block_q8_K {
 
 static_assert(sizeof(block_q4_0) == 18);
 static_assert(sizeof(block_q4_1) == 20);
+static_assert(sizeof(block_q5_0) == 22);
+static_assert(sizeof(block_q5_1) == 24);
 static_assert(sizeof(block_q8_0) == 34);
 static_assert(sizeof(block_q8_1) == 36);
 static_assert(sizeof(block_q4_K) == 144);

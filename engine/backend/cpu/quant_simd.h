@@ -57,6 +57,25 @@ inline __m256i unpack_nibbles(const std::uint8_t* qs) {
     return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(q, 4), q), _mm256_set1_epi8(0x0F));
 }
 
+// The 32 high bits of a q5 block (bit j of qh, a little-endian uint32, for
+// element j) as bytes 0x10 (set) or 0x00, in element order.
+inline __m256i q5_high_bits(const std::uint8_t* qh) {
+    std::uint32_t bits;
+    __builtin_memcpy(&bits, qh, 4);
+    // Byte i takes byte i / 8 of the word, then keeps bit i % 8 of it.
+    const __m256i which = _mm256_setr_epi64x(0, 0x0101010101010101LL, 0x0202020202020202LL, 0x0303030303030303LL);
+    const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(bits)), which);
+    const __m256i mask = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ULL));
+    const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(spread, mask), mask);
+    return _mm256_and_si256(set, _mm256_set1_epi8(0x10));
+}
+
+// The 32 quants 0..31 of a q5_0 / q5_1 block, in element order.
+template <class block>
+inline __m256i unpack_q5(const block& b) {
+    return _mm256_or_si256(unpack_nibbles(b.qs), q5_high_bits(b.qh));
+}
+
 // ---- activation quantizers ------------------------------------------------------------
 
 // |x| maximum of 32 floats, which are left in v.
@@ -231,6 +250,50 @@ float dot_q4_1_q8_1_simd(std::int64_t n, const void* vw, const void* va) {
     return hsum_ps(_mm256_add_ps(acc0, acc1)) + mins;
 }
 
+template <class isa>
+float dot_q5_0_q8_0_simd(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q5_0*>(vw);
+    auto* a = static_cast<const block_q8_0*>(va);
+    const std::int64_t nb = n / QK8_0;
+    const __m256i sixteen = _mm256_set1_epi8(16);
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    std::int64_t b = 0;
+    for (; b + 1 < nb; b += 2) {
+        const __m256i s0 = dot_s8s8<isa>(_mm256_sub_epi8(unpack_q5(w[b]), sixteen), load256(a[b].qs));
+        const __m256i s1 = dot_s8s8<isa>(_mm256_sub_epi8(unpack_q5(w[b + 1]), sixteen), load256(a[b + 1].qs));
+        acc0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s0), _mm256_set1_ps(h2f(w[b].d) * h2f(a[b].d)), acc0);
+        acc1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s1), _mm256_set1_ps(h2f(w[b + 1].d) * h2f(a[b + 1].d)), acc1);
+    }
+    if (b < nb) {
+        const __m256i s0 = dot_s8s8<isa>(_mm256_sub_epi8(unpack_q5(w[b]), sixteen), load256(a[b].qs));
+        acc0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s0), _mm256_set1_ps(h2f(w[b].d) * h2f(a[b].d)), acc0);
+    }
+    return hsum_ps(_mm256_add_ps(acc0, acc1));
+}
+
+template <class isa>
+float dot_q5_1_q8_1_simd(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q5_1*>(vw);
+    auto* a = static_cast<const block_q8_1*>(va);
+    const std::int64_t nb = n / QK8_1;
+    __m256 acc0 = _mm256_setzero_ps(), acc1 = _mm256_setzero_ps();
+    float mins = 0;   // sum of m * s, as for q4_1
+    std::int64_t b = 0;
+    for (; b + 1 < nb; b += 2) {
+        const __m256i s0 = isa::dot_u8s8(unpack_q5(w[b]), load256(a[b].qs));
+        const __m256i s1 = isa::dot_u8s8(unpack_q5(w[b + 1]), load256(a[b + 1].qs));
+        acc0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s0), _mm256_set1_ps(h2f(w[b].d) * h2f(a[b].d)), acc0);
+        acc1 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s1), _mm256_set1_ps(h2f(w[b + 1].d) * h2f(a[b + 1].d)), acc1);
+        mins += h2f(w[b].m) * h2f(a[b].s) + h2f(w[b + 1].m) * h2f(a[b + 1].s);
+    }
+    if (b < nb) {
+        const __m256i s0 = isa::dot_u8s8(unpack_q5(w[b]), load256(a[b].qs));
+        acc0 = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s0), _mm256_set1_ps(h2f(w[b].d) * h2f(a[b].d)), acc0);
+        mins += h2f(w[b].m) * h2f(a[b].s);
+    }
+    return hsum_ps(_mm256_add_ps(acc0, acc1)) + mins;
+}
+
 // ---- tiled products: nr weight rows x nt activation rows ------------------------------
 
 // Per weight type, the 32 quant bytes of a block for the integer step, and the
@@ -248,6 +311,18 @@ struct q4_0_weights {
     static constexpr int offset = 8;   // stored nibble = q + 8
     static constexpr bool has_min = false;
     static __m256i quants(const block& b) { return unpack_nibbles(b.qs); }
+};
+struct q5_1_weights {
+    using block = block_q5_1;
+    static constexpr int offset = 0;   // 5-bit quants, unsigned
+    static constexpr bool has_min = true;
+    static __m256i quants(const block& b) { return unpack_q5(b); }
+};
+struct q5_0_weights {
+    using block = block_q5_0;
+    static constexpr int offset = 16;  // stored quant = q + 16
+    static constexpr bool has_min = false;
+    static __m256i quants(const block& b) { return unpack_q5(b); }
 };
 struct q8_0_weights {
     using block = block_q8_0;

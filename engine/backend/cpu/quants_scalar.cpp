@@ -159,6 +159,75 @@ void q4_1_to_float(const void* vx, float* y, std::int64_t n) {
     }
 }
 
+// ---- 5-bit weights ----------------------------------------------------------------
+
+// Bit 4 of element j (0..31) of a q5 block.
+static int high_bit(const std::uint8_t qh[4], int j) { return (qh[j / 8] >> (j % 8)) & 1; }
+static void set_high_bit(std::uint8_t qh[4], int j) { qh[j / 8] = static_cast<std::uint8_t>(qh[j / 8] | (1u << (j % 8))); }
+
+// q5_0: d = (signed extreme) / -16, q = trunc(x / d + 16.5) clamped to 31.
+void q5_0_from_float(const float* x, void* vy, std::int64_t n) {
+    auto* y = static_cast<block_q5_0*>(vy);
+    for (std::int64_t b = 0; b < n / QK5_0; ++b, x += QK5_0) {
+        float amax = 0, max = 0;
+        for (int j = 0; j < QK5_0; ++j)
+            if (std::fabs(x[j]) > amax) { amax = std::fabs(x[j]); max = x[j]; }
+        const float d = max / -16;
+        const float id = d != 0 ? 1.0f / d : 0.0f;
+        y[b].d = fp32_to_fp16(d);
+        std::memset(y[b].qh, 0, sizeof(y[b].qh));
+        for (int j = 0; j < QK5_0 / 2; ++j) {
+            const int q0 = std::min(31, static_cast<int>(x[j] * id + 16.5f));
+            const int q1 = std::min(31, static_cast<int>(x[j + QK5_0 / 2] * id + 16.5f));
+            y[b].qs[j] = static_cast<std::uint8_t>((q0 & 0xF) | ((q1 & 0xF) << 4));
+            if (q0 & 0x10) set_high_bit(y[b].qh, j);
+            if (q1 & 0x10) set_high_bit(y[b].qh, j + QK5_0 / 2);
+        }
+    }
+}
+void q5_0_to_float(const void* vx, float* y, std::int64_t n) {
+    auto* x = static_cast<const block_q5_0*>(vx);
+    for (std::int64_t b = 0; b < n / QK5_0; ++b, y += QK5_0) {
+        const float d = fp16_to_fp32(x[b].d);
+        for (int j = 0; j < QK5_0 / 2; ++j) {
+            y[j] = (((x[b].qs[j] & 0x0F) | (high_bit(x[b].qh, j) << 4)) - 16) * d;
+            y[j + QK5_0 / 2] = (((x[b].qs[j] >> 4) | (high_bit(x[b].qh, j + QK5_0 / 2) << 4)) - 16) * d;
+        }
+    }
+}
+
+// q5_1: d = (max - min) / 31, m = min, q = trunc((x - min) / d + 0.5) clamped to 31.
+void q5_1_from_float(const float* x, void* vy, std::int64_t n) {
+    auto* y = static_cast<block_q5_1*>(vy);
+    for (std::int64_t b = 0; b < n / QK5_1; ++b, x += QK5_1) {
+        float min = x[0], max = x[0];
+        for (int j = 1; j < QK5_1; ++j) { min = std::min(min, x[j]); max = std::max(max, x[j]); }
+        const float d = (max - min) / 31;
+        const float id = d != 0 ? 1.0f / d : 0.0f;
+        y[b].d = fp32_to_fp16(d);
+        y[b].m = fp32_to_fp16(min);
+        std::memset(y[b].qh, 0, sizeof(y[b].qh));
+        for (int j = 0; j < QK5_1 / 2; ++j) {
+            const int q0 = std::min(31, static_cast<int>((x[j] - min) * id + 0.5f));
+            const int q1 = std::min(31, static_cast<int>((x[j + QK5_1 / 2] - min) * id + 0.5f));
+            y[b].qs[j] = static_cast<std::uint8_t>((q0 & 0xF) | ((q1 & 0xF) << 4));
+            if (q0 & 0x10) set_high_bit(y[b].qh, j);
+            if (q1 & 0x10) set_high_bit(y[b].qh, j + QK5_1 / 2);
+        }
+    }
+}
+void q5_1_to_float(const void* vx, float* y, std::int64_t n) {
+    auto* x = static_cast<const block_q5_1*>(vx);
+    for (std::int64_t b = 0; b < n / QK5_1; ++b, y += QK5_1) {
+        const float d = fp16_to_fp32(x[b].d);
+        const float m = fp16_to_fp32(x[b].m);
+        for (int j = 0; j < QK5_1 / 2; ++j) {
+            y[j] = ((x[b].qs[j] & 0x0F) | (high_bit(x[b].qh, j) << 4)) * d + m;
+            y[j + QK5_1 / 2] = ((x[b].qs[j] >> 4) | (high_bit(x[b].qh, j + QK5_1 / 2) << 4)) * d + m;
+        }
+    }
+}
+
 // ---- K-quants -----------------------------------------------------------------------
 
 // The j-th six-bit scale and minimum of a q4_K/q5_K super-block.
@@ -293,6 +362,36 @@ float dot_q4_1_q8_1(std::int64_t n, const void* vw, const void* va) {
         for (int j = 0; j < QK4_1 / 2; ++j) {
             sumi += (w[b].qs[j] & 0x0F) * a[b].qs[j];
             sumi += (w[b].qs[j] >> 4) * a[b].qs[j + QK4_1 / 2];
+        }
+        sum += fp16_to_fp32(w[b].d) * fp16_to_fp32(a[b].d) * sumi + fp16_to_fp32(w[b].m) * fp16_to_fp32(a[b].s);
+    }
+    return sum;
+}
+
+float dot_q5_0_q8_0(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q5_0*>(vw);
+    auto* a = static_cast<const block_q8_0*>(va);
+    float sum = 0;
+    for (std::int64_t b = 0; b < n / QK8_0; ++b) {
+        int sumi = 0;
+        for (int j = 0; j < QK5_0 / 2; ++j) {
+            sumi += (((w[b].qs[j] & 0x0F) | (high_bit(w[b].qh, j) << 4)) - 16) * a[b].qs[j];
+            sumi += (((w[b].qs[j] >> 4) | (high_bit(w[b].qh, j + QK5_0 / 2) << 4)) - 16) * a[b].qs[j + QK5_0 / 2];
+        }
+        sum += sumi * fp16_to_fp32(w[b].d) * fp16_to_fp32(a[b].d);
+    }
+    return sum;
+}
+
+float dot_q5_1_q8_1(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q5_1*>(vw);
+    auto* a = static_cast<const block_q8_1*>(va);
+    float sum = 0;
+    for (std::int64_t b = 0; b < n / QK8_1; ++b) {
+        int sumi = 0;
+        for (int j = 0; j < QK5_1 / 2; ++j) {
+            sumi += ((w[b].qs[j] & 0x0F) | (high_bit(w[b].qh, j) << 4)) * a[b].qs[j];
+            sumi += ((w[b].qs[j] >> 4) | (high_bit(w[b].qh, j + QK5_1 / 2) << 4)) * a[b].qs[j + QK5_1 / 2];
         }
         sum += fp16_to_fp32(w[b].d) * fp16_to_fp32(a[b].d) * sumi + fp16_to_fp32(w[b].m) * fp16_to_fp32(a[b].s);
     }

@@ -139,6 +139,9 @@ status cuda_backend::init(const cuda_device_info& dev) {
     timer_ = kernel_timer::from_env();
     if (timer_) graphs_enabled_ = false;   // marks between launches, not inside a graph
     if (o_.max_batch < 1 || o_.max_ctx < 1) return make_error("CUDA backend: max_batch and max_ctx must be positive");
+    // Gemma 3's forward pass (post-norms, GeGLU, per-layer RoPE) is CPU-only for now.
+    if (c_.architecture == arch::gemma3)
+        return make_error(fmt::format("the CUDA backend does not run {} models yet (the CPU backend does)", c_.arch_name));
     // Before any allocation: do the weights and the planned KV pool fit at all?
     if (auto why = device_misfit(m_.info().weight_bytes, o_.kv_pool_bytes, dev.free_bytes, dev.total_bytes)) return make_error(*why);
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));

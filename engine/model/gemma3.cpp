@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: Apache-2.0
+// Gemma 3's configuration, as llama.cpp derives it from the GGUF metadata:
+//   - layers alternate sliding-window (local) and full (global) attention. With
+//     gemma3.attention.sliding_window = W > 0, llama.cpp's pattern is 6: layer
+//     il is local unless il % 6 == 5 (five local, then one global). A file may
+//     also carry gemma3.attention.sliding_window_pattern, as an integer period
+//     or as one bool per layer (true: local); both are read, and a pattern
+//     that does not fit the layers, or one without a window, is an error.
+//     No window: every layer global, as in llama.cpp.
+//   - local layers rotate with RoPE base 10000 unscaled; global layers with
+//     gemma3.rope.freq_base and the file's linear scaling.
+//   - query scale 1 / sqrt(query_pre_attn_scalar): key_length, except for the
+//     62-layer (27B) model where it is n_embd / n_head (llama.cpp hard-codes
+//     this from gemma_pytorch's config); a file's
+//     gemma3.attention.query_pre_attn_scalar wins when present.
+//   - embeddings times sqrt(n_embd); four RMS norms per block; GeGLU (tanh);
+//     QK RMS norm per head; NeoX RoPE; optional final logit soft-capping.
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "engine/model/model_config.h"
+
+namespace kvlens {
+
+namespace {
+
+constexpr int k_llama_cpp_pattern = 6;   // llama.cpp's hparams.set_swa_pattern(6) for gemma3
+
+// One flag per layer, true: sliding window. Reads the optional pattern key.
+result<std::vector<bool>> layer_pattern(const gguf_file& f, int n_layer, bool have_window) {
+    std::vector<bool> local(static_cast<std::size_t>(n_layer), false);
+    const gguf_value* v = f.find("gemma3.attention.sliding_window_pattern");
+    int period = k_llama_cpp_pattern;
+    if (v) {
+        if (!have_window)
+            return make_error("gemma3.attention.sliding_window_pattern is set but there is no sliding_window");
+        if (const auto* arr = v->as_array()) {
+            if (static_cast<int>(arr->size()) != n_layer)
+                return make_error(fmt::format("gemma3.attention.sliding_window_pattern has {} entries for {} layers",
+                                              arr->size(), n_layer));
+            for (int il = 0; il < n_layer; ++il) {
+                const gguf_value& e = (*arr)[static_cast<std::size_t>(il)];
+                const bool flag = e.type == gguf_value_type::boolean || e.is_integer();
+                if (!flag || e.as_int() < 0 || e.as_int() > 1)
+                    return make_error("gemma3.attention.sliding_window_pattern must hold bools (one per layer)");
+                local[static_cast<std::size_t>(il)] = e.as_int() != 0;
+            }
+            return local;
+        }
+        if (!v->is_integer() || v->as_int() < 1 || v->as_int() > n_layer)
+            return make_error(fmt::format("gemma3.attention.sliding_window_pattern = {} is not a period of 1..{} layers",
+                                          v->is_integer() ? v->as_int() : -1, n_layer));
+        period = static_cast<int>(v->as_int());
+    }
+    if (!have_window) return local;
+    // llama.cpp: layer il is local when il % period < period - 1 (a period of 1: all global).
+    for (int il = 0; il < n_layer; ++il) local[static_cast<std::size_t>(il)] = il % period < period - 1;
+    return local;
+}
+
+}  // namespace
+
+status read_gemma3_config(const gguf_file& f, model_config& c) {
+    const gguf_value* w = f.find("gemma3.attention.sliding_window");
+    int window = 0;
+    if (w) {
+        if (!w->is_integer() || w->as_int() < 0 || w->as_int() > (1 << 24))
+            return make_error(fmt::format("gemma3.attention.sliding_window = {} is not a window in tokens",
+                                          w->is_integer() ? w->as_int() : -1));
+        window = static_cast<int>(w->as_int());
+    }
+    auto local = layer_pattern(f, c.n_layer, window > 0);
+    if (!local) return local.err();
+    int n_local = 0;
+    for (int il = 0; il < c.n_layer; ++il)
+        if ((*local)[static_cast<std::size_t>(il)]) {
+            c.layer_window[static_cast<std::size_t>(il)] = window;
+            ++n_local;
+        }
+    if (window > 0 && n_local == c.n_layer)
+        return make_error(fmt::format("gemma3: the sliding-window pattern leaves none of the {} layers global", c.n_layer));
+
+    const std::int64_t value_length = f.get_int("gemma3.attention.value_length", c.head_dim);
+    if (value_length != c.head_dim)
+        return make_error(fmt::format("gemma3: value_length {} differs from key_length {} (not supported)", value_length,
+                                      c.head_dim));
+
+    c.rope_neox = true;
+    c.has_qk_norm = true;
+    c.has_post_norms = true;
+    c.ffn_act = ffn_activation::gelu_tanh;
+    c.rope_freq_base_swa = 10000.0f;
+    c.rope_freq_scale_swa = 1.0f;
+    c.embd_scale = std::sqrt(static_cast<float>(c.n_embd));
+    c.final_logit_softcap = static_cast<float>(f.get_float("gemma3.final_logit_softcapping", 0.0));
+    if (c.final_logit_softcap < 0) return make_error("gemma3.final_logit_softcapping must not be negative");
+
+    double scalar = c.n_layer == 62 ? static_cast<double>(c.n_embd) / c.n_head : c.head_dim;
+    scalar = f.get_float("gemma3.attention.query_pre_attn_scalar", scalar);
+    if (!(scalar > 0)) return make_error("gemma3.attention.query_pre_attn_scalar must be positive");
+    c.attn_scale = static_cast<float>(1.0 / std::sqrt(scalar));
+    return {};
+}
+
+}  // namespace kvlens
