@@ -9,6 +9,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/generate_options.h"
+#include "app/cli/signals.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "pdf/context_fit.h"
 #include "pdf/reader_process.h"
@@ -50,7 +51,11 @@ int run_summarize(summarize_args a) {
         ro.pages = kvlens::pdf::parse_page_range(a.pages);
         if (!ro.pages) { fmt::print(stderr, "{}: bad --pages '{}' (use A-B)\n", who, a.pages); return 1; }
     }
-    auto doc = kvlens::pdf::read_document(a.file, ro);
+    ro.cancel = &kvlens::cli::stop_flag();  // Ctrl-C stops the helper
+    auto doc = [&] {
+        kvlens::cli::cancel_scope reading;
+        return kvlens::pdf::read_document(a.file, ro);
+    }();
     if (!doc) { fmt::print(stderr, "{}: {}\n", who, doc.message()); return 1; }
     for (const auto& w : doc->warnings) fmt::print(stderr, "{}: warning: {}\n", who, w);
     if (kvlens::pdf::joined_text(*doc).find_first_not_of(" \n\t") == std::string::npos) {
@@ -65,6 +70,7 @@ int run_summarize(summarize_args a) {
     if (!e) { fmt::print(stderr, "{}: {}\n", who, e.message()); return 1; }
     kvlens::engine& eng = **e;
     if (!a.o.quiet) fmt::print(stderr, "kvlens: {} | context {} tokens\n", eng.backend_description(), eng.context_length());
+    show_default_system(eng, a.o);
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> metrics(nullptr, &std::fclose);
     if (!a.o.metrics_json.empty()) {
         metrics.reset(std::fopen(a.o.metrics_json.c_str(), "w"));
@@ -75,8 +81,9 @@ int run_summarize(summarize_args a) {
     auto count = [&tok](std::string_view s) { return static_cast<int>(tok.encode(s, false, false).size()); };
     const std::string instruction = instruction_for(a);
     // Template, instruction and labels: measured on an empty report, plus a margin.
-    const int overhead = static_cast<int>(tok.encode(tok.render_chat({{"user", instruction + "\n\nReport (pages 1-999):\n"}}, true),
-                                                     tok.add_bos(), true).size()) + 16;
+    const auto empty_chat = tok.encode_chat({{"user", instruction + "\n\nReport (pages 1-999):\n"}}, true);
+    if (!empty_chat) { fmt::print(stderr, "{}: {}\n", who, empty_chat.message()); return 1; }
+    const int overhead = static_cast<int>(empty_chat->size()) + 16;
     const int ctx = eng.context_length();
     const auto fit = kvlens::pdf::check_fit(*doc, count, ctx, a.o.max_tokens, overhead);
     const int first_page = doc->pages.front().number, last_page = doc->pages.back().number;
