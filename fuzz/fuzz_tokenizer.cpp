@@ -68,7 +68,7 @@ std::unique_ptr<kvlens::tokenizer> sentencepiece() {
         scores.push_back(0);
     }
     float score = -1;
-    for (const char* piece : {"\xe2\x96\x81", "\xe2\x96\x81the", "a", "b", "th", "e", "\xe2\x96\x81a", "<start_of_turn>"}) {
+    for (const char* piece : {"\xe2\x96\x81", "\xe2\x96\x81the", "a", "b", "th", "e", "\xe2\x96\x81" "a", "<start_of_turn>"}) {
         tokens.push_back(piece);
         types.push_back(std::string_view(piece) == "<start_of_turn>" ? 3 : 1);
         scores.push_back(score -= 0.5f);
