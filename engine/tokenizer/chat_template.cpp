@@ -116,7 +116,7 @@ std::string find_default_system(std::string_view tmpl) {
     return {};
 }
 
-// Builds the segment list, merging neighbours of one kind.
+// Builds the segment list: one segment per marker, neighbouring text merged.
 class segment_writer {
 public:
     void control(std::string_view s) { add(true, s); }
@@ -126,7 +126,7 @@ public:
 private:
     void add(bool control, std::string_view s) {
         if (s.empty()) return;
-        if (!out_.empty() && out_.back().control == control) out_.back().text += s;
+        if (!control && !out_.empty() && !out_.back().control) out_.back().text += s;
         else out_.push_back({control, std::string(s)});
     }
     std::vector<chat_segment> out_;

@@ -67,7 +67,7 @@ struct chat_format {
 
     // The conversation as the model saw such conversations in training;
     // add_generation_prompt appends the opening of the assistant's turn.
-    // Adjacent segments of one kind are merged.
+    // One segment per marker; neighbouring text is merged.
     std::vector<chat_segment> render_segments(const std::vector<chat_message>& messages,
                                               bool add_generation_prompt) const;
     // The segments joined: for showing and counting, never for encoding with

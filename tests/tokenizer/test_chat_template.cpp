@@ -206,6 +206,23 @@ private slots:
         QCOMPARE(*ids, (*t)->encode((*t)->render_chat(chat, true), false, true));
     }
 
+    // Found by fuzz_chat_template: two markers in a row (Llama 3's
+    // <|eot_id|><|start_header_id|>) must stay two control tokens.
+    void neighbouringMarkersStayTwoControlTokens() {
+        test::vocab_spec v = test::byte_level_vocab();
+        const token_id start = v.add("<|start_header_id|>", 3);
+        const token_id end = v.add("<|end_header_id|>", 3);
+        const token_id eot = v.add("<|eot_id|>", 3);
+        v.chat_template = k_llama30;
+        auto t = v.build();
+        QVERIFY(t.ok());
+        auto ids = (*t)->encode_chat(conv({{"user", "a"}, {"assistant", "b"}}), false);
+        QVERIFY(ids.ok());
+        const std::vector<token_id> expected = {start, 'u', 's', 'e', 'r', end, '\n', '\n', 'a', eot,
+                                                start, 'a', 's', 's', 'i', 's', 't', 'a', 'n', 't', end, '\n', '\n', 'b', eot};
+        QCOMPARE(*ids, expected);
+    }
+
     void aConversationOverTheInputLimitIsAnError() {
         auto t = test::byte_level_vocab().build();
         QVERIFY(t.ok());
