@@ -17,6 +17,10 @@ namespace kvlens::pdf {
 
 namespace {
 
+// The longest answer the helper may give: 64 MiB of page text (a 1,000-page
+// report has 3 to 5 MiB) plus its JSON escapes.
+constexpr std::size_t max_answer_bytes = std::size_t(96) << 20;
+
 bool is_executable(const std::filesystem::path& p) {
     std::error_code ec;
     return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
@@ -90,6 +94,18 @@ std::string format_page_list(const std::vector<int>& pages_in) {
 result<document_text> read_document(const std::filesystem::path& file, const read_options& options,
                                     failure_kind* failure) {
     if (failure) *failure = failure_kind::none;
+    // Checked here, before the helper: an empty path has no absolute form, and
+    // poppler opening a FIFO or a device would block until the time limit.
+    if (file.empty()) return fail(failure, failure_kind::not_found, "no PDF file given (the path is empty)");
+    std::error_code ec;
+    const std::filesystem::file_status st = std::filesystem::status(file, ec);
+    if (ec || !std::filesystem::exists(st))
+        return fail(failure, failure_kind::not_found, "'" + file.string() + "': no such file");
+    if (!std::filesystem::is_regular_file(st))
+        return fail(failure, failure_kind::not_found, "'" + file.string() + "' is not a regular file");
+    const std::filesystem::path absolute = std::filesystem::absolute(file, ec);
+    if (ec) return fail(failure, failure_kind::not_found, "'" + file.string() + "': " + ec.message());
+
     auto helper = find_helper(options.helper_path);
     if (!helper) return fail(failure, failure_kind::helper_missing, helper.message());
 
@@ -105,14 +121,14 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
 
     process_request request;
     request.executable = *helper;
-    request.args = {"extract", std::filesystem::absolute(file).string(), "--first", std::to_string(ask.first),
+    request.args = {"extract", absolute.string(), "--first", std::to_string(ask.first),
                     "--last", std::to_string(ask.last)};
     if (!options.password.empty()) {
         request.args.push_back("--password-stdin");
         request.stdin_data = options.password;
     }
     request.timeout = options.timeout;
-    request.max_stdout_bytes = 512u << 20;
+    request.max_stdout_bytes = max_answer_bytes;
     request.cancel = options.cancel;
     auto run = run_process(request);
     if (!run) return fail(failure, failure_kind::helper_missing, run.message());
@@ -122,7 +138,15 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
     if (p.timed_out)
         return fail(failure, failure_kind::timeout,
                     "reading '" + name + "' took longer than " + seconds(options.timeout) + "; the PDF helper was stopped");
-    if (p.output_capped) return fail(failure, failure_kind::bad_output, "reading '" + name + "' produced too much text");
+    if (p.output_capped)
+        return fail(failure, failure_kind::bad_output,
+                    "'" + name + "' is too large to read: its text passes " + std::to_string(max_answer_bytes >> 20) +
+                        " MiB");
+    // poppler's own allocator aborts when the helper's memory cap is reached.
+    if (p.term_signal == SIGABRT && (p.err.find("Out of memory") != std::string::npos ||
+                                     p.err.find("bad_alloc") != std::string::npos))
+        return fail(failure, failure_kind::damaged,
+                    "'" + name + "' is too large to read: the PDF helper ran out of its memory cap");
     if (p.term_signal != 0)
         return fail(failure, failure_kind::helper_crashed,
                     "the PDF helper crashed on '" + name + "' (signal " + std::to_string(p.term_signal) + ", " +

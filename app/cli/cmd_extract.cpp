@@ -2,6 +2,7 @@
 // The `extract` subcommand: options, then pdf::read_document, then text or
 // JSON on stdout. Warnings go to stderr so stdout stays the document's text.
 #include "app/cli/cmd_extract.h"
+#include "app/cli/signals.h"
 
 #include "pdf/metadata_json.h"
 #include "pdf/reader_process.h"
@@ -51,7 +52,11 @@ int run_extract(const extract_options& o) {
         }
     }
     kvlens::pdf::failure_kind why{};
-    auto doc = kvlens::pdf::read_document(o.file, options, &why);
+    options.cancel = &kvlens::cli::stop_flag();  // Ctrl-C stops the helper
+    auto doc = [&] {
+        kvlens::cli::cancel_scope reading;
+        return kvlens::pdf::read_document(o.file, options, &why);
+    }();
     if (!doc) {
         std::cerr << "kvlens-cli extract: " << doc.message();
         if (why == kvlens::pdf::failure_kind::needs_password) std::cerr << " (use --password)";

@@ -1,15 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kvlens-cli generate`: each --prompt / --prompt-file is one request of one
 // engine, run in order (or up to --parallel at once); text streams to stdout.
-#include <fstream>
-#include <sstream>
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
 #include "app/cli/generate_options.h"
 #include "app/cli/remote_options.h"
+#include "app/cli/input_file.h"
+#include "engine/tokenizer/tokenizer.h"
 
 namespace {
 
@@ -26,14 +25,12 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
     for (const auto& [is_file, value] : order) {
         std::string text = value;
         if (is_file) {
-            std::ifstream in(value, std::ios::binary);
-            if (!in) {
-                fmt::print(stderr, "kvlens-cli generate: cannot read prompt file '{}'\n", value);
+            auto r = kvlens::cli::read_input_file(value, kvlens::tokenizer::max_input_bytes, "prompt file");
+            if (!r) {
+                fmt::print(stderr, "kvlens-cli generate: {}\n", r.message());
                 return 1;
             }
-            std::ostringstream ss;
-            ss << in.rdbuf();
-            text = ss.str();
+            text = std::move(*r);
         }
         kvlens::request_params p;
         p.chat = a.chat;
@@ -76,6 +73,7 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
         return 1;
     }
     if (!a.o.quiet) fmt::print(stderr, "kvlens: {} | context {} tokens\n", (*e)->backend_description(), (*e)->context_length());
+    if (a.chat) show_default_system(**e, a.o);
     run_result r;
     const bool ok = run_requests(**e, reqs, a.o.parallel, metrics.get(), true, r, "kvlens-cli generate");
     if (!a.o.quiet) {

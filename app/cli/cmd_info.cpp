@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
+#include "engine/common/printable.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -53,27 +54,34 @@ int run_info(const info_args& a) {
                             {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
                             {"file_type", i.file_type}, {"tokenizer", (*tok)->model_name()},
                             {"pre_tokenizer", (*tok)->pre_name()}, {"backend", backend_line()},
+                            {"default_system_prompt", (*tok)->default_system_prompt()},
                             {"cpu_kernels", kvlens::cpu_kernel_level()}};
-        fmt::print("{}\n", j.dump(2));
+        // JSON escapes control characters; bytes that are not UTF-8 are replaced.
+        fmt::print("{}\n", j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
         return 0;
     }
-    fmt::print("model          {}\n", i.path);
-    fmt::print("name           {}\n", i.name);
-    fmt::print("architecture   {}  ({})\n", i.architecture, i.file_type);
+    // Everything the file says is shown escaped: no terminal sequence gets through.
+    using kvlens::printable;
+    fmt::print("model          {}\n", printable(i.path, 1024));
+    fmt::print("name           {}\n", printable(i.name));
+    fmt::print("architecture   {}  ({})\n", printable(i.architecture), printable(i.file_type));
     fmt::print("layers         {}\n", i.n_layer);
     fmt::print("heads          {} query, {} key/value (GQA group {}), head_dim {}\n", i.n_head, i.n_head_kv,
                i.n_head / i.n_head_kv, i.head_dim);
     fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
-    fmt::print("vocabulary     {} tokens ({} tokenizer, pre-tokenizer '{}'), chat template: {}\n", i.n_vocab,
-               (*tok)->model_name(), (*tok)->pre_name(), (*tok)->chat_template_kind());
+    fmt::print("vocabulary     {} tokens ({} tokenizer, pre-tokenizer {}), chat template: {}\n", i.n_vocab,
+               printable((*tok)->model_name()), kvlens::quoted((*tok)->pre_name()), (*tok)->chat_template_kind());
+    const std::string& system = (*tok)->default_system_prompt();
+    fmt::print("system prompt  {}\n", system.empty() ? std::string("(none: the template adds none)")
+                                                     : "the template adds, when a chat has none: " + kvlens::quoted(system, 400));
     fmt::print("parameters     {} ({:.1f} M)\n", i.n_params, i.n_params / 1e6);
     fmt::print("weights        {} bytes ({:.1f} MiB)\n", i.weight_bytes, i.weight_bytes / 1048576.0);
     fmt::print("KV per token   f16: {} bytes = 2 x {} layers x {} kv_heads x {} head_dim x 2 bytes\n",
                i.kv_bytes_per_token_f16, i.n_layer, i.n_head_kv, i.head_dim);
     fmt::print("               q8_0: {} bytes (34 bytes per 32 elements)\n", i.kv_bytes_per_token_q8_0);
     std::string types;
-    for (const auto& [t, n] : i.tensor_types) types += fmt::format("{}{} x{}", types.empty() ? "" : ", ", t, n);
+    for (const auto& [t, n] : i.tensor_types) types += fmt::format("{}{} x{}", types.empty() ? "" : ", ", printable(t), n);
     fmt::print("tensor types   {}\n", types);
     fmt::print("backend        {}\n", backend_line());
     fmt::print("cpu kernels    {}\n", kvlens::cpu_kernel_level());

@@ -10,7 +10,9 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "app/cli/cli_checks.h"
 #include "app/cli/commands.h"
+#include "app/cli/input_file.h"
 #include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
 #include "engine/model/model.h"
@@ -25,15 +27,13 @@ struct ppl_args {
 };
 
 int run_ppl(const ppl_args& a) {
-    std::ifstream in(a.file, std::ios::binary);
-    if (!in) { fmt::print(stderr, "kvlens-cli perplexity: cannot read '{}'\n", a.file); return 1; }
-    std::ostringstream ss;
-    ss << in.rdbuf();
+    auto text = kvlens::cli::read_input_file(a.file, kvlens::tokenizer::max_input_bytes, "text file");
+    if (!text) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", text.message()); return 1; }
     auto m = kvlens::model::load(a.model);
     if (!m) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", m.message()); return 1; }
     auto tok = kvlens::tokenizer::from_gguf((*m)->file());
     if (!tok) { fmt::print(stderr, "kvlens-cli perplexity: {}\n", tok.message()); return 1; }
-    const std::vector<std::int32_t> ids = (*tok)->encode(ss.str(), false, false);
+    const std::vector<std::int32_t> ids = (*tok)->encode(*text, false, false);
     if (static_cast<int>(ids.size()) < a.ctx) {
         fmt::print(stderr, "kvlens-cli perplexity: the text has {} tokens, fewer than one window of {}\n", ids.size(), a.ctx);
         return 1;
@@ -81,6 +81,6 @@ void add_perplexity_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--model,-m", args->model, "GGUF model file")->required();
     cmd->add_option("--file,-f", args->file, "Text file")->required();
     cmd->add_option("--ctx", args->ctx, "Window in tokens")->check(CLI::Range(16, 8192));
-    cmd->add_option("--threads", args->threads, "CPU threads");
+    cmd->add_option("--threads", args->threads, "CPU threads")->transform(kvlens::cli::thread_cap());
     cmd->callback([args, &exit_code] { exit_code = run_ppl(*args); });
 }

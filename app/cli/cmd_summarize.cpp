@@ -11,6 +11,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/generate_options.h"
+#include "app/cli/signals.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "pdf/reader_process.h"
 #include "tasks/chat_layout.h"
@@ -44,7 +45,11 @@ int run_summarize(summarize_args a) {
         ro.pages = kvlens::pdf::parse_page_range(a.pages);
         if (!ro.pages) { fmt::print(stderr, "{}: bad --pages '{}' (use A-B)\n", who, a.pages); return 1; }
     }
-    auto doc = kvlens::pdf::read_document(a.file, ro);
+    ro.cancel = &kvlens::cli::stop_flag();  // Ctrl-C stops the helper
+    auto doc = [&] {
+        kvlens::cli::cancel_scope reading;
+        return kvlens::pdf::read_document(a.file, ro);
+    }();
     if (!doc) { fmt::print(stderr, "{}: {}\n", who, doc.message()); return 1; }
     for (const auto& w : doc->warnings) fmt::print(stderr, "{}: warning: {}\n", who, w);
     const std::string text = tasks::joined_text(*doc);
@@ -60,6 +65,7 @@ int run_summarize(summarize_args a) {
     if (!e) { fmt::print(stderr, "{}: {}\n", who, e.message()); return 1; }
     kvlens::engine& eng = **e;
     if (!a.o.quiet) fmt::print(stderr, "kvlens: {} | context {} tokens\n", eng.backend_description(), eng.context_length());
+    show_default_system(eng, a.o);
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> metrics(nullptr, &std::fclose);
     if (!a.o.metrics_json.empty()) {
         metrics.reset(std::fopen(a.o.metrics_json.c_str(), "w"));
@@ -79,7 +85,8 @@ int run_summarize(summarize_args a) {
         std::vector<kvlens::chat_message> msgs;
         for (const auto& t : tasks::layout_chat({system, title, tasks::pages_label(999, 999), "", instr, {}}))
             msgs.push_back({t.role, t.content});
-        return static_cast<int>(tok.encode(tok.render_chat(msgs, true), tok.add_bos(), true).size());
+        const auto ids = tok.encode_chat(msgs, true);   // document text stays text; only markers are control tokens
+        return ids ? static_cast<int>(ids->size()) : 0;
     };
     const int overhead = std::max({overhead_of(instruction), overhead_of(tasks::map_instruction()),
                                    overhead_of(tasks::combine_instruction())}) + 16;

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kvlens-cli tokenize --model M (--text T | --file F) [--json] [--bos]`: token ids.
-#include <fstream>
-#include <sstream>
-
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/cli_checks.h"
 #include "app/cli/commands.h"
+#include "app/cli/input_file.h"
 #include "engine/gguf/gguf_reader.h"
 #include "engine/tokenizer/tokenizer.h"
 
@@ -16,19 +15,21 @@ namespace {
 struct tokenize_args {
     std::string model, text, file;
     bool json = false, bos = false, no_special = false;
+    bool from_file = false;
 };
 
 int run_tokenize(const tokenize_args& a) {
     std::string text = a.text;
-    if (!a.file.empty()) {
-        std::ifstream in(a.file, std::ios::binary);
-        if (!in) {
-            fmt::print(stderr, "kvlens-cli tokenize: cannot read '{}'\n", a.file);
+    if (a.from_file) {
+        auto r = kvlens::cli::read_input_file(a.file, kvlens::tokenizer::max_input_bytes, "input file");
+        if (!r) {
+            fmt::print(stderr, "kvlens-cli tokenize: {}\n", r.message());
             return 1;
         }
-        std::ostringstream ss;
-        ss << in.rdbuf();
-        text = ss.str();
+        text = std::move(*r);
+    } else if (auto st = kvlens::tokenizer::check_input_size(text.size(), "the text"); !st) {
+        fmt::print(stderr, "kvlens-cli tokenize: {}\n", st.message());
+        return 1;
     }
     auto f = kvlens::gguf_file::open(a.model);
     if (!f) {
@@ -68,6 +69,7 @@ void add_tokenize_command(CLI::App& app, int& exit_code) {
             exit_code = 1;
             return;
         }
+        args->from_file = file->count() > 0;
         exit_code = run_tokenize(*args);
     });
 }

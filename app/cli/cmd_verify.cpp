@@ -10,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "app/cli/cli_checks.h"
 #include "app/cli/commands.h"
 #include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
@@ -111,7 +112,7 @@ void add_verify_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--model,-m", args->model, "GGUF model file")->required();
     cmd->add_option("--prompt,-p", args->prompts, "Prompt (repeatable)");
     cmd->add_option("--steps", args->steps, "Greedy steps per prompt")->check(CLI::PositiveNumber);
-    cmd->add_option("--threads", args->threads, "CPU threads");
+    cmd->add_option("--threads", args->threads, "CPU threads")->transform(kvlens::cli::thread_cap());
     cmd->add_option("--tolerance", args->tolerance, "Largest allowed |diff| / logit spread");
     cmd->callback([args, &exit_code] { exit_code = run_verify(*args); });
 }

@@ -43,6 +43,9 @@ void add_generate_options(CLI::App* cmd, generate_options& o, bool model_require
 // Builds engine options; false with a message on a bad value.
 bool make_engine_options(const generate_options& o, kvlens::engine_options& out, std::string& why);
 kvlens::sampling_params make_sampling(const generate_options& o);
+// For a chat without --system: the system prompt the model's template adds,
+// on stderr, so that no instruction from the file is hidden.
+void show_default_system(const kvlens::engine& e, const generate_options& o);
 
 // Runs requests on one engine (in order, up to `parallel` at once): streams
 // text to stdout (whole texts, one after another, when several run at once),

@@ -10,9 +10,10 @@
 // other users could read it). Exit status 0 whenever an answer was written
 // (a failure answer included), 2 on a usage error.
 //
-// Test-only: KVLENS_PDF_HELPER_TEST_FAULT=crash|hang|garbage|exit makes the
-// helper die on SIGSEGV, sleep forever, print non-JSON, or exit 3 without an
-// answer, so the tests can prove the caller survives each.
+// Test-only: KVLENS_PDF_HELPER_TEST_FAULT=crash|hang|garbage|exit|alloc makes
+// the helper die on SIGSEGV, sleep forever, print non-JSON, exit 3 without an
+// answer, or allocate until its memory cap (as a text bomb makes poppler do),
+// so the tests can prove the caller survives each.
 #include "pdf/helper_protocol.h"
 #include "pdf/poppler_reader.h"
 
@@ -22,6 +23,9 @@
 #include <cstring>
 #include <iostream>
 #include <iterator>
+#include <memory>
+#include <vector>
+#include <new>
 #include <string>
 #include <sys/resource.h>
 #include <thread>
@@ -75,6 +79,13 @@ void test_fault() {
     if (f == "garbage") {
         std::fputs("this is not JSON {{{", stdout);
         std::exit(0);
+    }
+    if (f == "alloc") {
+        std::vector<std::unique_ptr<char[]>> held;
+        for (;;) {
+            held.emplace_back(new char[std::size_t(32) << 20]);
+            std::memset(held.back().get(), 1, std::size_t(32) << 20);
+        }
     }
     if (f == "exit") {
         std::fputs("kvlens-pdf-helper: failing on purpose (test)\n", stderr);
@@ -140,15 +151,42 @@ int run(const arguments& a) {
 
 }  // namespace
 
+// The helper's address-space cap. Reading the text of real reports stays far
+// below it (a 1,000-page report: under 300 MiB, most of it poppler's
+// libraries); a text bomb (a small file whose streams inflate to gigabytes)
+// meets it in seconds and is answered "too large" instead of growing the
+// helper until the time limit.
+constexpr rlim_t k_address_space_mib = 1024;
+
+// The answer when memory runs out, made up front: when it is needed, nothing
+// more can be allocated.
+std::string g_too_large;
+
+[[noreturn]] void answer_too_large() {
+    const char* p = g_too_large.data();
+    std::size_t left = g_too_large.size();
+    while (left > 0) {
+        const ssize_t n = ::write(STDOUT_FILENO, p, left);
+        if (n <= 0) break;
+        p += n;
+        left -= static_cast<std::size_t>(n);
+    }
+    std::_Exit(0);
+}
+
 // Guards of our own, besides the caller's time limit: die with the caller, and
 // cap the address space so a PDF that makes poppler allocate without end fails
-// here (as a crash the caller reports) instead of swapping the machine.
+// here with an answer instead of swapping the machine.
 static void limit_self() {
 #ifdef __linux__
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() == 1) std::exit(1);  // the caller is already gone
 #endif
-    constexpr rlim_t address_space = rlim_t(6) << 30;  // bytes
+    g_too_large = encode_failure(failure_kind::damaged,
+                                 "the PDF is too large to read: its text needs more than " +
+                                     std::to_string(k_address_space_mib) + " MiB of memory") + "\n";
+    std::set_new_handler([] { answer_too_large(); });
+    constexpr rlim_t address_space = k_address_space_mib << 20;  // bytes
     rlimit r{};
     if (::getrlimit(RLIMIT_AS, &r) == 0 && (r.rlim_max == RLIM_INFINITY || r.rlim_max > address_space)) {
         r.rlim_cur = address_space;
@@ -165,5 +203,11 @@ int main(int argc, char** argv) {
                    stderr);
         return 2;
     }
-    return run(a);
+    try {
+        return run(a);
+    } catch (const std::bad_alloc&) {
+        answer_too_large();
+    } catch (const std::length_error&) {
+        answer_too_large();
+    }
 }

@@ -23,20 +23,46 @@ enum class gguf_value_type : std::uint32_t {
     string = 8, array = 9, u64 = 10, i64 = 11, f64 = 12,
 };
 
-// One metadata value. Arrays hold their element type and their elements;
-// nested arrays are allowed by the format and kept.
+// Limits on what a file may declare, far above any real model (SmolLM2: 30
+// metadata pairs, 272 tensors; the largest published models: a few thousand
+// tensors), so that a small file cannot make the reader build millions of records.
+inline constexpr std::uint64_t k_gguf_max_metadata = 65536;
+inline constexpr std::uint64_t k_gguf_max_tensors = 65536;
+
+// An array value, kept compactly: its elements stay encoded where they lie in
+// the file (little-endian, strings as u64 length + bytes) and are decoded on
+// access, so an array costs no memory beyond the file's own bytes. Arrays of
+// arrays (which the format allows and no model uses) are validated and kept
+// as bytes only.
+struct gguf_array {
+    gguf_value_type type = gguf_value_type::u8;   // element type
+    std::uint64_t count = 0;                       // elements
+    std::span<const std::uint8_t> bytes;           // (count) encoded elements, into the file image
+
+    std::size_t size() const { return static_cast<std::size_t>(count); }
+    bool empty() const { return count == 0; }
+    bool is_integer() const;   // u8..i64 and bool elements
+    bool is_float() const;     // f32, f64
+    bool is_string() const { return type == gguf_value_type::string; }
+    // Element i (i < count) as an integer (integer and bool arrays; 0 otherwise).
+    std::int64_t int_at(std::size_t i) const;
+    // Element i as a double (float and integer arrays; 0 otherwise).
+    double float_at(std::size_t i) const;
+    // The elements of a string array, in order (empty for other arrays).
+    std::vector<std::string_view> strings() const;
+};
+
+// One metadata value.
 struct gguf_value {
     gguf_value_type type = gguf_value_type::u8;
-    gguf_value_type array_type = gguf_value_type::u8;   // element type when type == array
-    std::variant<std::uint64_t, std::int64_t, double, bool, std::string,
-                 std::vector<gguf_value>> v;
+    std::variant<std::uint64_t, std::int64_t, double, bool, std::string, gguf_array> v;
 
     bool is_integer() const;
     bool is_float() const;
     std::int64_t as_int() const;      // integers (and bools); 0 otherwise
     double as_float() const;          // floats and integers
     const std::string* as_string() const;              // nullptr unless string
-    const std::vector<gguf_value>* as_array() const;   // nullptr unless array
+    const gguf_array* as_array() const;                // nullptr unless array
 };
 
 struct gguf_tensor {
@@ -73,6 +99,10 @@ public:
     std::int64_t get_int(std::string_view key, std::int64_t fallback = 0) const;
     double get_float(std::string_view key, double fallback = 0) const;
     bool get_bool(std::string_view key, bool fallback = false) const;
+    // An integer that must fit an int (a count, a size, a token id): absent ->
+    // fallback; present but not an integer, or outside [min, max] (a 64-bit
+    // value is never cut to 32 bits) -> an error naming the key and the value.
+    result<int> get_int_in(std::string_view key, int fallback, int min, int max) const;
     // A string array's elements (tokenizer.ggml.tokens ...); empty if absent.
     std::vector<std::string_view> get_string_array(std::string_view key) const;
 

@@ -39,4 +39,13 @@ const type_traits& traits_of(ggml_type t) {
     return k_unknown;
 }
 
+std::size_t type_alignment(ggml_type t) {
+    switch (t) {
+    case ggml_type::i8: return 1;
+    case ggml_type::f32: case ggml_type::i32: case ggml_type::q8_K: return 4;
+    case ggml_type::f64: case ggml_type::i64: return 8;
+    default: return 2;  // f16, bf16, i16, and the blocks whose scales are f16
+    }
+}
+
 }  // namespace kvlens

@@ -25,5 +25,8 @@ struct type_traits {
 bool type_known(std::uint32_t type_id);
 const type_traits& traits_of(ggml_type t);
 inline const char* type_name(ggml_type t) { return traits_of(t).name; }
+// The alignment in bytes a tensor's data needs for the kernels' loads: the
+// widest field of its block (f16 scale: 2; f32: 4; f64, i64: 8; i8: 1).
+std::size_t type_alignment(ggml_type t);
 
 }  // namespace kvlens

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "engine/backend/cpu/kernels.h"
+#include "engine/tokenizer/chat_template.h"
 
 namespace kvlens {
 
@@ -64,11 +65,12 @@ private:
     std::string why_;
 };
 
-std::string chat_kind_of(const std::string& tmpl) {
-    if (tmpl.find("<|im_start|>") != std::string::npos) return "chatml";
-    if (tmpl.find("<|start_header_id|>") != std::string::npos) return "llama3";
-    if (tmpl.find("<start_of_turn>") != std::string::npos) return "gemma";
-    return "none";
+// The chat format as the tokenizer recognises it: from the template and the
+// vocabulary together (chat_template.h).
+std::string chat_kind_of(const gguf_file& f) {
+    const std::vector<std::string_view> tokens = f.get_string_array("tokenizer.ggml.tokens");
+    const auto has = [&tokens](std::string_view s) { return std::find(tokens.begin(), tokens.end(), s) != tokens.end(); };
+    return to_string(chat_format::detect(f.get_string("tokenizer.chat_template"), has).kind);
 }
 
 }  // namespace
@@ -171,7 +173,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
     info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
     for (const int w : c.layer_window) info.sliding_window = std::max(info.sliding_window, w);
-    info.chat_template_kind = chat_kind_of(f->get_string("tokenizer.chat_template"));
+    info.chat_template_kind = chat_kind_of(*f);
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
                                              "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K"};

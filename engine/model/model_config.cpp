@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
-// Model configuration from GGUF metadata.
+// Model configuration from GGUF metadata. Every integer is read as the 64-bit
+// value the file holds and checked against its range before it is narrowed,
+// and the layer count is checked against the tensors the file has, before
+// anything is sized from it.
 #include "engine/model/model_config.h"
 
 #include <fmt/format.h>
+
+#include <limits>
+
+#include "engine/common/printable.h"
 
 namespace kvlens {
 
@@ -15,14 +22,29 @@ bool required_int(const gguf_file& f, const std::string& key, int& out, std::str
         why = fmt::format("missing or non-integer metadata '{}'", key);
         return false;
     }
-    const std::int64_t x = v->as_int();
-    if (x <= 0 || x > (1 << 24)) {
-        why = fmt::format("metadata '{}' = {} is out of range", key, x);
+    auto x = f.get_int_in(key, 0, 1, 1 << 24);
+    if (!x) {
+        why = x.message();
         return false;
     }
-    out = static_cast<int>(x);
+    out = *x;
     return true;
 }
+
+// An optional integer in [min, max]; 64-bit values are never cut to 32 bits.
+bool optional_int(const gguf_file& f, const std::string& key, int fallback, int min, int max, int& out, std::string& why) {
+    auto x = f.get_int_in(key, fallback, min, max);
+    if (!x) {
+        why = x.message();
+        return false;
+    }
+    out = *x;
+    return true;
+}
+
+// Tensors each layer of these architectures has at least (norms, q, k, v,
+// output, gate, up, down).
+constexpr std::int64_t k_min_tensors_per_layer = 9;
 
 }  // namespace
 
@@ -36,7 +58,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "qwen2") c.architecture = arch::qwen2;
     else if (c.arch_name == "qwen3") c.architecture = arch::qwen3;
     else if (c.arch_name == "gemma3") c.architecture = arch::gemma3;
-    else return make_error(fmt::format("unsupported architecture '{}' (supported: {})", c.arch_name, supported_architectures()));
+    else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
     std::string why;
@@ -45,17 +67,22 @@ result<model_config> read_model_config(const gguf_file& f) {
         !required_int(f, p + "feed_forward_length", c.n_ff, why) ||
         !required_int(f, p + "attention.head_count", c.n_head, why))
         return make_error(why);
-    c.n_head_kv = static_cast<int>(f.get_int(p + "attention.head_count_kv", c.n_head));
-    if (c.n_head_kv <= 0 || c.n_head % c.n_head_kv != 0)
+    // A layer count the tensors cannot back is refused before anything is sized by it.
+    const auto n_tensors = static_cast<std::int64_t>(f.tensors().size());
+    if (static_cast<std::int64_t>(c.n_layer) * k_min_tensors_per_layer > n_tensors)
+        return make_error(fmt::format("metadata '{}block_count' = {} needs at least {} tensors; the file has {}", p,
+                                      c.n_layer, static_cast<std::int64_t>(c.n_layer) * k_min_tensors_per_layer, n_tensors));
+    if (!optional_int(f, p + "attention.head_count_kv", c.n_head, 1, 1 << 24, c.n_head_kv, why)) return make_error(why);
+    if (c.n_head % c.n_head_kv != 0)
         return make_error(fmt::format("head_count_kv {} does not divide head_count {}", c.n_head_kv, c.n_head));
-    c.head_dim = static_cast<int>(f.get_int(p + "attention.key_length", c.n_embd / c.n_head));
+    if (!optional_int(f, p + "attention.key_length", c.n_embd / c.n_head, 1, 1024, c.head_dim, why)) return make_error(why);
     if (c.head_dim <= 0 || c.head_dim % 2 != 0 || c.head_dim > 1024)
         return make_error(fmt::format("head dimension {} is not supported", c.head_dim));
-    c.n_rot = static_cast<int>(f.get_int(p + "rope.dimension_count", c.head_dim));
+    if (!optional_int(f, p + "rope.dimension_count", c.head_dim, 1, 1024, c.n_rot, why)) return make_error(why);
     if (c.n_rot <= 0 || c.n_rot > c.head_dim || c.n_rot % 2 != 0)
         return make_error(fmt::format("rope.dimension_count {} is not valid for head dimension {}", c.n_rot, c.head_dim));
-    c.n_ctx_train = static_cast<int>(f.get_int(p + "context_length", 2048));
-    if (c.n_ctx_train <= 0) return make_error("context_length must be positive");
+    if (!optional_int(f, p + "context_length", 2048, 1, std::numeric_limits<int>::max(), c.n_ctx_train, why))
+        return make_error(why);
     c.rms_eps = static_cast<float>(f.get_float(p + "attention.layer_norm_rms_epsilon", 1e-5));
     c.rope_freq_base = static_cast<float>(f.get_float(p + "rope.freq_base", 10000.0));
     const std::string scaling = f.get_string(p + "rope.scaling.type", "none");
@@ -71,8 +98,11 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_gemma3_config(f, c); !st) return st.err();
 
     const gguf_value* tokens = f.find("tokenizer.ggml.tokens");
-    const std::int64_t n_tokens = tokens && tokens->as_array() ? static_cast<std::int64_t>(tokens->as_array()->size()) : 0;
-    c.n_vocab = static_cast<int>(f.get_int(p + "vocab_size", n_tokens));
+    const std::uint64_t n_tokens = tokens && tokens->as_array() ? tokens->as_array()->count : 0;
+    if (n_tokens > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
+        return make_error(fmt::format("tokenizer.ggml.tokens has {} entries, more than a token id can count", n_tokens));
+    if (!optional_int(f, p + "vocab_size", static_cast<int>(n_tokens), 0, std::numeric_limits<int>::max(), c.n_vocab, why))
+        return make_error(why);
     if (c.n_vocab <= 0) return make_error("vocabulary size unknown: no tokenizer.ggml.tokens and no vocab_size");
     return c;
 }

@@ -101,11 +101,16 @@ request_id engine_impl::submit(request_params params, event_callback on_event) {
 
     // Tokenize here, on the caller's thread: it is part of TTFT, measured.
     const request_params& p = r->params;
+    // Messages and raw prompts are text: only the chat format's own markers
+    // become control tokens (a document holding "<|im_end|>" cannot end a turn).
     if (p.chat) {
         if (p.messages.empty()) r->tokenize_error = "chat request with no messages";
-        else r->prompt = tok_->encode(tok_->render_chat(p.messages, true), tok_->add_bos(), true);
+        else if (auto ids = tok_->encode_chat(p.messages, true)) r->prompt = std::move(*ids);
+        else r->tokenize_error = ids.message();
+    } else if (status st = tokenizer::check_input_size(p.text.size(), "a prompt"); !st) {
+        r->tokenize_error = st.message();
     } else {
-        r->prompt = tok_->encode(p.text, p.add_bos && tok_->add_bos(), true);
+        r->prompt = tok_->encode(p.text, p.add_bos && tok_->add_bos(), false);
     }
     r->tl.tokenized_ms = r->since_arrival(steady::now());
     r->tl.prompt_tokens = static_cast<int>(r->prompt.size());

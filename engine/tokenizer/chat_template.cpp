@@ -40,12 +40,68 @@ bool splices(std::string_view text) {
     return false;
 }
 
-// A system turn written as a literal in a ChatML template:
-// "<|im_start|>system" + newline (real or \n) + text without template syntax + "<|im_end|>".
+// Where the template's control flow stands at a position: the innermost
+// {% if %} open there, and whether the position is in its else branch.
+struct branch {
+    std::string_view condition;  // "" when no if is open
+    bool in_else = false;
+};
+
+branch branch_at(std::string_view tmpl, std::size_t at) {
+    struct open_if {
+        std::string_view condition;
+        bool in_else;
+    };
+    std::vector<open_if> stack;
+    for (std::size_t pos = tmpl.find("{%"); pos != std::string_view::npos && pos < at; pos = tmpl.find("{%", pos + 2)) {
+        const std::size_t close = tmpl.find("%}", pos + 2);
+        if (close == std::string_view::npos || close > at) break;
+        std::string_view tag = tmpl.substr(pos + 2, close - pos - 2);
+        while (!tag.empty() && (tag.front() == '-' || tag.front() == '+' || tag.front() == ' ' || tag.front() == '\n'))
+            tag.remove_prefix(1);
+        while (!tag.empty() && (tag.back() == '-' || tag.back() == '+' || tag.back() == ' ' || tag.back() == '\n'))
+            tag.remove_suffix(1);
+        auto starts = [&](std::string_view w) {
+            return tag.substr(0, w.size()) == w && (tag.size() == w.size() || tag[w.size()] == ' ' || tag[w.size()] == '(');
+        };
+        if (starts("if")) stack.push_back({tag.substr(2), false});
+        else if (starts("elif") && !stack.empty()) stack.back() = {tag.substr(4), false};
+        else if (starts("else") && !stack.empty()) stack.back().in_else = true;
+        else if (starts("endif") && !stack.empty()) stack.pop_back();
+    }
+    if (stack.empty()) return {};
+    return {stack.back().condition, stack.back().in_else};
+}
+
+// True when the branch is taken exactly when the conversation has no system
+// turn first: `if ... != 'system'`, or the else of `if ... == 'system'`.
+bool only_without_system(const branch& b) {
+    const bool names_system = b.condition.find("'system'") != std::string_view::npos ||
+                              b.condition.find("\"system\"") != std::string_view::npos;
+    if (!names_system) return false;
+    const bool neq = b.condition.find("!=") != std::string_view::npos;
+    const bool eq = !neq && b.condition.find("==") != std::string_view::npos;
+    return b.in_else ? eq : neq;
+}
+
+// True when the string literal opening at `quote` is the first thing an
+// output expression prints: "{{" or "{{-", spaces, then the quote.
+bool opens_output(std::string_view tmpl, std::size_t quote) {
+    std::size_t i = quote;
+    while (i > 0 && (tmpl[i - 1] == ' ' || tmpl[i - 1] == '\n' || tmpl[i - 1] == '-')) --i;
+    return i >= 2 && tmpl.substr(i - 2, 2) == "{{";
+}
+
+// A system turn written as a literal in a ChatML template and printed only
+// when the conversation brings none: "<|im_start|>system" + newline (real or
+// \n) + text without template syntax + "<|im_end|>", as the first thing of an
+// output expression, in a branch taken only without a system turn.
 std::string find_default_system(std::string_view tmpl) {
     constexpr std::string_view open = "<|im_start|>system";
     constexpr std::string_view close = "<|im_end|>";
     for (std::size_t at = tmpl.find(open); at != std::string_view::npos; at = tmpl.find(open, at + 1)) {
+        if (at == 0 || (tmpl[at - 1] != '\'' && tmpl[at - 1] != '"') || !opens_output(tmpl, at - 1)) continue;
+        if (!only_without_system(branch_at(tmpl, at))) continue;
         std::size_t from = at + open.size();
         if (tmpl.substr(from, 1) == "\n") from += 1;
         else if (tmpl.substr(from, 2) == "\\n") from += 2;
@@ -60,17 +116,49 @@ std::string find_default_system(std::string_view tmpl) {
     return {};
 }
 
-std::string render_chatml(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
-    std::string out;
-    if (!msgs.empty() && msgs.front().role != "system" && !f.default_system.empty())
-        out += "<|im_start|>system\n" + f.default_system + "<|im_end|>\n";
-    for (const auto& m : msgs) out += "<|im_start|>" + m.role + "\n" + m.content + "<|im_end|>\n";
-    if (gen) out += "<|im_start|>assistant\n";
-    return out;
+// Builds the segment list: one segment per marker, neighbouring text merged.
+class segment_writer {
+public:
+    void control(std::string_view s) { add(true, s); }
+    void text(std::string_view s) { add(false, s); }
+    std::vector<chat_segment> take() { return std::move(out_); }
+
+private:
+    void add(bool control, std::string_view s) {
+        if (s.empty()) return;
+        if (!control && !out_.empty() && !out_.back().control) out_.back().text += s;
+        else out_.push_back({control, std::string(s)});
+    }
+    std::vector<chat_segment> out_;
+};
+
+std::vector<chat_segment> render_chatml(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
+    segment_writer w;
+    auto turn = [&w](std::string_view role, std::string_view content) {
+        w.control("<|im_start|>");
+        w.text(role);
+        w.text("\n");
+        w.text(content);
+        w.control("<|im_end|>");
+        w.text("\n");
+    };
+    if (!msgs.empty() && msgs.front().role != "system" && !f.default_system.empty()) turn("system", f.default_system);
+    for (const auto& m : msgs) turn(m.role, m.content);
+    if (gen) {
+        w.control("<|im_start|>");
+        w.text("assistant\n");
+    }
+    return w.take();
 }
 
-std::string render_llama3(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
-    std::string out;
+std::vector<chat_segment> render_llama3(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
+    segment_writer w;
+    auto header = [&w](std::string_view role) {
+        w.control("<|start_header_id|>");
+        w.text(role);
+        w.control("<|end_header_id|>");
+        w.text("\n\n");
+    };
     std::size_t first = 0;
     if (f.llama3_dated_system) {
         // Llama 3.1/3.2: a system turn always, dated; the template's fallback
@@ -80,17 +168,21 @@ std::string render_llama3(const chat_format& f, const std::vector<chat_message>&
             system = trim(msgs.front().content);
             first = 1;
         }
-        out += "<|start_header_id|>system<|end_header_id|>\n\n"
-               "Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n" +
-               system + "<|eot_id|>";
+        header("system");
+        w.text("Cutting Knowledge Date: December 2023\nToday Date: 26 Jul 2024\n\n");
+        w.text(system);
+        w.control("<|eot_id|>");
     }
-    for (std::size_t i = first; i < msgs.size(); ++i)
-        out += "<|start_header_id|>" + msgs[i].role + "<|end_header_id|>\n\n" + trim(msgs[i].content) + "<|eot_id|>";
-    if (gen) out += "<|start_header_id|>assistant<|end_header_id|>\n\n";
-    return out;
+    for (std::size_t i = first; i < msgs.size(); ++i) {
+        header(msgs[i].role);
+        w.text(trim(msgs[i].content));
+        w.control("<|eot_id|>");
+    }
+    if (gen) header("assistant");
+    return w.take();
 }
 
-std::string render_gemma(const std::vector<chat_message>& msgs, bool gen) {
+std::vector<chat_segment> render_gemma(const std::vector<chat_message>& msgs, bool gen) {
     // No system role: its text opens the first user turn.
     std::string prefix;
     std::size_t first = 0;
@@ -98,27 +190,34 @@ std::string render_gemma(const std::vector<chat_message>& msgs, bool gen) {
         prefix = msgs.front().content + "\n\n";
         first = 1;
     }
-    std::string out;
+    segment_writer w;
     for (std::size_t i = first; i < msgs.size(); ++i) {
         const std::string& r = msgs[i].role;
         const std::string role = r == "assistant" ? "model" : r == "system" ? "user" : r;
-        out += "<start_of_turn>" + role + "\n" + (i == first ? prefix : std::string()) + trim(msgs[i].content) +
-               "<end_of_turn>\n";
+        w.control("<start_of_turn>");
+        w.text(role + "\n");
+        if (i == first) w.text(prefix);
+        w.text(trim(msgs[i].content));
+        w.control("<end_of_turn>");
+        w.text("\n");
     }
-    if (gen) out += "<start_of_turn>model\n";
-    return out;
+    if (gen) {
+        w.control("<start_of_turn>");
+        w.text("model\n");
+    }
+    return w.take();
 }
 
 // No template: a plain transcript a base model can continue.
-std::string render_plain(const std::vector<chat_message>& msgs, bool gen) {
-    std::string out;
+std::vector<chat_segment> render_plain(const std::vector<chat_message>& msgs, bool gen) {
+    segment_writer w;
     for (const auto& m : msgs) {
         std::string role = m.role.empty() ? "user" : m.role;
         role[0] = static_cast<char>(role[0] >= 'a' && role[0] <= 'z' ? role[0] - 'a' + 'A' : role[0]);
-        out += role + ": " + m.content + "\n\n";
+        w.text(role + ": " + m.content + "\n\n");
     }
-    if (gen) out += "Assistant:";
-    return out;
+    if (gen) w.text("Assistant:");
+    return w.take();
 }
 
 }  // namespace
@@ -133,21 +232,31 @@ const char* to_string(chat_kind k) {
     return "none";
 }
 
-chat_format chat_format::from_template(std::string_view tmpl) {
+chat_format chat_format::from_template(std::string_view tmpl, const bool (&available)[4]) {
+    // The format whose opening marker comes first among those the vocabulary has.
+    struct marker {
+        chat_kind kind;
+        std::string_view open;
+    };
+    constexpr marker markers[] = {{chat_kind::chatml, "<|im_start|>"},
+                                  {chat_kind::llama3, "<|start_header_id|>"},
+                                  {chat_kind::gemma, "<start_of_turn>"}};
     chat_format f;
-    if (tmpl.find("<|im_start|>") != std::string_view::npos) {
-        f.kind = chat_kind::chatml;
-        f.default_system = find_default_system(tmpl);
-    } else if (tmpl.find("<|start_header_id|>") != std::string_view::npos) {
-        f.kind = chat_kind::llama3;
-        f.llama3_dated_system = tmpl.find("Cutting Knowledge Date") != std::string_view::npos;
-    } else if (tmpl.find("<start_of_turn>") != std::string_view::npos) {
-        f.kind = chat_kind::gemma;
+    std::size_t first = std::string_view::npos;
+    for (const marker& m : markers) {
+        const std::size_t at = tmpl.find(m.open);
+        if (available[static_cast<int>(m.kind)] && at < first) {
+            first = at;
+            f.kind = m.kind;
+        }
     }
+    if (f.kind == chat_kind::chatml) f.default_system = find_default_system(tmpl);
+    if (f.kind == chat_kind::llama3) f.llama3_dated_system = tmpl.find("Cutting Knowledge Date") != std::string_view::npos;
     return f;
 }
 
-std::string chat_format::render(const std::vector<chat_message>& messages, bool add_generation_prompt) const {
+std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_message>& messages,
+                                                       bool add_generation_prompt) const {
     switch (kind) {
     case chat_kind::chatml: return render_chatml(*this, messages, add_generation_prompt);
     case chat_kind::llama3: return render_llama3(*this, messages, add_generation_prompt);
@@ -155,6 +264,12 @@ std::string chat_format::render(const std::vector<chat_message>& messages, bool 
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);
+}
+
+std::string chat_format::render(const std::vector<chat_message>& messages, bool add_generation_prompt) const {
+    std::string out;
+    for (const chat_segment& s : render_segments(messages, add_generation_prompt)) out += s.text;
+    return out;
 }
 
 }  // namespace kvlens

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Chat formats, recognised from tokenizer.chat_template by their distinctive
-// markers and rendered natively (a template is never executed): ChatML
-// (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma (<start_of_turn>), or
-// none. The rendered text holds special-token text: encode it with
-// parse_special = true. It never starts with BOS; the caller adds BOS as the
-// model asks (tokenizer::add_bos()).
+// markers together with the vocabulary (a format is chosen only when the
+// vocabulary has its marker tokens) and rendered natively (a template is never
+// executed): ChatML (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma
+// (<start_of_turn>), or none. The rendering is a list of segments, control
+// markers apart from message text, so that only the markers can become
+// control tokens (tokenizer::encode_chat): a document or a question that
+// contains "<|im_end|>" stays text. It never starts with BOS; the caller adds
+// BOS as the model asks (tokenizer::add_bos()).
 #pragma once
 
 #include <string>
@@ -19,30 +22,56 @@ enum class chat_kind { none, chatml, llama3, gemma };
 
 const char* to_string(chat_kind k);  // "none", "chatml", "llama3", "gemma"
 
+// A piece of a rendered conversation: a format marker ("<|im_start|>"), which
+// may become a control token, or text (roles, contents, newlines), which never does.
+struct chat_segment {
+    bool control = false;
+    std::string text;
+};
+
 struct chat_format {
     chat_kind kind = chat_kind::none;
     // ChatML: the system turn the template inserts when the conversation has
     // none (SmolLM2: "You are a helpful AI assistant named SmolLM, trained by
-    // Hugging Face"); empty when it inserts none.
+    // Hugging Face"); empty when it inserts none. Only a literal the template
+    // outputs under a condition on the first message's role counts (an
+    // unconditional or commented-out one does not): callers show it.
     std::string default_system;
     // Llama 3.1+: the system turn always opens with the knowledge-cutoff lines.
     bool llama3_dated_system = false;
 
-    // From the template text; when there is none (empty), from the marker
-    // tokens the vocabulary has (has_token answers whether a text is a token).
+    // From the template text and the vocabulary (has_token answers whether a
+    // text is a token): of the formats whose markers the vocabulary has, the
+    // one whose opening marker comes first in the template; none when the
+    // template names no such format. An empty template: from the vocabulary alone.
     template <class HasToken>
     static chat_format detect(std::string_view tmpl, HasToken has_token) {
-        if (!tmpl.empty()) return from_template(tmpl);
+        bool have[4] = {false,
+                        has_token("<|im_start|>") && has_token("<|im_end|>"),
+                        has_token("<|start_header_id|>") && has_token("<|eot_id|>"),
+                        has_token("<start_of_turn>") && has_token("<end_of_turn>")};
+        if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
-        if (has_token("<|im_start|>") && has_token("<|im_end|>")) f.kind = chat_kind::chatml;
-        else if (has_token("<|start_header_id|>") && has_token("<|eot_id|>")) f.kind = chat_kind::llama3;
-        else if (has_token("<start_of_turn>") && has_token("<end_of_turn>")) f.kind = chat_kind::gemma;
+        if (have[1]) f.kind = chat_kind::chatml;
+        else if (have[2]) f.kind = chat_kind::llama3;
+        else if (have[3]) f.kind = chat_kind::gemma;
         return f;
     }
-    static chat_format from_template(std::string_view tmpl);
+    // From the template text alone, as if the vocabulary had every marker.
+    static chat_format from_template(std::string_view tmpl) {
+        const bool all[4] = {false, true, true, true};
+        return from_template(tmpl, all);
+    }
+    // available[k]: the vocabulary has the markers of chat_kind k.
+    static chat_format from_template(std::string_view tmpl, const bool (&available)[4]);
 
     // The conversation as the model saw such conversations in training;
     // add_generation_prompt appends the opening of the assistant's turn.
+    // One segment per marker; neighbouring text is merged.
+    std::vector<chat_segment> render_segments(const std::vector<chat_message>& messages,
+                                              bool add_generation_prompt) const;
+    // The segments joined: for showing and counting, never for encoding with
+    // special-token parsing.
     std::string render(const std::vector<chat_message>& messages, bool add_generation_prompt) const;
 };
 

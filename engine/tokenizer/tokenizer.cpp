@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "engine/common/printable.h"
 #include "engine/gguf/gguf_reader.h"
 #include "engine/tokenizer/bpe.h"
 #include "engine/tokenizer/byte_level.h"
@@ -18,19 +19,9 @@
 namespace kvlens {
 namespace {
 
-const gguf_value* array_of(const gguf_file& file, std::string_view key) {
+const gguf_array* array_of(const gguf_file& file, std::string_view key) {
     const gguf_value* v = file.find(key);
-    return v && v->as_array() ? v : nullptr;
-}
-
-bool is_integer_type(gguf_value_type t) {
-    switch (t) {
-    case gguf_value_type::u8: case gguf_value_type::i8: case gguf_value_type::u16: case gguf_value_type::i16:
-    case gguf_value_type::u32: case gguf_value_type::i32: case gguf_value_type::u64: case gguf_value_type::i64:
-        return true;
-    default:
-        return false;
-    }
+    return v ? v->as_array() : nullptr;
 }
 
 // "<0x0A>" -> 10; -1 when text is not of that form.
@@ -60,42 +51,37 @@ status tokenizer::load(const gguf_file& file) {
     model_ = file.get_string("tokenizer.ggml.model");
     if (model_.empty()) return make_error("the file has no tokenizer (tokenizer.ggml.model is missing)");
     if (model_ != "gpt2" && model_ != "llama")
-        return make_error("unsupported tokenizer model '" + model_ + "' (supported: gpt2, llama)");
+        return make_error("unsupported tokenizer model " + quoted(model_) + " (supported: gpt2, llama)");
 
     // Tokens: strings, at least one, ids must fit an int32.
-    const gguf_value* tokens = array_of(file, "tokenizer.ggml.tokens");
+    const gguf_array* tokens = array_of(file, "tokenizer.ggml.tokens");
     if (!tokens) return make_error("tokenizer.ggml.tokens is missing or not an array");
-    if (tokens->array_type != gguf_value_type::string)
-        return make_error("tokenizer.ggml.tokens is not an array of strings");
-    const auto& tok = *tokens->as_array();
-    if (tok.empty()) return make_error("tokenizer.ggml.tokens is empty");
-    if (tok.size() > static_cast<std::size_t>(std::numeric_limits<token_id>::max()))
-        return make_error("tokenizer.ggml.tokens has too many entries (" + std::to_string(tok.size()) + ")");
-    const std::size_t n = tok.size();
+    if (!tokens->is_string()) return make_error("tokenizer.ggml.tokens is not an array of strings");
+    if (tokens->empty()) return make_error("tokenizer.ggml.tokens is empty");
+    if (tokens->count > static_cast<std::uint64_t>(std::numeric_limits<token_id>::max()))
+        return make_error("tokenizer.ggml.tokens has too many entries (" + std::to_string(tokens->count) + ")");
+    const std::size_t n = tokens->size();
     vocab_.text.reserve(n);
-    for (const auto& v : tok) vocab_.text.push_back(v.as_string() ? *v.as_string() : std::string());
+    for (std::string_view v : tokens->strings()) vocab_.text.emplace_back(v);
 
     vocab_.score.assign(n, 0.0f);
-    if (const gguf_value* scores = array_of(file, "tokenizer.ggml.scores")) {
-        const auto& s = *scores->as_array();
-        if (s.size() != n)
-            return make_error("tokenizer.ggml.scores has " + std::to_string(s.size()) + " entries for " +
+    if (const gguf_array* s = array_of(file, "tokenizer.ggml.scores")) {
+        if (s->size() != n)
+            return make_error("tokenizer.ggml.scores has " + std::to_string(s->size()) + " entries for " +
                               std::to_string(n) + " tokens");
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!s[i].is_float() && !s[i].is_integer()) return make_error("tokenizer.ggml.scores is not numeric");
-            vocab_.score[i] = static_cast<float>(s[i].as_float());
-        }
+        if (!s->is_float() && !s->is_integer()) return make_error("tokenizer.ggml.scores is not numeric");
+        for (std::size_t i = 0; i < n; ++i) vocab_.score[i] = static_cast<float>(s->float_at(i));
     }
 
     vocab_.type.assign(n, token_type::normal);
-    if (const gguf_value* types = array_of(file, "tokenizer.ggml.token_type")) {
-        const auto& ty = *types->as_array();
-        if (ty.size() != n)
-            return make_error("tokenizer.ggml.token_type has " + std::to_string(ty.size()) + " entries for " +
+    if (const gguf_array* ty = array_of(file, "tokenizer.ggml.token_type")) {
+        if (ty->size() != n)
+            return make_error("tokenizer.ggml.token_type has " + std::to_string(ty->size()) + " entries for " +
                               std::to_string(n) + " tokens");
-        if (!is_integer_type(types->array_type)) return make_error("tokenizer.ggml.token_type is not integer");
+        if (!ty->is_integer() || ty->type == gguf_value_type::boolean)
+            return make_error("tokenizer.ggml.token_type is not integer");
         for (std::size_t i = 0; i < n; ++i) {
-            const std::int64_t t = ty[i].as_int();
+            const std::int64_t t = ty->int_at(i);
             if (t < 0 || t > 6)
                 return make_error("tokenizer.ggml.token_type[" + std::to_string(i) + "] = " + std::to_string(t) +
                                   " is not a token type (0..6)");
@@ -111,15 +97,14 @@ status tokenizer::load(const gguf_file& file) {
     if (model_ == "gpt2") {
         pre_ = file.get_string("tokenizer.ggml.pre", "default");
         auto p = pretokenizer::create(pre_);
-        if (!p) return p.err();
+        if (!p) return make_error(printable(p.message(), 400));
         pre_tok_ = std::move(p.value());
 
-        const gguf_value* merges = array_of(file, "tokenizer.ggml.merges");
+        const gguf_array* merges = array_of(file, "tokenizer.ggml.merges");
         if (!merges) return make_error("tokenizer.ggml.merges is missing (a gpt2 tokenizer needs its merges)");
-        if (merges->array_type != gguf_value_type::string)
-            return make_error("tokenizer.ggml.merges is not an array of strings");
-        auto m = bpe_merger::build(vocab_, file.get_string_array("tokenizer.ggml.merges"));
-        if (!m) return m.err();
+        if (!merges->is_string()) return make_error("tokenizer.ggml.merges is not an array of strings");
+        auto m = bpe_merger::build(vocab_, merges->strings());
+        if (!m) return make_error(printable(m.message(), 400));
         bpe_ = std::make_unique<bpe_merger>(std::move(m.value()));
         add_space_prefix_ = file.get_bool("tokenizer.ggml.add_space_prefix", false);
     } else {
@@ -255,6 +240,44 @@ std::vector<token_id> tokenizer::encode(std::string_view text, bool add_bos, boo
         }
         after_special = false;
     }
+    return out;
+}
+
+status tokenizer::check_input_size(std::size_t bytes, std::string_view what) {
+    if (bytes <= max_input_bytes) return {};
+    return make_error(std::string(what) + " of " + std::to_string(bytes) + " bytes is over the tokenizer's limit of " +
+                      std::to_string(max_input_bytes) + " bytes (16 MiB)");
+}
+
+void tokenizer::encode_plain(std::string_view text, std::vector<token_id>& out) const {
+    const std::vector<token_id> ids = encode(text, false, false);
+    out.insert(out.end(), ids.begin(), ids.end());
+}
+
+result<std::vector<token_id>> tokenizer::encode_chat(const std::vector<chat_message>& messages,
+                                                     bool add_generation_prompt) const {
+    std::size_t bytes = 0;
+    for (const chat_message& m : messages) bytes += m.role.size() + m.content.size();
+    if (status st = check_input_size(bytes, "a conversation"); !st) return st.err();
+    std::vector<token_id> out;
+    if (add_bos_ && bos_ >= 0) out.push_back(bos_);
+    // Text between two markers is encoded as one piece, as it was when the
+    // rendered text was split at special tokens; a marker the vocabulary lacks
+    // stays text and joins its neighbours.
+    std::string pending;
+    for (const chat_segment& s : chat_.render_segments(messages, add_generation_prompt)) {
+        const token_id id = s.control ? vocab_.find(s.text) : -1;
+        const bool is_marker = id >= 0 && (vocab_.type[id] == token_type::control ||
+                                           vocab_.type[id] == token_type::user_defined);
+        if (!is_marker) {
+            pending += s.text;
+            continue;
+        }
+        if (!pending.empty()) encode_plain(pending, out);
+        pending.clear();
+        out.push_back(id);
+    }
+    if (!pending.empty()) encode_plain(pending, out);
     return out;
 }
 

@@ -39,11 +39,25 @@ public:
     tokenizer& operator=(const tokenizer&) = delete;
 
     // ---- text -> ids
+    // The longest text the engine's readers accept (a prompt, a chat's
+    // messages together): 16 MiB, some 4 million tokens, far above any
+    // context, small enough that its ids and pieces fit in memory.
+    static constexpr std::size_t max_input_bytes = std::size_t(16) << 20;
+    // An error naming both numbers when `bytes` is over max_input_bytes.
+    static status check_input_size(std::size_t bytes, std::string_view what);
+
     // add_bos: prepend bos_id() (pass `want && add_bos()` to follow the
     // model's metadata). parse_special: text of control tokens
     // ("<|im_start|>") becomes those tokens; otherwise it is tokenized as
-    // plain text. User-defined tokens are matched either way.
+    // plain text. User-defined tokens are matched either way. Text from a
+    // document or a person is always encoded with parse_special = false; only
+    // encode_chat puts control tokens around it.
     std::vector<token_id> encode(std::string_view text, bool add_bos, bool parse_special) const;
+    // A conversation in the model's chat format (BOS first when add_bos()):
+    // the format's markers become control tokens, the messages' text is plain
+    // text whatever it holds. An error when the messages are over max_input_bytes.
+    result<std::vector<token_id>> encode_chat(const std::vector<chat_message>& messages,
+                                              bool add_generation_prompt) const;
 
     // ---- ids -> text
     // The raw bytes a token stands for (not necessarily whole UTF-8
@@ -80,9 +94,12 @@ public:
     const char* chat_template_kind() const { return to_string(chat_.kind); }  // "chatml" | "llama3" | "gemma" | "none"
     chat_kind chat_kind_value() const { return chat_.kind; }
     const std::string& chat_template() const { return template_; }  // as stored; "" when absent
+    // The system turn the format adds when a conversation has none ("" when
+    // none): callers show it, so that no instruction from a file is hidden.
     const std::string& default_system_prompt() const { return chat_.default_system; }
-    // The conversation in the model's format (special-token text included:
-    // encode with parse_special = true; no BOS: add it per add_bos()).
+    // The conversation in the model's format as text, for showing it; to
+    // encode it use encode_chat (encoding this text with parse_special would
+    // turn marker text inside the messages into control tokens).
     std::string render_chat(const std::vector<chat_message>& messages, bool add_generation_prompt) const;
 
 private:
@@ -91,6 +108,8 @@ private:
     status load_special_ids(const gguf_file& file);
     void build_pieces();
     void encode_text(std::string_view text, std::vector<token_id>& out) const;
+    // Plain text (user-defined tokens matched), after a special token or at the start.
+    void encode_plain(std::string_view text, std::vector<token_id>& out) const;
 
     std::string model_;
     std::string pre_;

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QMutexLocker>
+#include <limits>
 
 #include "engine/runtime/engine.h"
 #include "engine/tokenizer/tokenizer.h"
@@ -35,8 +36,8 @@ EngineWorker::EngineWorker(Factory factory) : factory_(std::move(factory))
         factory_ = [](const kvlens::engine_options& o) { return kvlens::engine::create(o); };
     counter_ = [](const kvlens::engine& engine, const QVector<ChatTurn>& chat) {
         const kvlens::tokenizer& vocab = engine.vocab();
-        const std::string text = vocab.render_chat(toMessages(chat), true);
-        return int(vocab.encode(text, vocab.add_bos(), true).size());
+        const auto ids = vocab.encode_chat(toMessages(chat), true);  // message text never becomes control tokens
+        return ids ? int(ids->size()) : std::numeric_limits<int>::max();  // over the limit: fits nothing
     };
     textCounter_ = [](const kvlens::engine& engine, std::string_view text) {
         return int(engine.vocab().encode(text, false, false).size());

@@ -43,7 +43,10 @@ void q8_0_from_float(const float* x, void* vy, std::int64_t n) {
         const float d = amax / 127.0f;
         const float id = amax != 0 ? 127.0f / amax : 0.0f;
         y[b].d = fp32_to_fp16(d);
-        for (int j = 0; j < QK8_0; ++j) y[b].qs[j] = static_cast<std::int8_t>(std::nearbyint(x[j] * id));
+        for (int j = 0; j < QK8_0; ++j) {
+            const float v = x[j] * id;  // saturated as in q8_1_from_float
+            y[b].qs[j] = static_cast<std::int8_t>(v >= 127.0f ? 127 : v > -128.0f ? std::nearbyint(v) : -128);
+        }
     }
 }
 void q8_0_to_float(const void* vx, float* y, std::int64_t n) {
@@ -64,7 +67,9 @@ void q8_1_from_float(const float* x, void* vy, std::int64_t n) {
         const float id = amax != 0 ? 127.0f / amax : 0.0f;
         int sum = 0;
         for (int j = 0; j < QK8_1; ++j) {
-            const int q = static_cast<int>(std::nearbyint(x[j] * id));
+            // Saturated as the SIMD stores do; a NaN (which no int can hold) gives -128 as they do.
+            const float v = x[j] * id;
+            const int q = v >= 127.0f ? 127 : v > -128.0f ? static_cast<int>(std::nearbyint(v)) : -128;
             y[b].qs[j] = static_cast<std::int8_t>(q);
             sum += q;
         }

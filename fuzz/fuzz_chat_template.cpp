@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: Apache-2.0
+// Fuzz target: the input is a chat template, a NUL, then messages separated
+// by NULs. The format is detected (with vocabularies that have all, some or
+// none of the markers) and rendered; the segments must join to the rendered
+// text, and no message text may come out as a control segment.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/tokenizer/chat_template.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view in(reinterpret_cast<const char*>(data), size);
+    const std::size_t cut = in.find('\0');
+    const std::string_view tmpl = in.substr(0, cut);
+    std::vector<kvlens::chat_message> messages;
+    if (cut != std::string_view::npos) {
+        std::string_view rest = in.substr(cut + 1);
+        static const char* const roles[] = {"system", "user", "assistant", "user"};
+        for (int i = 0; !rest.empty() && i < 16; ++i) {
+            const std::size_t next = rest.find('\0');
+            messages.push_back({roles[i % 4], std::string(rest.substr(0, next))});
+            rest = next == std::string_view::npos ? std::string_view() : rest.substr(next + 1);
+        }
+    }
+    const auto all = [](std::string_view) { return true; };
+    const auto none = [](std::string_view) { return false; };
+    const auto gemma = [](std::string_view s) { return s == "<start_of_turn>" || s == "<end_of_turn>"; };
+    for (const kvlens::chat_format& f : {kvlens::chat_format::detect(tmpl, all), kvlens::chat_format::detect(tmpl, none),
+                                         kvlens::chat_format::detect(tmpl, gemma)}) {
+        for (bool gen : {false, true}) {
+            const auto segments = f.render_segments(messages, gen);
+            std::string joined;
+            for (const auto& s : segments) {
+                joined += s.text;
+                if (s.control && s.text.size() > 20) std::abort();  // markers are short; text is never control
+            }
+            if (joined != f.render(messages, gen)) std::abort();
+        }
+    }
+    return 0;
+}

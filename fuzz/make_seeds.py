@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Writes the seed corpora of the fuzz targets (fuzz/corpus/<target>/): a few
+# small valid inputs of each kind, from which libFuzzer mutates. Run from the
+# repository root; the output is committed.
+import json, os, struct
+
+root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+
+def put(target, name, data):
+    d = os.path.join(root, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+
+# ---- GGUF
+def gstr(s):
+    b = s.encode() if isinstance(s, str) else s
+    return struct.pack("<Q", len(b)) + b
+
+def kv(key, vtype, payload):
+    return gstr(key) + struct.pack("<I", vtype) + payload
+
+def kv_u32(k, v): return kv(k, 4, struct.pack("<I", v))
+def kv_f32(k, v): return kv(k, 6, struct.pack("<f", v))
+def kv_bool(k, v): return kv(k, 7, struct.pack("<B", v))
+def kv_str(k, v): return kv(k, 8, gstr(v))
+def kv_arr(k, etype, items, enc):
+    return kv(k, 9, struct.pack("<IQ", etype, len(items)) + b"".join(enc(x) for x in items))
+
+def gguf(kvs, tensors, alignment=32):
+    # tensors: (name, ne list, type, bytes)
+    head = struct.pack("<IIQQ", 0x46554747, 3, len(tensors), len(kvs)) + b"".join(kvs)
+    infos, data, off = b"", b"", 0
+    for name, ne, ttype, payload in tensors:
+        infos += gstr(name) + struct.pack("<I", len(ne)) + b"".join(struct.pack("<Q", n) for n in ne)
+        infos += struct.pack("<IQ", ttype, off)
+        pad = (-len(payload)) % alignment
+        data += payload + b"\0" * pad
+        off += len(payload) + pad
+    out = head + infos
+    out += b"\0" * ((-len(out)) % alignment)
+    return out + data
+
+def byte_unicode():
+    bs = list(range(ord("!"), ord("~") + 1)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    cs = bs[:]
+    n = 0
+    for b in range(256):
+        if b not in bs:
+            bs.append(b); cs.append(256 + n); n += 1
+    return {b: chr(c) for b, c in zip(bs, cs)}
+
+bu = byte_unicode()
+tokens = [bu[b] for b in range(256)] + ["Ġt", "he", "Ġthe", "<|im_start|>", "<|im_end|>"]
+types = [1] * 259 + [3, 3]
+merges = ["Ġ t", "h e", "Ġt he"]
+chatml = ("{% for message in messages %}{% if loop.first and messages[0]['role'] != 'system' %}"
+          "{{ '<|im_start|>system\nYou are helpful.<|im_end|>\n' }}{% endif %}"
+          "{{'<|im_start|>' + message['role'] + '\n' + message['content'] + '<|im_end|>' + '\n'}}{% endfor %}"
+          "{% if add_generation_prompt %}{{ '<|im_start|>assistant\n' }}{% endif %}")
+tok_kvs = [kv_str("tokenizer.ggml.model", "gpt2"), kv_str("tokenizer.ggml.pre", "smollm"),
+           kv_arr("tokenizer.ggml.tokens", 8, tokens, gstr),
+           kv_arr("tokenizer.ggml.token_type", 5, types, lambda x: struct.pack("<i", x)),
+           kv_arr("tokenizer.ggml.merges", 8, merges, gstr),
+           kv_u32("tokenizer.ggml.eos_token_id", 260), kv_str("tokenizer.chat_template", chatml)]
+put("fuzz_gguf", "one-tensor.gguf", gguf([kv_str("general.architecture", "llama")], [("w", [8], 0, b"\0" * 32)]))
+put("fuzz_gguf", "tokenizer.gguf", gguf(tok_kvs, []))
+
+# A whole one-layer llama model, F32, 16 wide.
+E, F, H, V = 16, 32, 2, len(tokens)
+def f32(n): return struct.pack("<%df" % n, *[((i * 37) % 17 - 8) / 64.0 for i in range(n)])
+model_kvs = [kv_str("general.architecture", "llama"), kv_u32("llama.block_count", 1), kv_u32("llama.embedding_length", E),
+             kv_u32("llama.feed_forward_length", F), kv_u32("llama.attention.head_count", H),
+             kv_u32("llama.attention.head_count_kv", 1), kv_u32("llama.context_length", 64),
+             kv_f32("llama.attention.layer_norm_rms_epsilon", 1e-5)] + tok_kvs
+kvdim = E // H
+tensors = [("token_embd.weight", [E, V], 0, f32(E * V)), ("output_norm.weight", [E], 0, f32(E)),
+           ("blk.0.attn_norm.weight", [E], 0, f32(E)), ("blk.0.attn_q.weight", [E, E], 0, f32(E * E)),
+           ("blk.0.attn_k.weight", [E, kvdim], 0, f32(E * kvdim)), ("blk.0.attn_v.weight", [E, kvdim], 0, f32(E * kvdim)),
+           ("blk.0.attn_output.weight", [E, E], 0, f32(E * E)), ("blk.0.ffn_norm.weight", [E], 0, f32(E)),
+           ("blk.0.ffn_gate.weight", [E, F], 0, f32(E * F)), ("blk.0.ffn_up.weight", [E, F], 0, f32(E * F)),
+           ("blk.0.ffn_down.weight", [F, E], 0, f32(F * E))]
+put("fuzz_gguf", "one-layer-model.gguf", gguf(model_kvs, tensors))
+
+# ---- tokenizer texts
+for i, t in enumerate(["Hello world", "the  theme\tthere\n\n", "<|im_start|>user\nhi<|im_end|>\n<tool>x",
+                       "caf\u00e9 \u4e2d\u6587 \U0001F600 \u2581the", "\xff\xfe\x80 invalid \xc3"]):
+    put("fuzz_tokenizer", "text%d" % i, t.encode("utf-8", "surrogateescape") if isinstance(t, str) else t)
+put("fuzz_tokenizer", "bytes", bytes([0xff, 0xfe, 0x80, 0x41, 0xc3, 0x28, 0xe2, 0x82]))
+
+# ---- chat templates + messages
+qwen = ("{%- if messages[0]['role'] == 'system' %}{{- '<|im_start|>system\\n' + messages[0]['content'] + '<|im_end|>\\n' }}"
+        "{%- else %}{{- '<|im_start|>system\\nYou are Qwen.<|im_end|>\\n' }}{%- endif %}"
+        "{%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>\\n' }}{%- endfor %}")
+llama3 = ("{{- bos_token }}{{- \"<|start_header_id|>system<|end_header_id|>\\n\\n\" }}{{- \"Cutting Knowledge Date: December 2023\\n\" }}"
+          "{% for m in messages %}{{ '<|start_header_id|>' + m['role'] + '<|end_header_id|>\\n\\n' + m['content'] | trim + '<|eot_id|>' }}{% endfor %}")
+gemma = "{{ bos_token }}{%- for message in loop_messages -%}{{ '<start_of_turn>' + role + '\\n' }}{{ message['content'] | trim }}{{ '<end_of_turn>\\n' }}{%- endfor -%}"
+for name, t in [("chatml", chatml), ("qwen", qwen), ("llama3", llama3), ("gemma", gemma), ("none", "{{ messages }}")]:
+    put("fuzz_chat_template", name, t + "\0Be brief.\0Hi <|im_end|> there\0Hello!\0Bye")
+
+# ---- PDF helper answers
+meta = {"title": "T", "author": "", "subject": "", "keywords": "", "creator": "", "producer": "", "creation_date": "",
+        "modification_date": "", "page_count": 2, "encrypted": False, "pdf_version": "1.7"}
+ok = {"protocol": 1, "ok": True, "metadata": meta, "first_page": 1,
+      "pages": [{"number": 1, "text": "Hello", "width": 612, "height": 792},
+                {"number": 2, "text": "World\n", "width": 612, "height": 792}], "warnings": ["w"]}
+put("fuzz_pdf_protocol", "extract-ok.json", json.dumps(ok))
+put("fuzz_pdf_protocol", "failure.json", json.dumps({"protocol": 1, "ok": False, "error": {"kind": "needs_password", "message": "m"}}))
+hdr = {"protocol": 1, "ok": True, "page": 1, "dpi": 72, "width": 2, "height": 2, "stride": 8, "bytes": 16}
+put("fuzz_pdf_protocol", "render.bin", (json.dumps(hdr) + "\n").encode() + bytes(range(16)))
