@@ -39,12 +39,13 @@ result<std::vector<bool>> layer_pattern(const gguf_file& f, int n_layer, bool ha
             if (static_cast<int>(arr->size()) != n_layer)
                 return make_error(fmt::format("gemma3.attention.sliding_window_pattern has {} entries for {} layers",
                                               arr->size(), n_layer));
+            if (!arr->is_integer())
+                return make_error("gemma3.attention.sliding_window_pattern must hold bools (one per layer)");
             for (int il = 0; il < n_layer; ++il) {
-                const gguf_value& e = (*arr)[static_cast<std::size_t>(il)];
-                const bool flag = e.type == gguf_value_type::boolean || e.is_integer();
-                if (!flag || e.as_int() < 0 || e.as_int() > 1)
+                const std::int64_t flag = arr->int_at(static_cast<std::size_t>(il));
+                if (flag < 0 || flag > 1)
                     return make_error("gemma3.attention.sliding_window_pattern must hold bools (one per layer)");
-                local[static_cast<std::size_t>(il)] = e.as_int() != 0;
+                local[static_cast<std::size_t>(il)] = flag != 0;
             }
             return local;
         }
