@@ -7,6 +7,9 @@ target_include_directories(tst_ui_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 
 kvlens_add_qtest(tst_ui_engine tst_ui_engine.cpp LIBS kvlens_ui)
 target_include_directories(tst_ui_engine PRIVATE ${PROJECT_SOURCE_DIR})
+# It checks the sign of measured timings (half the document cold: lower TTFT):
+# run alone, not beside another suite that takes the CPU.
+set_tests_properties(tst_ui_engine PROPERTIES RUN_SERIAL TRUE)
 if(TARGET kvlens-pdf-helper)
   add_dependencies(tst_ui_engine kvlens-pdf-helper)
   target_compile_definitions(tst_ui_engine PRIVATE KVLENS_PDF_HELPER_PATH="$<TARGET_FILE:kvlens-pdf-helper>")
