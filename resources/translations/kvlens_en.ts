@@ -919,7 +919,7 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>TTFT %1 ms · %2 tokens</source>
+        <source>TTFT %1 · %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

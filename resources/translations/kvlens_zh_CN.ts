@@ -915,8 +915,8 @@
         <translation>预填充 %1%</translation>
     </message>
     <message>
-        <source>TTFT %1 ms · %2 tokens</source>
-        <translation>首词元 %1 毫秒 · %2 个词元</translation>
+        <source>TTFT %1 · %2 tokens</source>
+        <translation>首词元 %1 · %2 个词元</translation>
     </message>
     <message>
         <source>error: %1</source>

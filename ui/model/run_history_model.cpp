@@ -112,7 +112,7 @@ QString RunHistoryModel::summaryOf(const RunRecord& r)
     case RunRecord::State::Prefill:
         return tr("prefill %1%").arg(qRound(r.prefillFraction() * 100));
     case RunRecord::State::Decode:
-        return tr("TTFT %1 ms · %2 tokens").arg(r.ttftMs(), 0, 'f', 0).arg(r.tokens().size());
+        return tr("TTFT %1 · %2 tokens").arg(formatMs(r.ttftMs())).arg(r.tokens().size());
     case RunRecord::State::Finished:
         break;
     }
