@@ -12,7 +12,7 @@
 // garbage or half an answer gives a bad_output error, never a crash.
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "pdf/document.h"
 #include "pdf/page_render.h"
 #include "pdf/poppler_reader.h"

@@ -7,7 +7,7 @@
 // (copy it, or keep the page_image alive while the QImage is used).
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "pdf/document.h"
 
 #include <atomic>

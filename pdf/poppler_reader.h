@@ -6,7 +6,7 @@
 // protected from a crash: that is the helper process's job.
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "pdf/document.h"
 #include "pdf/page_render.h"
 

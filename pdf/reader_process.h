@@ -12,7 +12,7 @@
 //   if (!doc) { if (why == failure_kind::needs_password) ask(); else show(doc.message()); }
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "pdf/document.h"
 
 #include <atomic>

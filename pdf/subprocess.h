@@ -5,7 +5,7 @@
 // kvlens-pdf-helper, so a PDF that crashes or hangs poppler cannot hurt the caller.
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 #include <atomic>
 #include <chrono>

@@ -6,7 +6,7 @@
 // the window and headless mode share it).
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "pdf/document.h"
 
 #include <functional>

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "tasks/chat_layout.h"
 #include "tasks/context_fit.h"
 #include "tasks/task_kind.h"

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/common/printable.h"
+#include "common/printable.h"
 
 namespace kvlens::cli {
 namespace {

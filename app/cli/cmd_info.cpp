@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/commands.h"
-#include "engine/common/printable.h"
+#include "common/printable.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/model/model.h"
 #include "engine/tokenizer/tokenizer.h"

@@ -11,7 +11,7 @@
 #include "app/cli/cli_checks.h"
 #include "app/cli/signals.h"
 
-#include "engine/common/printable.h"
+#include "common/printable.h"
 #include "engine/metrics/event_json.h"
 #include "engine/tokenizer/tokenizer.h"
 

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/common/printable.h"
+#include "common/printable.h"
 
 namespace kvlens::cli {
 namespace {

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens::cli {
 

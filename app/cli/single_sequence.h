@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/backend/backend.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_types.h"
 #include "engine/model/model_info.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "engine/backend/memory_figures.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/model/forward_batch.h"
 

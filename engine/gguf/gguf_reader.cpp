@@ -4,7 +4,7 @@
 // is checked for overflow; the first problem found is returned as an error.
 #include "engine/gguf/gguf_reader.h"
 
-#include "engine/common/printable.h"
+#include "common/printable.h"
 
 #include <fcntl.h>
 #include <sys/mman.h>

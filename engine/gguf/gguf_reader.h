@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/gguf/gguf_types.h"
 
 namespace kvlens {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
 #include <immintrin.h>

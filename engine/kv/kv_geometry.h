@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_types.h"
 
 namespace kvlens {

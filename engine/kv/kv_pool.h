@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/block_pool.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/kv/kv_storage.h"

@@ -24,7 +24,7 @@
 #include <span>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_pool.h"
 #include "engine/kv/kv_types.h"
 

@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_geometry.h"
 
 namespace kvlens {

@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine/backend/cpu/matmul.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/gguf/gguf_reader.h"
 #include "engine/model/model_config.h"
 #include "engine/model/forward_batch.h"

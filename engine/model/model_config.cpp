@@ -9,7 +9,7 @@
 
 #include <limits>
 
-#include "engine/common/printable.h"
+#include "common/printable.h"
 
 namespace kvlens {
 

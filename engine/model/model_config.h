@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/gguf/gguf_reader.h"
 
 namespace kvlens {

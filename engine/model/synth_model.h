@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/gguf/gguf_types.h"
 
 namespace kvlens {

@@ -3,7 +3,7 @@
 // UTF-8 byte (an upper bound on a byte-level BPE model's count). See byte_vocab.cpp.
 #pragma once
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 class tokenizer;

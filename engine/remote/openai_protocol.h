@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/runtime/engine.h"
 
 namespace kvlens::remote {

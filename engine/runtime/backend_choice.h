@@ -13,7 +13,7 @@
 #include <string>
 
 #include "engine/backend/backend.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_geometry.h"
 
 namespace kvlens {

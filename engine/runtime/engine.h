@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "engine/backend/memory_figures.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_types.h"
 #include "engine/metrics/events.h"
 #include "engine/model/model_info.h"

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/tokenizer/vocab.h"
 
 namespace kvlens {

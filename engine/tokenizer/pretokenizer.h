@@ -12,7 +12,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "engine/common/printable.h"
+#include "common/printable.h"
 #include "engine/gguf/gguf_reader.h"
 #include "engine/tokenizer/bpe.h"
 #include "engine/tokenizer/byte_level.h"

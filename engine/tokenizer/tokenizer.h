@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/tokenizer/chat_message.h"
 #include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/utf8_stream.h"

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "engine/backend/cpu/attention.h"
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/ops.h"

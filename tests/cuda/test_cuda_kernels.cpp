@@ -20,7 +20,7 @@
 #include <fmt/format.h>
 
 #include "engine/backend/cpu/attention.h"
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/thread_pool.h"

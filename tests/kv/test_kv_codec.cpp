@@ -10,7 +10,7 @@
 #include <random>
 #include <vector>
 
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/kv/kv_codec.h"
 
 using namespace kvlens;

@@ -18,7 +18,7 @@
 #include <memory>
 #include <string_view>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "ui/model/model_summary.h"
 #include "ui/model/prompt_builder.h"
 #include "ui/model/run_config.h"

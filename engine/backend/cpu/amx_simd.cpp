@@ -22,7 +22,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/quant_blocks.h"
 

@@ -19,7 +19,7 @@
 #include <functional>
 #include <cmath>
 
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/attention_simd.h"

@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "engine/backend/cpu/kernels.h"
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 
 // exp(x) for x clamped to [-87.3, 88.3]: x = n ln2 + r, |r| <= ln2 / 2, e^r by
 // its degree-7 Taylor polynomial (error below 1.5e-7 relative), times 2^n.

@@ -12,7 +12,7 @@
 #include <functional>
 #include <cstring>
 
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/quant_blocks.h"

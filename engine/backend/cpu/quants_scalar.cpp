@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/quant_blocks.h"
 #include "engine/backend/cpu/quants_scalar.h"

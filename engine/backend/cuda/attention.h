@@ -19,7 +19,7 @@
 #include <cuda_runtime_api.h>
 
 #include "engine/backend/cuda/paged_kv.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

@@ -8,7 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include "engine/backend/cuda/cuda_types.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

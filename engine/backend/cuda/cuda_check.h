@@ -8,7 +8,7 @@
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

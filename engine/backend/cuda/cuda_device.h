@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

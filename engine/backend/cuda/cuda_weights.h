@@ -11,7 +11,7 @@
 
 #include "engine/backend/cuda/cuda_types.h"
 #include "engine/backend/cuda/device_buffer.h"
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <utility>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

@@ -9,7 +9,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 
 namespace kvlens {
 

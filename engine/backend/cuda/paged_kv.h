@@ -10,7 +10,7 @@
 
 #include <cuda_runtime_api.h>
 
-#include "engine/common/result.h"
+#include "common/result.h"
 #include "engine/kv/kv_types.h"
 
 namespace kvlens {

@@ -10,7 +10,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
-#include "engine/common/fp16.h"
+#include "common/fp16.h"
 #include "emu.h"
 
 extern "C" {

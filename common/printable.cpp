@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Escaping and cutting file-controlled text for messages (see printable.h).
-#include "engine/common/printable.h"
+#include "common/printable.h"
 
 #include <cstdint>
 

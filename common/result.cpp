@@ -1,3 +1,3 @@
 // SPDX-License-Identifier: Apache-2.0
 // result.h is header-only; this unit anchors the engine library.
-#include "engine/common/result.h"
+#include "common/result.h"
