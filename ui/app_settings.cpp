@@ -25,6 +25,10 @@ inline QString maxTokens() { return QStringLiteral("maxTokens"); }
 inline QString minP() { return QStringLiteral("minP"); }
 inline QString model() { return QStringLiteral("model"); }
 inline QString parallel() { return QStringLiteral("parallel"); }
+inline QString apiKeyFile() { return QStringLiteral("apiKeyFile"); }
+inline QString remoteModel() { return QStringLiteral("remoteModel"); }
+inline QString remoteUrl() { return QStringLiteral("remoteUrl"); }
+inline QString stallTimeout() { return QStringLiteral("stallTimeout"); }
 inline QString presentation() { return QStringLiteral("presentation"); }
 inline QString recentFiles() { return QStringLiteral("recentFiles"); }
 inline QString repeatPenalty() { return QStringLiteral("repeatPenalty"); }
@@ -76,6 +80,10 @@ EngineSettings AppSettings::engine()
     s.contextTokens = q.value(key::context(), s.contextTokens).toInt();
     s.parallel = q.value(key::parallel(), s.parallel).toInt();
     s.threads = q.value(key::threads(), s.threads).toInt();
+    s.remoteUrl = q.value(key::remoteUrl()).toString();
+    s.remoteModel = q.value(key::remoteModel()).toString();
+    s.apiKeyFile = q.value(key::apiKeyFile()).toString();   // a path; the key is never stored
+    s.stallTimeoutS = q.value(key::stallTimeout(), s.stallTimeoutS).toDouble();
     q.endGroup();
     return s;
 }
@@ -93,6 +101,10 @@ void AppSettings::setEngine(const EngineSettings& s)
     q.setValue(key::context(), s.contextTokens);
     q.setValue(key::parallel(), s.parallel);
     q.setValue(key::threads(), s.threads);
+    q.setValue(key::remoteUrl(), s.remoteUrl);
+    q.setValue(key::remoteModel(), s.remoteModel);
+    q.setValue(key::apiKeyFile(), s.apiKeyFile);
+    q.setValue(key::stallTimeout(), s.stallTimeoutS);
     q.endGroup();
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The window's persistent settings through QSettings: engine and sampling
-// settings, recent files, language, presentation mode, window geometry.
+// settings (a remote server's URL, model and API key *file*, never the key),
+// recent files, language, presentation mode, window geometry.
 #pragma once
 
 #include <QByteArray>

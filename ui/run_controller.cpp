@@ -58,7 +58,8 @@ RunController::RunController(EngineWorker* worker, QObject* parent) : QObject(pa
             r->setMemory(m);
     }, Qt::QueuedConnection);
     connect(worker_, &EngineWorker::loaded, this, [this](const ModelSummary& s) {
-        if (!s.path.isEmpty() && QFileInfo(s.path) != QFileInfo(engine_.modelPath))
+        if (s.remote != engine_.isRemote() || (s.remote && s.path != engine_.remoteUrl)
+            || (!s.remote && !s.path.isEmpty() && QFileInfo(s.path) != QFileInfo(engine_.modelPath)))
             return;  // an experiment's engine, or a model since replaced
         modelLoading_ = false;
         modelError_.clear();
@@ -97,7 +98,7 @@ void RunController::fail(const QString& title, const QString& message)
 
 void RunController::loadModel()
 {
-    if (engine_.modelPath.isEmpty()) {
+    if (!engine_.isRemote() && engine_.modelPath.isEmpty()) {
         modelError_ = tr("no model file chosen (Settings → Model file)");
         emit modelChanged();
         return;

@@ -9,6 +9,7 @@ set(KVLENS_UI_SOURCES
   run_controller.h run_controller.cpp
   headless_runner.h headless_runner.cpp
   engine/engine_worker.h engine/engine_worker.cpp
+  engine/remote_connection.h engine/remote_connection.cpp
   charts/chart_style.h charts/chart_style.cpp
   charts/chart_export.h charts/chart_export.cpp
   charts/chart_panel.h charts/chart_panel.cpp
@@ -25,11 +26,12 @@ set(KVLENS_UI_SOURCES
   widgets/stats_card.h widgets/stats_card.cpp
   widgets/model_panel.h widgets/model_panel.cpp
   widgets/settings_dialog.h widgets/settings_dialog.cpp
+  widgets/remote_server_box.h widgets/remote_server_box.cpp
   widgets/charts_board.h widgets/charts_board.cpp
 )
 add_library(kvlens_ui STATIC ${KVLENS_UI_SOURCES})
 target_include_directories(kvlens_ui PUBLIC ${PROJECT_SOURCE_DIR})
-target_link_libraries(kvlens_ui PUBLIC kvlens_ui_model kvlens_engine
+target_link_libraries(kvlens_ui PUBLIC kvlens_ui_model kvlens_engine kvlens_remote
   Qt6::Core Qt6::Gui Qt6::Widgets Qt6::Charts Qt6::Svg)
 target_compile_options(kvlens_ui PRIVATE -Wall -Wextra)
 if(TARGET kvlens_pdf)

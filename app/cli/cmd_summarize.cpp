@@ -5,12 +5,17 @@
 // summarized (again in groups if they do not fit). The wording, the chat
 // layout, the fit and the map-reduce plan come from tasks/, the same the
 // window uses. Every stage is a request of the same engine, in the metrics
-// file; stderr says which pages each covered.
+// file; stderr says which pages each covered. With --remote URL the engine is
+// an OpenAI-compatible server (issue 17): the fit is planned against the
+// server's context (its /props or /v1/models, else --ctx) with token counts
+// from --model's tokenizer when given, else one token per byte (an upper
+// bound, so map-reduce starts sooner rather than overflowing the server).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include "app/cli/commands.h"
 #include "app/cli/generate_options.h"
+#include "app/cli/remote_options.h"
 #include "app/cli/signals.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "pdf/reader_process.h"
@@ -23,6 +28,7 @@ namespace {
 
 struct summarize_args {
     generate_options o;
+    remote_cli_options remote;
     std::string file, pages, password, task = "key-points", question;
 };
 
@@ -38,7 +44,8 @@ kvlens::request_params chat_request(const summarize_args& a, const std::vector<k
 int run_summarize(summarize_args a) {
     namespace tasks = kvlens::tasks;
     const char* who = "kvlens-cli summarize";
-    if (a.o.model.empty()) a.o.model = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
+    const bool remote = !a.remote.url.empty();
+    if (a.o.model.empty() && !remote) a.o.model = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
     kvlens::pdf::read_options ro;
     ro.password = a.password;
     if (!a.pages.empty()) {
@@ -60,8 +67,9 @@ int run_summarize(summarize_args a) {
 
     kvlens::engine_options eo;
     std::string why;
-    if (!make_engine_options(a.o, eo, why)) { fmt::print(stderr, "{}: {}\n", who, why); return 1; }
-    auto e = kvlens::engine::create(eo);
+    if (!remote && !make_engine_options(a.o, eo, why)) { fmt::print(stderr, "{}: {}\n", who, why); return 1; }
+    // With --remote, a --model file only lends its tokenizer.
+    auto e = remote ? make_remote_engine(a.remote, a.o.model, a.o.parallel) : kvlens::engine::create(eo);
     if (!e) { fmt::print(stderr, "{}: {}\n", who, e.message()); return 1; }
     kvlens::engine& eng = **e;
     if (!a.o.quiet) fmt::print(stderr, "kvlens: {} | context {} tokens\n", eng.backend_description(), eng.context_length());
@@ -90,7 +98,16 @@ int run_summarize(summarize_args a) {
     };
     const int overhead = std::max({overhead_of(instruction), overhead_of(tasks::map_instruction()),
                                    overhead_of(tasks::combine_instruction())}) + 16;
-    const int ctx = eng.context_length();
+    int ctx = eng.context_length();
+    if (remote && ctx <= 0) {
+        if (a.o.ctx <= 0) {
+            fmt::print(stderr, "{}: the server does not say its context length; give it with --ctx\n", who);
+            return 1;
+        }
+        ctx = a.o.ctx;
+    } else if (remote && a.o.ctx > 0) {
+        ctx = std::min(ctx, a.o.ctx);   // a smaller budget than the server's, if asked
+    }
     const auto fit = tasks::check_fit(*doc, count, ctx, a.o.max_tokens, overhead);
 
     run_result r;
@@ -98,7 +115,9 @@ int run_summarize(summarize_args a) {
         fmt::print(stderr, "{}: {} tokens fit the context ({} available): one request over {}\n", who, fit.needed_tokens,
                    fit.available_tokens, tasks::pages_label(first_page, last_page));
         const auto chat = tasks::layout_chat({system, title, "", text, instruction, {}});
-        return run_requests(eng, {chat_request(a, chat)}, 1, metrics.get(), true, r, who) ? 0 : 1;
+        const bool ok = run_requests(eng, {chat_request(a, chat)}, 1, metrics.get(), true, r, who);
+        if (remote && !a.o.quiet) print_server_figures(r.done);
+        return ok ? 0 : 1;
     }
     if (fit.available_tokens < 256) {
         fmt::print(stderr, "{}: the context of {} tokens leaves {} for the report after the answer; lower --max-tokens or raise --ctx\n",
@@ -118,7 +137,9 @@ int run_summarize(summarize_args a) {
                        s.index + 1, s.round_size, s.round, tasks::pages_label(s.first_page, s.last_page), s.input_tokens);
             reqs.push_back(chat_request(a, s.chat));
         }
-        if (!run_requests(eng, reqs, last ? 1 : a.o.parallel, metrics.get(), last, r, who)) return 1;
+        const bool ok = run_requests(eng, reqs, last ? 1 : a.o.parallel, metrics.get(), last, r, who);
+        if (remote && !a.o.quiet) print_server_figures(r.done);
+        if (!ok) return 1;
         for (std::size_t i = 0; i < reqs.size(); ++i) plan->set_answer(i, r.texts[i]);
         if (!plan->advance()) return 0;
     }
@@ -135,5 +156,6 @@ void add_summarize_command(CLI::App& app, int& exit_code) {
     cmd->add_option("--task", args->task, "one-line, key-points or detailed")->check(CLI::IsMember({"one-line", "key-points", "detailed"}));
     cmd->add_option("--question", args->question, "Ask a question instead of summarizing");
     add_generate_options(cmd, args->o, false);
+    add_remote_options(cmd, args->remote);
     cmd->callback([args, &exit_code] { exit_code = run_summarize(*args); });
 }

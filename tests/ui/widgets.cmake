@@ -25,3 +25,10 @@ if(TARGET kvlens-cli AND TARGET kvlens-pdf-helper AND TARGET kvlens)
     KVLENS_BUILD_DIR="${CMAKE_BINARY_DIR}" KVLENS_CMAKE="${CMAKE_COMMAND}" KVLENS_CPACK="${CMAKE_CPACK_COMMAND}")
   target_include_directories(tst_packaging PRIVATE ${PROJECT_SOURCE_DIR})
 endif()
+
+# The window on a remote engine: the scripted HTTP server of tests/remote
+# (shared, not copied) and llama.cpp's llama-server when it is built.
+kvlens_add_qtest(tst_remote_window tst_remote_window.cpp fake_engine.h fake_engine.cpp
+  ${PROJECT_SOURCE_DIR}/tests/remote/fake_http_server.cpp LIBS kvlens_ui)
+target_include_directories(tst_remote_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests/remote)
+set_tests_properties(tst_remote_window PROPERTIES LABELS remote)

@@ -15,6 +15,27 @@
 
 namespace kvlens::ui {
 
+namespace {
+
+bool remote(const RunRecord* r) { return r && r->config().engine.isRemote(); }
+// A local run in KV mode "off"; remote runs have no bytes to draw either.
+bool kvOff(const RunRecord* r) { return r && (r->config().engine.kvMode == QLatin1String("off") || remote(r)); }
+
+// (token index, the server's KV usage in %) from the token events that carry one.
+QList<QPointF> serverKvPoints(const RunRecord* r)
+{
+    QList<QPointF> out;
+    if (!r)
+        return out;
+    for (const RunEvent& e : r->events()) {
+        if (const auto* t = e.as<kvlens::event_token>(); t && t->server_kv_usage >= 0)
+            out.append(QPointF(t->index, 100.0 * t->server_kv_usage));
+    }
+    return out;
+}
+
+}  // namespace
+
 KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
 {
     formula_ = new QLineSeries;
@@ -72,6 +93,41 @@ void KvChart::restyle()
         y_->setTitleText(yTitle_);
 }
 
+void KvChart::plotServerKv(const ChartInput& in)
+{
+    const RunRecord* p = in.primary;
+    const RunRecord* c = remote(in.compare) ? in.compare : nullptr;   // same units only
+    for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, compareAllocated_, compareLogical_}) {
+        s->replace(QList<QPointF>());
+        s->setVisible(false);
+    }
+    double maxX = 8, maxY = 1;
+    auto fill = [&](const RunRecord* r, QLineSeries* s) {
+        const QList<QPointF> pts = serverKvPoints(r);
+        for (const QPointF& pt : pts) {
+            maxX = std::max(maxX, pt.x());
+            maxY = std::max(maxY, pt.y());
+        }
+        s->replace(pts);
+        s->setVisible(!pts.isEmpty());
+        return pts;
+    };
+    const QList<QPointF> mine = fill(p, recomputed_);
+    fill(c, compareRecomputed_);
+    recomputed_->setName(tr("%1 server KV").arg(runName(p)));
+    compareRecomputed_->setName(tr("%1 server KV").arg(runName(c)));
+    xTitle_ = tr("token");
+    yTitle_ = tr("server KV cache in use (%)");
+    x_->setTitleText(xTitle_);
+    y_->setTitleText(yTitle_);
+    setNiceRange(x_, maxX * 1.02, 5);
+    setNiceRange(y_, std::min(100.0, maxY * 1.15), 5);
+    setHeader(tr("KV cache"),
+              mine.isEmpty() ? tr("%1: the server does not report its KV cache").arg(runName(p))
+                             : tr("%1: the server's whole KV cache, %2% in use (server /metrics)")
+                                   .arg(runName(p)).arg(mine.last().y(), 0, 'f', 1));
+}
+
 QList<QPointF> KvChart::staircase(const QVector<QPointF>& pts, double scale)
 {
     QList<QPointF> out;
@@ -84,11 +140,6 @@ QList<QPointF> KvChart::staircase(const QVector<QPointF>& pts, double scale)
     return out;
 }
 
-namespace {
-
-bool kvOff(const RunRecord* r) { return r && r->config().engine.kvMode == QLatin1String("off"); }
-
-}  // namespace
 
 void KvChart::plot(const ChartInput& in)
 {
@@ -102,6 +153,10 @@ void KvChart::plot(const ChartInput& in)
     compareRecomputed_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
     for (QLineSeries* s : {recomputed_, compareRecomputed_})
         s->replace(QList<QPointF>());
+    if (remote(p)) {
+        plotServerKv(in);
+        return;
+    }
     // KV off keeps no cache: nothing to draw as bytes, but every step ran
     // the whole sequence again; that count is what the chart shows.
     if (kvOff(p)) {
@@ -123,7 +178,7 @@ void KvChart::plot(const ChartInput& in)
             s->setVisible(r != nullptr);
         };
         fill(p, recomputed_);
-        fill(kvOff(c) ? c : nullptr, compareRecomputed_);
+        fill(kvOff(c) && !remote(c) ? c : nullptr, compareRecomputed_);
         recomputed_->setName(tr("%1 recomputed").arg(runName(p)));
         compareRecomputed_->setName(tr("%1 recomputed").arg(runName(c)));
         xTitle_ = tr("decode step");

@@ -6,7 +6,9 @@
 // line, from 0 and chunk by chunk through the prefill, then step by step. A
 // toggle zooms to the decode steps. KV mode "off" keeps no cache: the chart
 // then shows the tokens each step recomputed instead. The compared run is
-// drawn dashed in its own colour.
+// drawn dashed in its own colour. A remote run's KV cache is the server's:
+// its /metrics KV usage (% of the whole cache) per token where the server
+// reports it, else no line and a caption that says so.
 #pragma once
 
 #include "ui/charts/chart_panel.h"
@@ -30,6 +32,9 @@ public:
 
 protected:
     void restyle() override;
+
+private:
+    void plotServerKv(const ChartInput& in);
 
 private:
     QLineSeries* formula_;

@@ -121,6 +121,13 @@ void MemoryChart::plot(const ChartInput& in)
         fig = tr("%1: weights %2 · KV pool %3 · scratch %4")
                   .arg(runName(in.primary), formatBytes(double(m.weightBytes)), formatBytes(double(m.kvPoolBytes)),
                        formatBytes(double(m.scratchBytes)));
+        if (m.onDevice && m.deviceTotalBytes > 0)
+            fig += tr(" · on %1: %2 free of %3").arg(m.device, formatBytes(double(m.deviceFreeBytes)),
+                                                     formatBytes(double(m.deviceTotalBytes)));
+        if (!m.fallback.isEmpty())
+            fig += QStringLiteral(" · ") + m.fallback;
+    } else if (in.primary && in.primary->config().engine.isRemote()) {
+        fig = tr("%1: the server does not report its memory").arg(runName(in.primary));
     }
     setHeader(tr("Memory"), fig);
 }

@@ -8,6 +8,7 @@
 
 #include "engine/runtime/engine.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "ui/engine/remote_connection.h"
 
 namespace kvlens::ui {
 
@@ -97,11 +98,13 @@ std::shared_ptr<kvlens::engine> EngineWorker::engineFor(const EngineSettings& se
             return slots_.last().engine;
         }
     }
-    if (settings.modelPath.isEmpty()) {
+    if (!settings.isRemote() && settings.modelPath.isEmpty()) {
         *error = tr("no model file chosen (Settings → Model file)");
         return nullptr;
     }
-    auto made = factory_(toOptions(settings));
+    // A remote server (issue 17) behind the same interface: its runs take the
+    // same path below, events, history and charts included.
+    auto made = settings.isRemote() ? connectRemote(settings) : factory_(toOptions(settings));
     if (!made.ok()) {
         *error = fromStd(made.message());
         return nullptr;
@@ -111,7 +114,9 @@ std::shared_ptr<kvlens::engine> EngineWorker::engineFor(const EngineSettings& se
     slot.settings = settings;
     slot.engine = engine;
     slot.summary = ModelSummary::fromInfo(engine->info());
-    slot.summary.path = settings.modelPath;   // as asked, so the window can match it
+    slot.summary.path = settings.isRemote() ? settings.remoteUrl : settings.modelPath;   // as asked, so the window can match it
+    slot.summary.remote = settings.isRemote();
+    slot.summary.backendFallback = fromStd(engine->backend_fallback());
     slot.summary.backend = fromStd(engine->backend_description());
     slot.summary.contextLength = engine->context_length();
     slot.summary.kvPoolBytes = engine->kv_pool_bytes();
@@ -165,7 +170,20 @@ void EngineWorker::submit(int runId, const EngineSettings& settings, const QVect
         finishWithError(runId, error);
         return;
     }
-    emit memory(runId, MemorySnapshot{summary.weightBytes, engine->kv_pool_bytes(), engine->scratch_bytes()});
+    MemorySnapshot mem{summary.weightBytes, engine->kv_pool_bytes(), engine->scratch_bytes()};
+    const kvlens::memory_figures dev = engine->device_memory();
+    mem.device = fromStd(dev.device);
+    mem.onDevice = dev.on_device;
+    if (dev.on_device) {
+        // The device's own accounting of the backend's parts where it has one.
+        mem.weightBytes = dev.weight_bytes > 0 ? dev.weight_bytes : mem.weightBytes;
+        mem.kvPoolBytes = dev.kv_bytes > 0 ? dev.kv_bytes : mem.kvPoolBytes;
+        mem.scratchBytes = dev.scratch_bytes > 0 ? dev.scratch_bytes : mem.scratchBytes;
+        mem.deviceFreeBytes = dev.free_bytes;
+        mem.deviceTotalBytes = dev.total_bytes;
+    }
+    mem.fallback = summary.backendFallback;
+    emit memory(runId, mem);
 
     kvlens::request_params params;
     params.chat = true;

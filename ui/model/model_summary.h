@@ -39,8 +39,10 @@ struct ModelSummary {
     qint64 scratchBytes = 0;    // the engine's work buffers, bytes
     QString kvDtype = QStringLiteral("f16");   // the dtype the engine stores KV in
     QMap<QString, int> tensorTypes;            // "Q4_1" -> tensor count
+    bool remote = false;        // a remote server's model: its shape is unknown (0), its name is the server's
+    QString backendFallback;    // why the CUDA backend asked for does not run and the CPU does ("" if it runs)
 
-    bool isValid() const { return nLayer > 0; }
+    bool isValid() const { return nLayer > 0 || (remote && !name.isEmpty()); }
     qint64 kvBytesPerToken() const { return kvDtype == QLatin1String("q8_0") ? kvBytesPerTokenQ8 : kvBytesPerTokenF16; }
     // "2 × 30 layers × 3 KV heads × 64 dims × 2 B = 23,040 B per token"
     QString kvFormula() const;

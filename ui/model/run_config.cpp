@@ -52,7 +52,9 @@ bool EngineSettings::sameEngine(const EngineSettings& o) const
 {
     return modelPath == o.modelPath && backend == o.backend && kvMode == o.kvMode
         && kvDtype == o.kvDtype && kvBlock == o.kvBlock && chunk == o.chunk
-        && contextTokens == o.contextTokens && parallel == o.parallel && threads == o.threads;
+        && contextTokens == o.contextTokens && parallel == o.parallel && threads == o.threads
+        && remoteUrl == o.remoteUrl && remoteModel == o.remoteModel && apiKeyFile == o.apiKeyFile
+        && stallTimeoutS == o.stallTimeoutS;
 }
 
 QString taskTitle(TaskKind t)
@@ -122,8 +124,13 @@ QString runLabel(int id, const RunConfig& c)
     if (c.experiment == Experiment::Concurrent)
         label += QStringLiteral(" [%1]").arg(c.concurrentIndex + 1);
     // What differs between runs: the KV mode and dtype, the pages, the question.
-    label += QStringLiteral(" · ") + c.engine.kvMode;
-    if (c.engine.kvDtype != QLatin1String("f16"))
+    // A remote run names its server's model: its KV options are the server's.
+    if (c.engine.isRemote())
+        label += QStringLiteral(" · ") + tr("remote %1").arg(c.engine.remoteModel.isEmpty() ? c.engine.remoteUrl
+                                                                                            : c.engine.remoteModel);
+    else
+        label += QStringLiteral(" · ") + c.engine.kvMode;
+    if (!c.engine.isRemote() && c.engine.kvDtype != QLatin1String("f16"))
         label += QLatin1Char(' ') + c.engine.kvDtype;
     if (c.documentFraction < 1.0)
         label += QStringLiteral(" · ") + tr("%1% of pp. %2–%3").arg(qRound(c.documentFraction * 100)).arg(c.firstPage).arg(c.lastPage);

@@ -29,7 +29,7 @@ QString experimentKey(Experiment e);            // "kv-off", "half-document", ..
 
 struct EngineSettings {
     QString modelPath;
-    QString backend = QStringLiteral("auto");   // "auto", "cpu", "cuda"
+    QString backend = QStringLiteral("auto");   // "auto", "cpu", "cuda", "remote" (an OpenAI-compatible server)
     QString kvMode = QStringLiteral("paged");   // "paged", "static", "off"
     QString kvDtype = QStringLiteral("f16");    // "f16", "q8_0"
     int kvBlock = 16;           // tokens per KV block
@@ -37,6 +37,14 @@ struct EngineSettings {
     int contextTokens = 0;      // n_ctx per sequence, tokens (0: the model's, capped by the engine)
     int parallel = 2;           // requests decoded together at most (a third one queues)
     int threads = 0;            // CPU threads, 0: one per core
+    // backend "remote" (issue 17): the server and how to reach it. The API key
+    // itself is never here: it is read from apiKeyFile or $KVLENS_API_KEY when
+    // the engine is made, and lives only in the request header.
+    QString remoteUrl;          // http(s)://host:port[/v1]
+    QString remoteModel;        // "": the server's first model
+    QString apiKeyFile;         // "": $KVLENS_API_KEY, else no key
+    double stallTimeoutS = 60;  // no byte for this long ends a run with an error
+    bool isRemote() const { return backend == QLatin1String("remote"); }
     // Engine options above need a reload when they change; the rest is per request.
     bool sameEngine(const EngineSettings& o) const;
 };

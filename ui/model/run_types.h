@@ -70,6 +70,13 @@ struct MemorySnapshot {
     qint64 weightBytes = 0;     // model weights as stored on the backend
     qint64 kvPoolBytes = 0;     // the KV pool set aside
     qint64 scratchBytes = 0;    // activations and work buffers
+    // Where they live (engine::device_memory): the device's name, and on a
+    // GPU its free and total memory when the run started (0: host memory).
+    QString device;             // "NVIDIA H200, 140 GiB, sm_90"; "" or "host memory"
+    bool onDevice = false;
+    qint64 deviceFreeBytes = 0;
+    qint64 deviceTotalBytes = 0;
+    QString fallback;           // why CUDA was asked for and the CPU runs (engine::backend_fallback), with sizes
 };
 
 }  // namespace kvlens::ui

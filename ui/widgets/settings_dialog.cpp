@@ -5,14 +5,22 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include "ui/widgets/remote_server_box.h"
+#if KVLENS_HAVE_CUDA
+#include "engine/backend/cuda/cuda_device.h"
+#endif
 
 namespace kvlens::ui {
 
@@ -66,9 +74,28 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
             model_->setText(f);
     });
     ef->addRow(tr("Model file:"), modelRow);
-    backend_ = combo({QStringLiteral("auto"), QStringLiteral("cpu"), QStringLiteral("cuda")},
-                     {tr("Automatic (CUDA if present)"), tr("CPU"), tr("CUDA")});
-    ef->addRow(tr("Backend:"), backend_);
+    // Where the model runs. A CUDA choice whose device is missing still runs,
+    // on the CPU, and the engine says why; the note says it here first.
+    backend_ = new QComboBox;
+    backend_->setObjectName(QStringLiteral("engineChoice"));
+    backend_->addItem(tr("This computer (CPU)"), QStringLiteral("cpu"));
+#if KVLENS_HAVE_CUDA
+    backend_->addItem(tr("This computer (GPU, CUDA)"), QStringLiteral("cuda"));
+#endif
+    backend_->addItem(tr("Remote server…"), QStringLiteral("remote"));
+    ef->addRow(tr("Engine:"), backend_);
+    backendNote_ = new QLabel;
+    backendNote_->setWordWrap(true);
+    backendNote_->setVisible(false);
+#if KVLENS_HAVE_CUDA
+    std::string why;
+    if (!kvlens::cuda_probe_device(why)) {
+        backendNote_->setText(tr("No usable CUDA device: %1. A CUDA choice runs on the CPU.")
+                                  .arg(QString::fromStdString(why)));
+        backendNote_->setVisible(true);
+    }
+#endif
+    ef->addRow(QString(), backendNote_);
     kvMode_ = combo({QStringLiteral("paged"), QStringLiteral("static"), QStringLiteral("off")},
                     {tr("Paged blocks"), tr("Static reservation"), tr("Off (recompute every step)")});
     ef->addRow(tr("KV cache:"), kvMode_);
@@ -87,6 +114,9 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
     threads_->setSpecialValueText(tr("one per core"));
     ef->addRow(tr("CPU threads:"), threads_);
     l->addWidget(engineBox);
+    remote_ = new RemoteServerBox;
+    l->addWidget(remote_);
+    connect(backend_, &QComboBox::currentIndexChanged, this, &SettingsDialog::engineChosen);
 
     auto* sampleBox = new QGroupBox(tr("Generation"));
     auto* sf = new QFormLayout(sampleBox);
@@ -108,6 +138,12 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
     sf->addRow(tr("Seed:"), seed_);
     l->addWidget(sampleBox);
 
+    problem_ = new QLabel;
+    problem_->setObjectName(QStringLiteral("settingsProblem"));
+    problem_->setWordWrap(true);
+    problem_->setStyleSheet(QStringLiteral("color: #c0392b"));
+    problem_->setVisible(false);
+    l->addWidget(problem_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
@@ -118,7 +154,13 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
 void SettingsDialog::setValues(const EngineSettings& e, const SamplingSettings& s)
 {
     model_->setText(e.modelPath);
-    select(backend_, e.backend);
+    // "auto" (the older setting): CUDA where the build has it, else the CPU.
+    const int cuda = backend_->findData(QStringLiteral("cuda"));
+    select(backend_, e.backend == QLatin1String("auto") && cuda < 0 ? QStringLiteral("cpu")
+                     : e.backend == QLatin1String("auto")           ? QStringLiteral("cuda")
+                                                                    : e.backend);
+    remote_->setValues(e);
+    engineChosen();
     select(kvMode_, e.kvMode);
     select(kvDtype_, e.kvDtype);
     kvBlock_->setValue(e.kvBlock);
@@ -147,7 +189,59 @@ EngineSettings SettingsDialog::engineSettings() const
     e.contextTokens = context_->value();
     e.parallel = parallel_->value();
     e.threads = threads_->value();
+    remote_->apply(e);
     return e;
+}
+
+void SettingsDialog::engineChosen()
+{
+    const bool remote = backend_->currentData().toString() == QLatin1String("remote");
+    remote_->setVisible(remote);
+    // The server decides these for its own engine.
+    for (QWidget* w : {static_cast<QWidget*>(kvMode_), static_cast<QWidget*>(kvDtype_),
+                       static_cast<QWidget*>(kvBlock_), static_cast<QWidget*>(chunk_),
+                       static_cast<QWidget*>(context_), static_cast<QWidget*>(threads_)})
+        w->setEnabled(!remote);
+    problem_->setVisible(false);
+}
+
+QString SettingsDialog::modelFileProblem(const QString& path)
+{
+    if (path.trimmed().isEmpty())
+        return tr("Choose a model file (a .gguf file).");
+    const QFileInfo info(path);
+    if (!info.exists())
+        return tr("The model file %1 does not exist.").arg(path);
+    if (!info.isFile())
+        return tr("%1 is not a regular file.").arg(path);
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return tr("The model file %1 cannot be read: %2").arg(path, f.errorString());
+    if (f.read(4) != QByteArrayLiteral("GGUF"))
+        return tr("%1 is not a GGUF model (its first bytes are not \"GGUF\").").arg(path);
+    return {};
+}
+
+QString SettingsDialog::problem() const
+{
+    // A remote engine needs no local file; a path given anyway must be a model.
+    const bool remote = backend_->currentData().toString() == QLatin1String("remote");
+    if (remote) {
+        const QString why = remote_->problem();
+        if (!why.isEmpty())
+            return why;
+        return model_->text().trimmed().isEmpty() ? QString() : modelFileProblem(model_->text().trimmed());
+    }
+    return modelFileProblem(model_->text().trimmed());
+}
+
+void SettingsDialog::accept()
+{
+    const QString why = problem();
+    problem_->setText(why);
+    problem_->setVisible(!why.isEmpty());
+    if (why.isEmpty())
+        QDialog::accept();
 }
 
 SamplingSettings SettingsDialog::samplingSettings() const

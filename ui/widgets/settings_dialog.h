@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
-// SettingsDialog: model file (any GGUF), backend, KV mode, dtype and block
-// size, prefill chunk, context, parallel requests, threads, max new tokens
-// and sampling. Reads and writes AppSettings (QSettings).
+// SettingsDialog: model file (any GGUF), the engine (this computer's CPU, its
+// CUDA GPU when the build has CUDA, or a remote server: RemoteServerBox), KV
+// mode, dtype and block size, prefill chunk, context, parallel requests,
+// threads, max new tokens and sampling. OK checks the model file (exists, a
+// regular file, GGUF magic) and the server's URL before it accepts.
 #pragma once
 
 #include <QDialog>
@@ -10,10 +12,13 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
 namespace kvlens::ui {
+
+class RemoteServerBox;
 
 class SettingsDialog : public QDialog {
     Q_OBJECT
@@ -22,10 +27,22 @@ public:
     void setValues(const EngineSettings& e, const SamplingSettings& s);
     EngineSettings engineSettings() const;
     SamplingSettings samplingSettings() const;
+    // "" or why `path` is not a model file kvlens can open (a sentence).
+    static QString modelFileProblem(const QString& path);
+    // What stops OK now ("" when nothing does).
+    QString problem() const;
+    RemoteServerBox* remoteBox() const { return remote_; }
+
+    void accept() override;
 
 private:
+    void engineChosen();
+
     QLineEdit* model_;
     QComboBox* backend_;
+    QLabel* backendNote_;
+    RemoteServerBox* remote_;
+    QLabel* problem_;
     QComboBox* kvMode_;
     QComboBox* kvDtype_;
     QSpinBox* kvBlock_;

@@ -111,6 +111,35 @@ QString StatsCard::format(const QString& key, const RunRecord& r)
     return dash();
 }
 
+QString StatsCard::source(const QString& key, const RunRecord& r)
+{
+    const RunFigures& f = r.figures();
+    const bool remote = r.config().engine.isRemote() || f.source != kvlens::figure_source::engine;
+    if (!remote)
+        return {};
+    static const QStringList kPrefill = {QStringLiteral("prompt_tokens"), QStringLiteral("cached_tokens"),
+                                         QStringLiteral("computed_tokens"), QStringLiteral("prefill_ms"),
+                                         QStringLiteral("prefill_tok_s")};
+    if (r.hasFigures()) {
+        for (const std::string& field : f.server_fields) {
+            if (key == QLatin1String(field.c_str()))
+                return QStringLiteral("server");
+        }
+        return QStringLiteral("client");
+    }
+    // Live: prefill figures come from the server's prompt_progress reports.
+    return kPrefill.contains(key) ? QStringLiteral("server") : QStringLiteral("client");
+}
+
+QString StatsCard::labelled(const QString& key, const RunRecord& r)
+{
+    const QString value = format(key, r);
+    const QString from = source(key, r);
+    if (from.isEmpty() || value == dash())
+        return value;
+    return value + QStringLiteral(" · ") + (from == QLatin1String("server") ? tr("server") : tr("client"));
+}
+
 StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
 {
     auto* l = new QVBoxLayout(this);
@@ -226,6 +255,11 @@ QString StatsCard::valueText(const QString& key) const
 void StatsCard::rebuild()
 {
     heading_->setText(primary_ ? tr("Figures — %1").arg(primary_->label()) : tr("Figures"));
+    const bool remote = (primary_ && !source(QStringLiteral("ttft_ms"), *primary_).isEmpty())
+                     || (compare_ && !source(QStringLiteral("ttft_ms"), *compare_).isEmpty());
+    heading_->setToolTip(remote ? tr("client: measured by kvlens's HTTP client (network included); "
+                                     "server: reported by the server (usage, timings, prompt progress)")
+                                : QString());
     primaryHead_->setText(primary_ ? QStringLiteral("#%1").arg(primary_->id()) : QString());
     compareHead_->setText(compare_ ? QStringLiteral("#%1").arg(compare_->id()) : QString());
     compareHead_->setVisible(compare_ != nullptr);
@@ -242,8 +276,8 @@ void StatsCard::rebuild()
     for (int i = 0; i < figs.size(); ++i) {
         names_[i]->setText(figs[i].name);
         names_[i]->setToolTip(figs[i].help);
-        values_[i]->setText(primary_ ? format(figs[i].key, *primary_) : dash());
-        compares_[i]->setText(compare_ ? format(figs[i].key, *compare_) : QString());
+        values_[i]->setText(primary_ ? labelled(figs[i].key, *primary_) : dash());
+        compares_[i]->setText(compare_ ? labelled(figs[i].key, *compare_) : QString());
         compares_[i]->setVisible(compare_ != nullptr && !names_[i]->isHidden());
     }
 }

@@ -3,7 +3,9 @@
 // computed and generated tokens; queue, tokenize, prefill, TTFT, TTFT
 // visible, decode and end-to-end times; prefill and decode tok/s, TPOT; KV
 // and device memory peaks; achieved FLOP/s and bytes/s), with the overlaid
-// run's value beside each. Live values while the run goes on.
+// run's value beside each. Live values while the run goes on. A remote run's
+// values say where each was taken (issue 17): "· client" for what kvlens's
+// HTTP client measured, "· server" for what the server reported.
 #pragma once
 
 #include <QVector>
@@ -33,6 +35,10 @@ public:
     static QVector<Figure> figures();
     // The text of one figure of a run ("—" when not known yet).
     static QString format(const QString& key, const RunRecord& r);
+    // Where a figure of `r` came from: "" (kvlens's own engine), "client" or "server".
+    static QString source(const QString& key, const RunRecord& r);
+    // format() with the source named for a remote run ("812 ms · client").
+    static QString labelled(const QString& key, const RunRecord& r);
 
 protected:
     void changeEvent(QEvent* e) override;
