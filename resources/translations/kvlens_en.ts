@@ -287,6 +287,26 @@
         <source>reserved</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 server KV</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>server KV cache in use (%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the server does not report its KV cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the server&apos;s whole KV cache, %2% in use (server /metrics)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -593,6 +613,10 @@
         <source>Run it all</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 · runs on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -630,6 +654,14 @@
     </message>
     <message>
         <source>%1 at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · on %1: %2 free of %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: the server does not report its memory</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -847,6 +879,97 @@
     </message>
 </context>
 <context>
+    <name>kvlens::ui::RemoteServerBox</name>
+    <message>
+        <source>Remote server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Empty: the server&apos;s first model. Test connection fills the list.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a file whose first line is the key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>API key file:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The key is read from this file when the engine connects; it is never stored.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file: the key comes from KVLENS_API_KEY (set).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No file and KVLENS_API_KEY is not set: no key is sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A server that sends nothing for this long ends the run with an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stall timeout:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Enter the server&apos;s URL, e.g. http://127.0.0.1:8080</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The server&apos;s URL must start with http:// or https://</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>context %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the server does not say its context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Connected: model %1, %2. %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kvlens::ui::RunController</name>
     <message>
         <source>The model could not be loaded</source>
@@ -966,22 +1089,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Automatic (CUDA if present)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>CUDA</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Backend:</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Paged blocks</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1079,6 +1186,46 @@
     </message>
     <message>
         <source>Seed:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer (CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This computer (GPU, CUDA)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Remote server…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No usable CUDA device: %1. A CUDA choice runs on the CPU.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Choose a model file (a .gguf file).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model file %1 does not exist.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model file %1 cannot be read: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a GGUF model (its first bytes are not &quot;GGUF&quot;).</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1234,6 +1381,18 @@
     </message>
     <message>
         <source>First visible</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>client: measured by kvlens&apos;s HTTP client (network included); server: reported by the server (usage, timings, prompt progress)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1400,6 +1559,10 @@ queue: tokenized → scheduled (vLLM&apos;s queue time)
 prefill: scheduled → last prompt chunk computed
 first sample: prefill done → first token sampled
 Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 at the client = queue %3 + server and network %4</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1643,6 +1806,10 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>at once %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>remote %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -284,6 +284,26 @@
         <source>reserved</source>
         <translation>预留</translation>
     </message>
+    <message>
+        <source>%1 server KV</source>
+        <translation>%1 服务器 KV</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>词元</translation>
+    </message>
+    <message>
+        <source>server KV cache in use (%)</source>
+        <translation>服务器 KV 缓存占用 (%)</translation>
+    </message>
+    <message>
+        <source>%1: the server does not report its KV cache</source>
+        <translation>%1：服务器不报告其 KV 缓存</translation>
+    </message>
+    <message>
+        <source>%1: the server's whole KV cache, %2% in use (server /metrics)</source>
+        <translation>%1：服务器整个 KV 缓存已用 %2%（服务器 /metrics）</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -590,6 +610,10 @@
         <source>Run it all</source>
         <translation>全部运行</translation>
     </message>
+    <message>
+        <source>%1 · runs on %2</source>
+        <translation>%1 · 运行于 %2</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -628,6 +652,14 @@
     <message>
         <source>%1 at once</source>
         <translation>同时 %1 个</translation>
+    </message>
+    <message>
+        <source> · on %1: %2 free of %3</source>
+        <translation> · 在 %1 上：%3 中空闲 %2</translation>
+    </message>
+    <message>
+        <source>%1: the server does not report its memory</source>
+        <translation>%1：服务器不报告其内存</translation>
     </message>
 </context>
 <context>
@@ -844,6 +876,97 @@
     </message>
 </context>
 <context>
+    <name>kvlens::ui::RemoteServerBox</name>
+    <message>
+        <source>Remote server</source>
+        <translation>远程服务器</translation>
+    </message>
+    <message>
+        <source>URL:</source>
+        <translation>URL：</translation>
+    </message>
+    <message>
+        <source>Empty: the server's first model. Test connection fills the list.</source>
+        <translation>留空：使用服务器的第一个模型。“测试连接”会填充此列表。</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>模型：</translation>
+    </message>
+    <message>
+        <source>a file whose first line is the key</source>
+        <translation>首行为密钥的文件</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source>API key file</source>
+        <translation>API 密钥文件</translation>
+    </message>
+    <message>
+        <source>API key file:</source>
+        <translation>API 密钥文件：</translation>
+    </message>
+    <message>
+        <source>The key is read from this file when the engine connects; it is never stored.</source>
+        <translation>引擎连接时从此文件读取密钥；密钥从不保存。</translation>
+    </message>
+    <message>
+        <source>No file: the key comes from KVLENS_API_KEY (set).</source>
+        <translation>未指定文件：密钥来自 KVLENS_API_KEY（已设置）。</translation>
+    </message>
+    <message>
+        <source>No file and KVLENS_API_KEY is not set: no key is sent.</source>
+        <translation>未指定文件且未设置 KVLENS_API_KEY：不发送密钥。</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>A server that sends nothing for this long ends the run with an error</source>
+        <translation>服务器在这么长时间内未发送任何数据时，运行以错误结束</translation>
+    </message>
+    <message>
+        <source>Stall timeout:</source>
+        <translation>停滞超时：</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Enter the server's URL, e.g. http://127.0.0.1:8080</source>
+        <translation>请输入服务器的 URL，例如 http://127.0.0.1:8080</translation>
+    </message>
+    <message>
+        <source>The server's URL must start with http:// or https://</source>
+        <translation>服务器的 URL 必须以 http:// 或 https:// 开头</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>context %1 tokens</source>
+        <translation>上下文 %1 个词元</translation>
+    </message>
+    <message>
+        <source>the server does not say its context</source>
+        <translation>服务器未说明其上下文长度</translation>
+    </message>
+    <message>
+        <source>Connected: model %1, %2. %3</source>
+        <translation>已连接：模型 %1，%2。%3</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+</context>
+<context>
     <name>kvlens::ui::RunController</name>
     <message>
         <source>The model could not be loaded</source>
@@ -962,22 +1085,6 @@
         <translation>模型文件：</translation>
     </message>
     <message>
-        <source>Automatic (CUDA if present)</source>
-        <translation>自动（有 CUDA 时使用 CUDA）</translation>
-    </message>
-    <message>
-        <source>CPU</source>
-        <translation>CPU</translation>
-    </message>
-    <message>
-        <source>CUDA</source>
-        <translation>CUDA</translation>
-    </message>
-    <message>
-        <source>Backend:</source>
-        <translation>后端：</translation>
-    </message>
-    <message>
         <source>Paged blocks</source>
         <translation>分页块</translation>
     </message>
@@ -1076,6 +1183,46 @@
     <message>
         <source>Seed:</source>
         <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>This computer (CPU)</source>
+        <translation>本机（CPU）</translation>
+    </message>
+    <message>
+        <source>This computer (GPU, CUDA)</source>
+        <translation>本机（GPU，CUDA）</translation>
+    </message>
+    <message>
+        <source>Remote server…</source>
+        <translation>远程服务器…</translation>
+    </message>
+    <message>
+        <source>Engine:</source>
+        <translation>引擎：</translation>
+    </message>
+    <message>
+        <source>No usable CUDA device: %1. A CUDA choice runs on the CPU.</source>
+        <translation>没有可用的 CUDA 设备：%1。选择 CUDA 时将在 CPU 上运行。</translation>
+    </message>
+    <message>
+        <source>Choose a model file (a .gguf file).</source>
+        <translation>请选择模型文件（.gguf 文件）。</translation>
+    </message>
+    <message>
+        <source>The model file %1 does not exist.</source>
+        <translation>模型文件 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file.</source>
+        <translation>%1 不是普通文件。</translation>
+    </message>
+    <message>
+        <source>The model file %1 cannot be read: %2</source>
+        <translation>无法读取模型文件 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a GGUF model (its first bytes are not "GGUF").</source>
+        <translation>%1 不是 GGUF 模型（其开头字节不是“GGUF”）。</translation>
     </message>
 </context>
 <context>
@@ -1231,6 +1378,18 @@
     <message>
         <source>First visible</source>
         <translation>首个可见</translation>
+    </message>
+    <message>
+        <source>server</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>client</source>
+        <translation>客户端</translation>
+    </message>
+    <message>
+        <source>client: measured by kvlens's HTTP client (network included); server: reported by the server (usage, timings, prompt progress)</source>
+        <translation>客户端：由 kvlens 的 HTTP 客户端测得（含网络）；服务器：由服务器报告（用量、计时、提示处理进度）</translation>
     </message>
 </context>
 <context>
@@ -1401,6 +1560,10 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
 预填充：被调度 → 最后一个提示块计算完成
 首次采样：预填充完成 → 采样出首个词元
 四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。</translation>
+    </message>
+    <message>
+        <source>%1: %2 at the client = queue %3 + server and network %4</source>
+        <translation>%1：客户端测得 %2 = 排队 %3 + 服务器与网络 %4</translation>
     </message>
 </context>
 <context>
@@ -1644,6 +1807,10 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
     <message>
         <source>at once %1</source>
         <translation>并发 %1</translation>
+    </message>
+    <message>
+        <source>remote %1</source>
+        <translation>远程 %1</translation>
     </message>
 </context>
 </TS>

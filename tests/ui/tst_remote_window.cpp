@@ -211,6 +211,11 @@ private slots:
         // Nothing the server did not say is made up.
         QCOMPARE(card->valueText(QStringLiteral("kv_bytes_peak")), QStringLiteral("—"));
         QCOMPARE(card->valueText(QStringLiteral("device_memory_peak")), QStringLiteral("—"));
+        // The server said no timings: its prefill and tokenize are unknown, not 0 ms.
+        QCOMPARE(card->valueText(QStringLiteral("prefill_ms")), QStringLiteral("—"));
+        QCOMPARE(card->valueText(QStringLiteral("tokenize_ms")), QStringLiteral("—"));
+        ChartPanel* ttft = w->charts()->chart(QStringLiteral("ttft"));
+        QVERIFY2(ttft->title().contains(QStringLiteral("at the client = queue")), qPrintable(ttft->title()));
         ChartPanel* kv = w->charts()->chart(QStringLiteral("kv"));
         QVERIFY2(kv->title().contains(QStringLiteral("42.0% in use")), qPrintable(kv->title()));
         QVERIFY(kv->pointCount() > 0);

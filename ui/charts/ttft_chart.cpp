@@ -57,6 +57,19 @@ void TtftChart::restyle()
     }
 }
 
+namespace {
+// A remote run's TTFT as the client saw it: its own queue, then the server and
+// the network undivided (the server does not split it), drawn in the prefill
+// colour, which dominates it; the caption says so.
+TtftParts partsOf(const RunRecord* r)
+{
+    TtftParts parts = r->ttftParts();
+    if (r->config().engine.isRemote() && r->hasFirstToken())
+        parts = {parts.queueMs, 0, std::max(0.0, r->ttftMs() - parts.queueMs), 0};
+    return parts;
+}
+}  // namespace
+
 void TtftChart::plot(const ChartInput& in)
 {
     // The chart follows the overlay: the compared run and the selected one
@@ -86,7 +99,7 @@ void TtftChart::plot(const ChartInput& in)
     }
     double maxMs = 10;
     for (const RunRecord* r : runs)
-        maxMs = std::max(maxMs, r->ttftParts().total());
+        maxMs = std::max(maxMs, partsOf(r).total());
     // Seconds once the longest bar passes 10 s: no axis of 400,000 ms.
     const bool seconds = maxMs > 10000;
     const double unit = seconds ? 1000.0 : 1.0;
@@ -94,7 +107,7 @@ void TtftChart::plot(const ChartInput& in)
     QStringList labels;
     QList<qreal> q, t, p, s;
     for (const RunRecord* r : runs) {
-        const TtftParts parts = r->ttftParts();
+        const TtftParts parts = partsOf(r);
         QString label = runName(r);
         if (r == in.primary && runs.size() > 1)
             label = QStringLiteral("▶ ") + label;
@@ -117,7 +130,11 @@ void TtftChart::plot(const ChartInput& in)
     setNiceRange(ms_, maxMs / unit * 1.02);
 
     QString fig;
-    if (in.primary && in.primary->hasFirstToken()) {
+    if (in.primary && in.primary->hasFirstToken() && in.primary->config().engine.isRemote()) {
+        const TtftParts t = partsOf(in.primary);
+        fig = tr("%1: %2 at the client = queue %3 + server and network %4")
+                  .arg(runName(in.primary), formatMs(in.primary->ttftMs()), formatMs(t.queueMs), formatMs(t.prefillMs));
+    } else if (in.primary && in.primary->hasFirstToken()) {
         const TtftParts t = in.primary->ttftParts();
         fig = tr("%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6")
                   .arg(runName(in.primary), formatMs(in.primary->ttftMs()), formatMs(t.tokenizeMs),

@@ -2,6 +2,8 @@
 // Names and labels of tasks, experiments and runs.
 #include "ui/model/run_config.h"
 
+#include <QUrl>
+
 #include <QCoreApplication>
 
 namespace kvlens::ui {
@@ -126,8 +128,9 @@ QString runLabel(int id, const RunConfig& c)
     // What differs between runs: the KV mode and dtype, the pages, the question.
     // A remote run names its server's model: its KV options are the server's.
     if (c.engine.isRemote())
-        label += QStringLiteral(" · ") + tr("remote %1").arg(c.engine.remoteModel.isEmpty() ? c.engine.remoteUrl
-                                                                                            : c.engine.remoteModel);
+        label += QStringLiteral(" · ") + tr("remote %1").arg(c.engine.remoteModel.isEmpty()
+                                                                 ? QUrl(c.engine.remoteUrl).authority()
+                                                                 : c.engine.remoteModel);
     else
         label += QStringLiteral(" · ") + c.engine.kvMode;
     if (!c.engine.isRemote() && c.engine.kvDtype != QLatin1String("f16"))

@@ -133,8 +133,14 @@ QString StatsCard::source(const QString& key, const RunRecord& r)
 
 QString StatsCard::labelled(const QString& key, const RunRecord& r)
 {
-    const QString value = format(key, r);
     const QString from = source(key, r);
+    // What kvlens's client cannot see of a remote request is not measured:
+    // tokenize and prefill happen on the server, which may not say.
+    static const QStringList kServerOnly = {QStringLiteral("tokenize_ms"), QStringLiteral("prefill_ms"),
+                                            QStringLiteral("prefill_tok_s")};
+    if (from == QLatin1String("client") && kServerOnly.contains(key))
+        return dash();
+    const QString value = format(key, r);
     if (from.isEmpty() || value == dash())
         return value;
     return value + QStringLiteral(" · ") + (from == QLatin1String("server") ? tr("server") : tr("client"));
