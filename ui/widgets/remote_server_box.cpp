@@ -12,6 +12,7 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QThread>
+#include <algorithm>
 #include <memory>
 
 #include "ui/engine/remote_connection.h"
@@ -67,7 +68,8 @@ RemoteServerBox::RemoteServerBox(QWidget* parent) : QGroupBox(tr("Remote server"
     status_->setObjectName(QStringLiteral("connectionStatus"));
     status_->setWordWrap(true);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    f->addRow(test_, status_);
+    f->addRow(test_);
+    f->addRow(status_);   // the whole width: a report or an error is a few lines
     connect(test_, &QPushButton::clicked, this, &RemoteServerBox::testConnection);
 }
 
@@ -143,6 +145,10 @@ void RemoteServerBox::showReport(const ConnectionReport& r)
         text = tr("Failed: %1").arg(r.error);
     }
     status_->setText(text);
+    // Room for the report's lines (a word-wrapped label does not ask for it).
+    status_->setMinimumHeight(status_->heightForWidth(std::max(200, status_->width())));
+    if (QWidget* dialog = window(); dialog && dialog != this)
+        dialog->adjustSize();
     emit connectionTested(r.ok, text);
 }
 
