@@ -11,6 +11,7 @@
 // and the API key is never stored.
 #include <QFile>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -221,6 +222,36 @@ private slots:
         QVERIFY(kv->pointCount() > 0);
         ChartPanel* memory = w->charts()->chart(QStringLiteral("memory"));
         QVERIFY2(memory->title().contains(QStringLiteral("does not report its memory")), qPrintable(memory->title()));
+    }
+
+    // The cost of the client-side figures in the window: a stream as fast as
+    // loopback sends it (no pause) arrives whole, every token in the record
+    // and the charts; the rate is printed, never asserted (a shared machine).
+    void aFastStreamArrivesWholeAndItsRateIsMeasured()
+    {
+        constexpr int n = 4000;
+        fake_http_server s(server([](const fake_request&) { return tokenStream(n, 0); }, kKvMetrics));
+        QVERIFY(s.ok());
+        MainWindow* w = open(remoteSettings(s.url()));
+        QVERIFY(w);
+        SamplingSettings sampling = w->controller()->sampling();
+        sampling.maxTokens = n;
+        w->setSampling(sampling);
+        QElapsedTimer clock;
+        clock.start();
+        int id = 0;
+        RunRecord* run = runToEnd(w, &id);
+        const double seconds = clock.nsecsElapsed() / 1e9;
+        QVERIFY(run);
+        QCOMPARE(run->finishReason(), FinishReason::Stop);
+        QCOMPARE(run->tokens().size(), n);
+        for (int i = 0; i < n; i += 997)
+            QCOMPARE(run->tokens()[i].index, i);
+        const double streamMs = run->figures().e2e_ms;
+        qInfo("window: %d tokens from loopback in %.3f s wall (%.0f tokens/s); the stream itself %.1f ms at the client",
+              n, seconds, n / seconds, streamMs);
+        w->selectRun(id);
+        QTRY_VERIFY(w->charts()->chart(QStringLiteral("latency"))->pointCount() >= n - 1);
     }
 
     void theKvChartSaysWhenTheServerDoesNotReportItsCache()
