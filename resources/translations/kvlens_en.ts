@@ -799,6 +799,18 @@
         <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM&apos;s request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM&apos;s prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI&apos;s usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the server does not say</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server&apos;s own</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -796,6 +796,18 @@
         <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM's request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM's prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI's usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
         <translation>&lt;b&gt;各项指标的含义&lt;/b&gt;（每项都由引擎在两个时刻之间测得；TTFT 的四个部分相加等于 TTFT）：&lt;br&gt;&lt;b&gt;分词&lt;/b&gt;：到达 → 分词完成（对话模板和分词器；vLLM 在其 API 服务器中完成这一步）&lt;br&gt;&lt;b&gt;排队&lt;/b&gt;：分词完成 → 被调度（vLLM 的 request_queue_time）&lt;br&gt;&lt;b&gt;预填充&lt;/b&gt;：被调度 → 最后一个提示块计算完成&lt;br&gt;&lt;b&gt;首次采样&lt;/b&gt;：预填充完成 → 采样出首个词元（vLLM 的预填充时间 = 预填充 + 首次采样）&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;：到达 → 首个词元（vLLM 的 time_to_first_token；即兼容 OpenAI 的客户端测得的到首个流式词元的时间，不含网络）&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;：相邻两个词元的间隔（延迟图）；&lt;b&gt;TPOT&lt;/b&gt;：解码时间 ÷（词元数 − 1）&lt;br&gt;&lt;b&gt;提示 / 缓存 / 生成词元数&lt;/b&gt;：OpenAI 的 usage.prompt_tokens、prompt_tokens_details.cached_tokens 和 completion_tokens</translation>
     </message>
+    <message>
+        <source>the server does not say</source>
+        <translation>服务器未说明</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server's own</source>
+        <translation>服务器未报告：层数、注意力头、每词元 KV 字节数和 KV 池都由服务器自己掌握</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

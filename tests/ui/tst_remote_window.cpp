@@ -34,6 +34,7 @@
 #include "ui/model/run_record.h"
 #include "ui/run_controller.h"
 #include "ui/widgets/charts_board.h"
+#include "ui/widgets/model_panel.h"
 #include "ui/widgets/remote_server_box.h"
 #include "ui/widgets/settings_dialog.h"
 #include "ui/widgets/stats_card.h"
@@ -123,6 +124,34 @@ EngineWorker* worker()
     return w;
 }
 
+// The fake engine as if on a GPU (device memory) or fallen back to the CPU.
+class DeviceFakeEngine : public kvlens::test::FakeEngine {
+public:
+    DeviceFakeEngine(bool onDevice, kvlens::test::FakeTiming t) : FakeEngine(t), onDevice_(onDevice) {}
+    std::string backend_fallback() const override
+    {
+        return onDevice_ ? std::string()
+                         : "cuda: 4.0 GiB of weights + 1.0 GiB KV pool do not fit in 2.0 GiB free of 16.0 GiB; using the CPU";
+    }
+    kvlens::memory_figures device_memory() const override
+    {
+        kvlens::memory_figures m;
+        if (!onDevice_)
+            return m;
+        m.device = "NVIDIA Test GPU, 16 GiB, sm_90";
+        m.on_device = true;
+        m.weight_bytes = 3 << 20;
+        m.kv_bytes = 2 << 20;
+        m.scratch_bytes = 1 << 20;
+        m.free_bytes = 12ll << 30;
+        m.total_bytes = 16ll << 30;
+        return m;
+    }
+
+private:
+    bool onDevice_;
+};
+
 }  // namespace
 
 class TestRemoteWindow : public QObject {
@@ -190,6 +219,11 @@ private slots:
         QVERIFY(w);
         QCOMPARE(w->model().name, QStringLiteral("fake-model"));
         QCOMPARE(w->model().contextLength, 4096);
+        // The model panel shows what the server said, no zero layers or heads.
+        const QString panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("4,096 tokens")) && !panel.contains(QStringLiteral("0 query heads"))
+                     && panel.contains(QStringLiteral("not reported by the server")),
+                 qPrintable(panel));
         const int id = w->startRun(w->currentConfig());
         RunRecord* run = w->history()->run(id);
         QVERIFY(run);
@@ -379,6 +413,48 @@ private slots:
         QVERIFY(StatsCard::source(QStringLiteral("ttft_ms"), *l).isEmpty());
         ChartPanel* latency = w->charts()->chart(QStringLiteral("latency"));
         QVERIFY(latency->pointCount() >= 6 + 11);   // both runs' tokens (the first is the TTFT)
+    }
+
+    void theMemoryChartShowsTheDeviceOrTheCpuFallbackWithItsSizes_data()
+    {
+        QTest::addColumn<bool>("onDevice");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("on the GPU") << true << "on NVIDIA Test GPU, 16 GiB, sm_90: 12.00 GiB free of 16.00 GiB";
+        QTest::newRow("fallen back") << false << "do not fit in 2.0 GiB free of 16.0 GiB; using the CPU";
+    }
+
+    void theMemoryChartShowsTheDeviceOrTheCpuFallbackWithItsSizes()
+    {
+        QFETCH(bool, onDevice);
+        QFETCH(QString, says);
+        auto* worker = new EngineWorker([onDevice](const kvlens::engine_options&)
+                                            -> kvlens::result<std::unique_ptr<kvlens::engine>> {
+            kvlens::test::FakeTiming t;
+            t.promptTokens = 100;
+            t.generate = 5;
+            return std::unique_ptr<kvlens::engine>(std::make_unique<DeviceFakeEngine>(onDevice, t));
+        });
+        worker->setTokenCounter([](const kvlens::engine&, const QVector<ChatTurn>&) { return 100; });
+        worker->setTextCounter([](const kvlens::engine&, std::string_view text) { return int(text.size()) / 4; });
+        window_ = std::make_unique<MainWindow>(worker);
+        window_->resize(1400, 900);
+        window_->show();
+        EngineSettings e;
+        e.modelPath = fakeModel_;
+        e.backend = QStringLiteral("cuda");
+        window_->setEngineSettings(e);
+        QTRY_VERIFY_WITH_TIMEOUT(window_->model().isValid(), 10000);
+        QString error;
+        QVERIFY(window_->openDocumentNow(report_, &error));
+        int id = 0;
+        RunRecord* run = runToEnd(window_.get(), &id);
+        QVERIFY(run);
+        QCOMPARE(run->memory().onDevice, onDevice);
+        window_->selectRun(id);
+        ChartPanel* memory = window_->charts()->chart(QStringLiteral("memory"));
+        QTRY_VERIFY2(memory->title().contains(says), qPrintable(memory->title()));
+        if (onDevice)   // the device's own accounting of the parts
+            QCOMPARE(run->memory().weightBytes, qint64(3 << 20));
     }
 
     void theApiKeyReachesTheServerButIsNeverStored()

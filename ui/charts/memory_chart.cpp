@@ -124,11 +124,12 @@ void MemoryChart::plot(const ChartInput& in)
         if (m.onDevice && m.deviceTotalBytes > 0)
             fig += tr(" · on %1: %2 free of %3").arg(m.device, formatBytes(double(m.deviceFreeBytes)),
                                                      formatBytes(double(m.deviceTotalBytes)));
-        if (!m.fallback.isEmpty())
-            fig += QStringLiteral(" · ") + m.fallback;
     } else if (in.primary && in.primary->config().engine.isRemote()) {
         fig = tr("%1: the server does not report its memory").arg(runName(in.primary));
     }
+    // CUDA was asked for and the CPU runs: why, with the sizes that did not fit.
+    if (in.primary && !in.primary->memory().fallback.isEmpty())
+        fig += (fig.isEmpty() ? QString() : QStringLiteral(" · ")) + in.primary->memory().fallback;
     setHeader(tr("Memory"), fig);
 }
 

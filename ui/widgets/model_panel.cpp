@@ -123,6 +123,20 @@ void ModelPanel::rebuild()
         v->setWordWrap(true);
         form_->addRow(name + QLatin1Char(':'), v);
     };
+    if (s.remote) {
+        // A server's model: what it says, and nothing made up for the rest.
+        row(tr("Runs on"), s.backend);
+        row(tr("Context"), s.contextLength > 0 ? tr("%1 tokens").arg(loc.toString(s.contextLength))
+                                               : tr("the server does not say"));
+        if (s.nParams > 0)
+            row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
+        if (s.weightBytes > 0)
+            row(tr("Weights"), formatBytes(double(s.weightBytes)));
+        row(tr("Shape"), tr("not reported by the server: layers, heads, KV bytes per token and the KV pool are "
+                            "the server's own"));
+        formula_->setVisible(false);
+        return;
+    }
     row(tr("Architecture"), s.architecture);
     row(tr("Runs on"), s.backend);
     row(tr("Model file"), QFileInfo(s.path).fileName());
