@@ -490,7 +490,8 @@ private slots:
         QFile json(out + QStringLiteral("/run.json"));
         QVERIFY(json.open(QIODevice::ReadOnly));
         const QByteArray runJson = json.readAll();
-        QVERIFY(runJson.contains("fake-model") || runJson.contains("remote"));
+        QVERIFY2(runJson.contains("\"remote_url\": \"" + QByteArray::fromStdString(s.url()) + "\""), runJson.left(600).constData());
+        QVERIFY(!runJson.contains("key.txt"));
         QVERIFY(!runJson.contains("sk-secret"));
         // A key file that cannot be read is named, not silently skipped.
         e.apiKeyFile = dir_.filePath(QStringLiteral("missing-key.txt"));

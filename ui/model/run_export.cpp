@@ -62,6 +62,11 @@ QJsonObject configToJson(const RunConfig& c)
     e[QStringLiteral("chunk")] = c.engine.chunk;
     e[QStringLiteral("context")] = c.engine.contextTokens;
     e[QStringLiteral("parallel")] = c.engine.parallel;
+    if (c.engine.isRemote()) {
+        // The server, never its key (the key file's path is not recorded either).
+        e[QStringLiteral("remote_url")] = c.engine.remoteUrl;
+        e[QStringLiteral("remote_model")] = c.engine.remoteModel;
+    }
     o[QStringLiteral("engine")] = e;
     QJsonObject s;
     s[QStringLiteral("max_tokens")] = c.sampling.maxTokens;
