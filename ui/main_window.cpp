@@ -349,8 +349,14 @@ void MainWindow::openModelDialog()
     if (f.isEmpty())
         return;
     AppSettings::setLastFolder(QFileInfo(f).absolutePath());
+    if (const QString why = SettingsDialog::modelFileProblem(f); !why.isEmpty()) {
+        showError(tr("Not a model file"), why);
+        return;
+    }
     EngineSettings e = controller_->engineSettings();
     e.modelPath = f;
+    if (e.isRemote())   // a file of one's own runs here
+        e.backend = QStringLiteral("auto");
     AppSettings::setEngine(e);
     controller_->setEngineSettings(e);
 }

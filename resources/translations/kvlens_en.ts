@@ -617,6 +617,10 @@
         <source>%1 · runs on %2</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Not a model file</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>

@@ -614,6 +614,10 @@
         <source>%1 · runs on %2</source>
         <translation>%1 · 运行于 %2</translation>
     </message>
+    <message>
+        <source>Not a model file</source>
+        <translation>不是模型文件</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
