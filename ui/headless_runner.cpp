@@ -153,8 +153,11 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
         return 2;
     }
     EngineSettings engine = AppSettings::engine();
-    if (!o.model.isEmpty())
+    if (!o.model.isEmpty()) {
         engine.modelPath = QFileInfo(o.model).absoluteFilePath();
+        if (engine.isRemote())   // --model: this file on this computer, whatever Settings say
+            engine.backend = QStringLiteral("auto");
+    }
     if (!o.kvMode.isEmpty())
         engine.kvMode = o.kvMode;
     if (engine.modelPath.isEmpty() || !QFileInfo::exists(engine.modelPath)) {
