@@ -109,3 +109,24 @@ put("fuzz_pdf_protocol", "extract-ok.json", json.dumps(ok))
 put("fuzz_pdf_protocol", "failure.json", json.dumps({"protocol": 1, "ok": False, "error": {"kind": "needs_password", "message": "m"}}))
 hdr = {"protocol": 1, "ok": True, "page": 1, "dpi": 72, "width": 2, "height": 2, "stride": 8, "bytes": 16}
 put("fuzz_pdf_protocol", "render.bin", (json.dumps(hdr) + "\n").encode() + bytes(range(16)))
+
+# ---- remote server answers (first byte: how the stream is cut)
+def chunk(delta, **extra):
+    d = {"id": "c1", "object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+    d.update(extra)
+    return "data: " + json.dumps(d) + "\n\n"
+llama_stream = (": keep-alive\n\n"
+                + "data: " + json.dumps({"choices": [], "prompt_progress": {"total": 40, "cache": 8, "processed": 24, "time_ms": 12.5}}) + "\n\n"
+                + chunk({"role": "assistant", "content": "Hel"}) + chunk({"content": "lo"})
+                + chunk({}, usage={"prompt_tokens": 40, "completion_tokens": 2, "prompt_tokens_details": {"cached_tokens": 8}},
+                        timings={"prompt_n": 32, "cache_n": 8, "prompt_ms": 20.0, "predicted_n": 2, "predicted_ms": 9.0})
+                + "data: [DONE]\n\n")
+put("fuzz_sse", "llama-stream.sse", b"\x07" + llama_stream.encode())
+put("fuzz_sse", "crlf-stream.sse", b"\x02" + llama_stream.replace("\n", "\r\n").encode())
+put("fuzz_sse", "error-event.sse", b"\x05" + b'event: error\ndata: {"error":{"message":"out of memory","code":500}}\n\n')
+put("fuzz_sse", "models.json", b"\x00" + json.dumps({"object": "list", "data": [{"id": "m.gguf", "owned_by": "llamacpp",
+    "meta": {"n_ctx": 4096, "n_ctx_train": 8192, "n_vocab": 49152}}]}).encode())
+put("fuzz_sse", "props.json", b"\x00" + json.dumps({"default_generation_settings": {"n_ctx": 4096}, "total_slots": 1,
+    "model_path": "/m.gguf", "build_info": "b1"}).encode())
+put("fuzz_sse", "metrics.txt", b"\x00" + b"# HELP vllm:gpu_cache_usage_perc KV\nvllm:gpu_cache_usage_perc{model_name=\"m\"} 0.25\n"
+    b"vllm:prefix_cache_queries_total 100\nvllm:prefix_cache_hits_total 40\nvllm:num_requests_running 1\n")

@@ -2,6 +2,8 @@
 // Argument checks of kvlens-cli (see cli_checks.h).
 #include "app/cli/cli_checks.h"
 
+#include "engine/backend/cpu/thread_pool.h"
+
 #include <charconv>
 #include <cmath>
 #include <thread>
@@ -39,11 +41,7 @@ CLI::Validator finite_in(double lo, double hi, bool lo_open) {
         desc, "FINITE");
 }
 
-int max_threads() {
-    const unsigned hw = std::thread::hardware_concurrency();
-    const long n = 4L * (hw == 0 ? 1 : static_cast<long>(hw));
-    return static_cast<int>(n > 1024 ? 1024 : n);
-}
+int max_threads() { return kvlens::thread_pool::max_threads(); }
 
 CLI::Validator thread_cap() {
     return CLI::Validator(

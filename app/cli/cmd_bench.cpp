@@ -21,6 +21,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/cli_checks.h"
 #include "app/cli/commands.h"
 #include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
@@ -258,7 +259,7 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_option("-d,--depth", args->depth, "Tokens already in the KV cache before pp and tg")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("-r", args->reps, "Repetitions")->check(CLI::PositiveNumber);
-    cmd->add_option("--threads", args->threads, "CPU threads (0: one per core)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--threads", args->threads, "CPU threads (0: one per core)")->transform(kvlens::cli::thread_cap());
     cmd->add_option("--backend", args->backend, "cpu, cuda or auto")->check(CLI::IsMember({"cpu", "cuda", "auto"}));
     cmd->add_option("--kv-dtype", args->kv_dtype, "KV cache dtype: f16 or q8_0")->check(CLI::IsMember({"f16", "q8_0"}));
     cmd->add_flag("--json", args->json, "One JSON document on stdout");

@@ -3,6 +3,8 @@
 // nlohmann::json parsing that never throws out of these functions.
 #include "engine/remote/openai_protocol.h"
 
+#include "common/printable.h"
+
 #include <cmath>
 
 #include <nlohmann/json.hpp>
@@ -31,15 +33,14 @@ std::string str_at(const json& o, const char* key) {
     return it->get<std::string>();
 }
 
+// A server's words for a one-line message: whitespace runs become one space and
+// control characters and broken UTF-8 are escaped (printable()), so a hostile
+// server cannot move the terminal's cursor; at most 300 bytes of it are shown.
 std::string one_line(std::string s) {
     for (char& c : s)
         if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     while (!s.empty() && s.back() == ' ') s.pop_back();
-    if (s.size() > 300) {
-        s.resize(297);
-        s += "...";
-    }
-    return s;
+    return printable(s, 300);
 }
 
 std::string message_of(const json& j) {

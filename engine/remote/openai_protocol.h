@@ -73,7 +73,8 @@ result<stream_chunk> parse_stream_chunk(std::string_view data);
 
 // The server's own words in an error body ({"error":{"message":...}},
 // {"error":"..."}, {"message":...}, {"detail":...}, or the text itself),
-// shortened to one line of at most 300 bytes.
+// as one line: at most 300 of its bytes, control characters and broken UTF-8
+// escaped (common/printable.h), the cut said ("...(N more bytes)").
 std::string error_message_from_body(std::string_view body);
 
 struct model_listing {

@@ -10,6 +10,8 @@
 // request's timeline.
 #include "engine/runtime/engine_impl.h"
 
+#include "engine/backend/cpu/thread_pool.h"
+
 #include "engine/runtime/backend_choice.h"
 
 #include <algorithm>
@@ -29,6 +31,9 @@ result<std::unique_ptr<engine>> engine::create(const engine_options& opts) { ret
 result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) {
     if (opts.chunk <= 0) return make_error(fmt::format("chunk size must be positive (got {})", opts.chunk));
     if (opts.parallel <= 0) return make_error(fmt::format("parallel must be positive (got {})", opts.parallel));
+    if (opts.n_threads < 0 || opts.n_threads > thread_pool::max_threads())
+        return make_error(fmt::format("{} CPU threads: give 0 (one per core) up to {} (4 per hardware thread of "
+                                      "this machine)", opts.n_threads, thread_pool::max_threads()));
     if (opts.kv_block <= 0 || opts.kv_block > 1024)
         return make_error(fmt::format("KV block size {} out of range (1..1024)", opts.kv_block));
 

@@ -141,6 +141,12 @@ private slots:
         QVERIFY2(o.err.contains("--threads 100000 is more than this machine can use; using"), qPrintable(describe(o)));
     }
 
+    void benchCapsItsThreadCountToo() {
+        const outcome o = run_cli({"bench", "-m", tiny_model(), "-p", "8", "-n", "2", "-r", "1", "--threads", "100000"}, 60000);
+        QVERIFY2(o.finished && !o.crashed && o.exit_code == 0, qPrintable(describe(o)));
+        QVERIFY2(o.err.contains("--threads 100000 is more than this machine can use; using"), qPrintable(describe(o)));
+    }
+
     void numbersMustBeFiniteAndErrorsShort_data() {
         QTest::addColumn<QString>("option");
         QTest::addColumn<QString>("value");

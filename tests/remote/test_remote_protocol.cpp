@@ -129,7 +129,10 @@ TEST(errorBodiesGiveTheServersOwnWordsOnOneLine) {
     CHECK(error_message_from_body(R"({"object":"error","message":"The model `x` does not exist."})") ==
           "The model `x` does not exist.");
     CHECK(error_message_from_body("Bad Gateway\n<html>") == "Bad Gateway <html>");
-    CHECK(error_message_from_body(std::string(1000, 'z')).size() == 300);
+    CHECK(error_message_from_body(std::string(1000, 'z')) == std::string(300, 'z') + "...(700 more bytes)");
+    // A server's message cannot put escape sequences on the user's terminal.
+    CHECK(error_message_from_body(R"({"error":"bad \u001b[2J key"})") == "bad \\x1b[2J key");
+    CHECK(error_message_from_body("raw \x1b]0;title\x07") == "raw \\x1b]0;title\\x07");
 }
 
 TEST(modelListingsOfLlamaCppAndVllmGiveNamesAndContext) {

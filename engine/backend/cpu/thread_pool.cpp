@@ -16,6 +16,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <system_error>
 
 namespace kvlens {
 
@@ -35,11 +36,36 @@ int thread_pool::default_threads() {
     return n == 0 ? 1 : static_cast<int>(n);
 }
 
-thread_pool::thread_pool(int n_threads) : n_threads_(n_threads > 0 ? n_threads : default_threads()) {
-    for (int i = 1; i < n_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+int thread_pool::max_threads() {
+    const long n = 4L * default_threads();
+    return static_cast<int>(n > 1024 ? 1024 : n);
 }
 
-thread_pool::~thread_pool() {
+thread_pool::thread_pool(int n_threads) : n_threads_(n_threads > 0 ? n_threads : default_threads()) {
+    // Workers read n_threads_ only through a job, so it may change before the first run().
+    try {
+        for (int i = 1; i < n_threads_; ++i) workers_.emplace_back([this, i] { worker_loop(i); });
+    } catch (const std::system_error&) {
+        // Out of threads (RLIMIT_NPROC, memory for stacks): keep the ones that started.
+        const int started = static_cast<int>(workers_.size()) + 1;
+        stop_workers();
+        workers_.clear();
+        stop_.store(false);
+        generation_.store(0);
+        n_threads_ = 1;
+        try {
+            for (int i = 1; i < started; ++i) {
+                workers_.emplace_back([this, i] { worker_loop(i); });
+                n_threads_ = i + 1;
+            }
+        } catch (const std::system_error&) {
+        }
+    }
+}
+
+thread_pool::~thread_pool() { stop_workers(); }
+
+void thread_pool::stop_workers() {
     {
         std::lock_guard<std::mutex> lock(mutex_);
         stop_.store(true);

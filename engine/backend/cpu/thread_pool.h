@@ -17,7 +17,9 @@ namespace kvlens {
 
 class thread_pool {
 public:
-    // n_threads counts the caller; 0 means one per core.
+    // n_threads counts the caller; 0 means one per core. When the system
+    // cannot start that many threads (std::system_error), the pool runs with
+    // as many as it could start: size() says how many, never an exception.
     explicit thread_pool(int n_threads);
     ~thread_pool();
     thread_pool(const thread_pool&) = delete;
@@ -35,9 +37,13 @@ public:
     void parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)>& fn);
 
     static int default_threads();
+    // The most threads a pool may be asked for: 4 per hardware thread, at most
+    // 1024 (more only adds switching; the engine and the CLI refuse or cap above it).
+    static int max_threads();
 
 private:
     void worker_loop(int ith);
+    void stop_workers();
 
     int n_threads_;
     std::vector<std::thread> workers_;
