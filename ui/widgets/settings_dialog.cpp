@@ -19,6 +19,7 @@
 
 #include "ui/widgets/remote_server_box.h"
 #if KVLENS_HAVE_CUDA
+#include "engine/backend/cpu/thread_pool.h"
 #include "engine/backend/cuda/cuda_device.h"
 #endif
 
@@ -110,7 +111,7 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
     ef->addRow(tr("Context:"), context_);
     parallel_ = spin(1, 64);
     ef->addRow(tr("Parallel requests:"), parallel_);
-    threads_ = spin(0, 256);
+    threads_ = spin(0, kvlens::thread_pool::max_threads());   // the engine refuses more
     threads_->setSpecialValueText(tr("one per core"));
     ef->addRow(tr("CPU threads:"), threads_);
     l->addWidget(engineBox);
