@@ -10,7 +10,7 @@
 
 #include "engine/backend/cpu/kernel_tables.h"
 #include "engine/backend/cpu/matmul_simd.h"
-#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
@@ -251,6 +251,8 @@ simd_overrides avx2_overrides() {
         {ggml_type::q4_K, dot_q4_K_q8_K_avx2},
         {ggml_type::q5_K, dot_q5_K_q8_K_avx2},
         {ggml_type::q6_K, dot_q6_K_q8_K_avx2},
+        {ggml_type::iq4_nl, dot_iq4_nl_q8_0_simd<isa_avx2>},
+        {ggml_type::iq4_xs, dot_iq4_xs_q8_K_simd<isa_avx2>},
     };
     return o;
 }
