@@ -21,6 +21,7 @@
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/model/matrix_types.h"
+#include "engine/quant/quant_blocks.h"
 #include "engine/quant/quant_formats.h"
 #include "tests/support/test_paths.h"
 
@@ -145,6 +146,58 @@ TEST_P(QuantFormats, CpuMatmulEqualsTheF64ProductOfTheDequantizedWeights) {
     const std::string best = cpu_kernel_level();
     for (const char* level : {"scalar", "avx2", "avx512"})
         if (set_cpu_kernel_level(level)) check_matmul_against_f64(t, g, level);
+    set_cpu_kernel_level(best.c_str());
+}
+
+// Every kernel level's dot product of the golden weight rows with one set of
+// quantized activations (the scalar quantizer's) against the exact product of
+// the same numbers in f64: the weights as gguf-py decodes them, the
+// activations as their blocks hold them. The only error left is f32 rounding
+// in the kernel's sums and scale products, at most about n_in 2^-24 sum |w a|.
+TEST_P(QuantFormats, EveryLevelsDotEqualsTheExactProductOfTheSameQuantizedNumbers) {
+    const ggml_type t = GetParam();
+    const golden g = read_golden(t);
+    ASSERT_FALSE(g.values.empty());
+    const std::int64_t n_in = 1024;
+    const std::int64_t n_rows = static_cast<std::int64_t>(g.values.size()) / n_in;
+    const weight_kernels* ks = scalar::kernels_for(t);
+    ASSERT_NE(ks, nullptr);
+    if (ks->vec_dot_type == ggml_type::q8_1)
+        GTEST_SKIP() << type_name(t) << " folds its minimum in through q8_1's f16-rounded activation sum, so its dot "
+                     << "is not a product of the same numbers; the matmul test bounds it";
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> x(static_cast<std::size_t>(n_in));
+    for (float& v : x) v = normal(rng);
+    std::vector<std::uint8_t> act(static_cast<std::size_t>(row_bytes(ks->vec_dot_type, n_in)));
+    quant::reference_from_float(ks->vec_dot_type)(x.data(), act.data(), n_in);
+    // The activations' values exactly (f16 or f32 scale times an int8).
+    std::vector<double> xa(static_cast<std::size_t>(n_in));
+    if (ks->vec_dot_type == ggml_type::q8_K) {
+        const auto* blocks = reinterpret_cast<const block_q8_K*>(act.data());
+        for (std::int64_t i = 0; i < n_in; ++i) xa[i] = double(blocks[i / QK_K].d) * blocks[i / QK_K].qs[i % QK_K];
+    } else {
+        ASSERT_EQ(ks->vec_dot_type, ggml_type::q8_0);
+        std::vector<float> f(static_cast<std::size_t>(n_in));
+        quant::reference_to_float(ggml_type::q8_0)(act.data(), f.data(), n_in);   // d * q, exact in f32
+        for (std::int64_t i = 0; i < n_in; ++i) xa[i] = f[i];
+    }
+    const std::string best = cpu_kernel_level();
+    for (const char* level : {"scalar", "avx2", "avx512"}) {
+        if (!set_cpu_kernel_level(level)) continue;
+        const weight_kernels* k = kernels_for(t);
+        ASSERT_EQ(k->vec_dot_type, ks->vec_dot_type);
+        for (std::int64_t r = 0; r < n_rows; ++r) {
+            double exact = 0, abs_sum = 0;
+            for (std::int64_t i = 0; i < n_in; ++i) {
+                exact += double(g.values[r * n_in + i]) * xa[i];
+                abs_sum += std::fabs(double(g.values[r * n_in + i]) * xa[i]);
+            }
+            const float got = k->vec_dot(n_in, g.blocks.data() + r * row_bytes(t, n_in), act.data());
+            EXPECT_LE(std::fabs(double(got) - exact), double(n_in) * std::ldexp(1.0, -24) * abs_sum)
+                << type_name(t) << " at " << level << ", row " << r << ": got " << got << ", exact " << exact;
+        }
+    }
     set_cpu_kernel_level(best.c_str());
 }
 
