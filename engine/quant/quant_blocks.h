@@ -103,6 +103,20 @@ inline void q4_K_scale_min(int j, const std::uint8_t* q, std::uint8_t& d, std::u
     }
 }
 
+// The i-th (0..15) signed 6-bit scale of a q3_K super-block.
+inline int q3_K_scale(const std::uint8_t* scales, int i) {
+    const int low = (scales[i % 8] >> (4 * (i / 8))) & 0xF;
+    const int high = (scales[8 + i % 4] >> (2 * (i / 4))) & 3;
+    return (low | (high << 4)) - 32;
+}
+
+// The ib-th (0..7) signed 6-bit sub-block scale of an iq4_xs super-block.
+inline int iq4_xs_scale(const block_iq4_xs& x, int ib) {
+    const int low = (x.scales_l[ib / 2] >> (4 * (ib % 2))) & 0xF;
+    const int high = (x.scales_h >> (2 * ib)) & 3;
+    return (low | (high << 4)) - 32;
+}
+
 static_assert(sizeof(block_q4_0) == 18);
 static_assert(sizeof(block_q4_1) == 20);
 static_assert(sizeof(block_q5_0) == 22);

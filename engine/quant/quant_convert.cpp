@@ -327,13 +327,6 @@ void q2_K_to_float(const void* vx, float* y, std::int64_t n) {
     }
 }
 
-// The i-th (0..15) signed 6-bit scale of a q3_K super-block.
-int q3_K_scale(const std::uint8_t* scales, int i) {
-    const int low = (scales[i % 8] >> (4 * (i / 8))) & 0xF;
-    const int high = (scales[8 + i % 4] >> (2 * (i / 4))) & 3;
-    return (low | (high << 4)) - 32;
-}
-
 void q3_K_to_float(const void* vx, float* y, std::int64_t n) {
     auto* x = static_cast<const block_q3_K*>(vx);
     for (std::int64_t b = 0; b < n / QK_K; ++b, y += QK_K) {
@@ -360,13 +353,6 @@ void iq4_nl_to_float(const void* vx, float* y, std::int64_t n) {
             y[j + QK4_NL / 2] = d * static_cast<float>(k_iq4_values[x[b].qs[j] >> 4]);
         }
     }
-}
-
-// The ib-th (0..7) signed 6-bit sub-block scale of an iq4_xs super-block.
-int iq4_xs_scale(const block_iq4_xs& x, int ib) {
-    const int low = (x.scales_l[ib / 2] >> (4 * (ib % 2))) & 0xF;
-    const int high = (x.scales_h >> (2 * ib)) & 3;
-    return (low | (high << 4)) - 32;
 }
 
 void iq4_xs_to_float(const void* vx, float* y, std::int64_t n) {

@@ -21,8 +21,6 @@ using to_float_fn = void (*)(const void* src, float* dst, std::int64_t n);
 // Bytes of a row of n elements of type t (n a multiple of the block size).
 std::int64_t row_bytes(ggml_type t, std::int64_t n);
 
-struct block_iq4_xs;
-
 namespace quant {
 
 // The reference dequantizer of a type; nullptr for a type with none.
@@ -57,10 +55,6 @@ void q5_K_to_float(const void* x, float* y, std::int64_t n);
 void q6_K_to_float(const void* x, float* y, std::int64_t n);
 void iq4_nl_to_float(const void* x, float* y, std::int64_t n);
 void iq4_xs_to_float(const void* x, float* y, std::int64_t n);
-
-// Scale fields that several kernels decode.
-int q3_K_scale(const std::uint8_t* scales, int i);        // i-th of 16 signed 6-bit scales
-int iq4_xs_scale(const block_iq4_xs& x, int ib);          // ib-th of 8 signed 6-bit scales
 
 }  // namespace quant
 }  // namespace kvlens

@@ -11,7 +11,6 @@
 #include "engine/backend/cpu/kernel_tables.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/quant/quant_blocks.h"
-#include "engine/quant/quant_formats.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
@@ -164,7 +163,7 @@ float dot_q3_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
     __m256 acc = _mm256_setzero_ps();
     for (std::int64_t b = 0; b < n / QK_K; ++b) {
         short sc[QK_K / 16];
-        for (int j = 0; j < QK_K / 16; ++j) sc[j] = static_cast<short>(quant::q3_K_scale(w[b].scales, j));
+        for (int j = 0; j < QK_K / 16; ++j) sc[j] = static_cast<short>(q3_K_scale(w[b].scales, j));
         const __m256i hm = load256(w[b].hmask);
         __m256i sumi = _mm256_setzero_si256();
         for (int h = 0; h < 2; ++h) {

@@ -327,9 +327,8 @@ float dot_iq4_xs_q8_K_simd(std::int64_t n, const void* vw, const void* va) {
     for (std::int64_t b = 0; b < nb; ++b) {
         __m256i sum = _mm256_setzero_si256();
         for (int ib = 0; ib < QK_K / 32; ++ib) {
-            const int ls = ((w[b].scales_l[ib / 2] >> (4 * (ib % 2))) & 0xF) | (((w[b].scales_h >> (2 * ib)) & 3) << 4);
             const __m256i s = dot_s8s8<isa>(iq4_levels(w[b].qs + 16 * ib), load256(a[b].qs + 32 * ib));
-            sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(s, _mm256_set1_epi32(ls - 32)));
+            sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(s, _mm256_set1_epi32(iq4_xs_scale(w[b], ib))));
         }
         acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sum), _mm256_set1_ps(h2f(w[b].d) * a[b].d), acc);
     }
