@@ -11,7 +11,7 @@ namespace kvlens {
 
 enum class ggml_type : std::uint32_t {
     f32 = 0, f16 = 1, q4_0 = 2, q4_1 = 3, q5_0 = 6, q5_1 = 7, q8_0 = 8, q8_1 = 9,
-    q2_K = 10, q3_K = 11, q4_K = 12, q5_K = 13, q6_K = 14, q8_K = 15,
+    q2_K = 10, q3_K = 11, q4_K = 12, q5_K = 13, q6_K = 14, q8_K = 15, iq4_nl = 20, iq4_xs = 23,
     i8 = 24, i16 = 25, i32 = 26, i64 = 27, f64 = 28, bf16 = 30,
 };
 

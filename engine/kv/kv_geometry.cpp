@@ -58,6 +58,74 @@ std::int64_t kv_geometry::logical_bytes(std::int64_t n_tokens) const
     return total;
 }
 
+std::int64_t kv_geometry::logical_bytes(std::int64_t n_tokens, layer_group g) const
+{
+    const std::int64_t rb = row_bytes();
+    std::int64_t total = 0;
+    for (int il = 0; il < n_layer; ++il)
+        if (is_local(il) == (g == layer_group::local))
+            total += 2 * rb * layer_tokens(il, n_tokens);
+    return total;
+}
+
+// --- layer groups -------------------------------------------------------------------
+
+bool kv_geometry::has_local_layers() const
+{
+    return local_window() > 0;
+}
+
+bool kv_geometry::is_local(int il) const
+{
+    return il >= 0 && static_cast<std::size_t>(il) < layer_window.size() && layer_window[static_cast<std::size_t>(il)] > 0;
+}
+
+int kv_geometry::n_group_layers(layer_group g) const
+{
+    int n = 0;
+    for (int il = 0; il < n_layer; ++il)
+        n += is_local(il) == (g == layer_group::local);
+    return n;
+}
+
+int kv_geometry::index_in_group(int il) const
+{
+    int n = 0;
+    for (int j = 0; j < il; ++j)
+        n += is_local(j) == is_local(il);
+    return n;
+}
+
+int kv_geometry::local_window() const
+{
+    int w = 0;
+    for (int il = 0; il < n_layer; ++il)
+        if (is_local(il))
+            w = std::max(w, layer_window[static_cast<std::size_t>(il)]);
+    return w;
+}
+
+std::int64_t kv_geometry::group_block_bytes(layer_group g) const
+{
+    return 2 * static_cast<std::int64_t>(n_group_layers(g)) * block_layer_bytes();
+}
+
+kv_geometry kv_geometry::group_geometry(layer_group g) const
+{
+    kv_geometry out = *this;
+    out.n_layer = n_group_layers(g);
+    out.layer_window.clear();
+    return out;
+}
+
+std::int64_t kv_geometry::local_keep_from(std::int64_t n_tokens) const
+{
+    const int w = local_window();
+    if (w <= 0)
+        return 0;
+    return std::max<std::int64_t>(0, n_tokens - w + 1);
+}
+
 status validate(const kv_geometry& g)
 {
     if (g.n_layer <= 0 || g.n_layer > max_layers)

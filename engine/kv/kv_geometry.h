@@ -3,6 +3,11 @@
 // bytes, the logical / allocated byte figures of docs/design.md, and pool sizing.
 // How many tokens a layer holds is decided in one place, layer_tokens(), so
 // sliding-window layers (Gemma 3) change only that function's inputs.
+//
+// Layer groups: layers with a sliding window (local) and the others (global).
+// A geometry with local layers keeps each group in its own block pool and
+// storage (kv_pool.h), so the local layers' blocks can be released as they
+// slide out of the window while the global layers' blocks stay.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,8 @@
 namespace kvlens {
 
 struct model_info;
+
+enum class layer_group { global, local };
 
 struct kv_geometry {
     int n_layer = 0;
@@ -33,10 +40,26 @@ struct kv_geometry {
     // Blocks that hold n_tokens: ceil(n_tokens / block_size).
     std::int64_t blocks_for_tokens(std::int64_t n_tokens) const;
 
+    // Layer groups.
+    bool has_local_layers() const;                   // some layer has a sliding window
+    bool is_local(int il) const;                     // layer il has a sliding window
+    int n_group_layers(layer_group g) const;         // layers in the group
+    int index_in_group(int il) const;                // il's index among its group's layers, in order
+    int local_window() const;                        // the widest window of a local layer; 0: none
+    // K and V of one block in the group's layers: 2 * n_group_layers * block_layer_bytes.
+    std::int64_t group_block_bytes(layer_group g) const;
+    // The geometry of one group's storage: its layers only, no windows.
+    kv_geometry group_geometry(layer_group g) const;
+    // The first position the local layers still need once n_tokens are held
+    // (the next query, at position n_tokens, sees keys from n_tokens - window + 1).
+    std::int64_t local_keep_from(std::int64_t n_tokens) const;
+
     // docs/design.md figures, bytes:
     // logical: sum over layers of 2 * n_kv_heads * head_dim * bytes/element * layer_tokens
     // (q8_0: 34/32 bytes per element).
     std::int64_t logical_bytes(std::int64_t n_tokens) const;
+    // The same over one group's layers.
+    std::int64_t logical_bytes(std::int64_t n_tokens, layer_group g) const;
     // The same for one token in every layer (the formula line of the KV chart).
     std::int64_t bytes_per_token() const { return 2 * static_cast<std::int64_t>(n_layer) * row_bytes(); }
     // Whole blocks: n_blocks * block_bytes.

@@ -18,6 +18,12 @@
 //
 // Blocks reached through the prefix cache are shared and never written: a
 // sequence writes only at positions >= n_tokens(), which begin in a block of its own.
+//
+// Sliding-window layers (a geometry with a local layer group, kv_pool.h): the
+// sequence keeps a second table for the local group, position for position
+// like the first; commit() releases the local blocks wholly before
+// local_keep_from(n_tokens()) (their entries become -1), so the local layers
+// hold at most window + 2 blocks' worth of tokens however long the sequence.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +47,13 @@ struct kv_figures {
     std::int64_t kv_bytes = 0;             // logical: sum over layers of 2 * row_bytes * layer tokens
     std::int64_t kv_allocated_bytes = 0;   // whole blocks holding those tokens
     std::int64_t kv_reserved_bytes = 0;    // every block the sequence holds (static: prompt + max_new from the start)
+    // The same split by layer group (local: sliding-window layers; all zero without them).
+    std::int64_t local_tokens = 0;             // tokens each local layer holds: min(kv_tokens, window)
+    std::int64_t local_bytes = 0;              // logical bytes of the local layers
+    std::int64_t local_allocated_bytes = 0;    // local blocks held, in bytes
+    std::int64_t global_tokens = 0;            // tokens each global layer holds: kv_tokens
+    std::int64_t global_bytes = 0;             // logical bytes of the global layers
+    std::int64_t global_allocated_bytes = 0;   // global blocks holding the tokens, in bytes
 };
 
 class kv_sequence {
@@ -75,8 +88,10 @@ public:
     // Fails, changing nothing, beyond the capacity.
     status commit(std::span<const std::int32_t> ids);
 
-    // Where position pos lives: pool block and row in it.
+    // Where position pos lives: pool block and row in it (global group; with
+    // local layers, local_slot_of gives the local group's block, -1 once released).
     kv_slot slot_of(std::int64_t pos) const;
+    kv_slot local_slot_of(std::int64_t pos) const;
 
     // Drops every block (done, cancelled, or mode off before a recompute); the
     // sequence is empty again. Blocks in the prefix cache stay cached.
@@ -86,6 +101,11 @@ public:
     std::int64_t n_cached_tokens() const { return n_cached_tokens_; }  // reused by begin()
     std::int64_t capacity() const;                                    // blocks held * block_size
     const std::vector<std::int32_t>& block_table() const { return table_; }   // (n_blocks held) pool ids
+    // (block_table().size()) local group ids, -1 where released; empty without local layers.
+    const std::vector<std::int32_t>& local_block_table() const { return local_table_; }
+    // What a forward batch takes: the local table, or nullptr without local layers.
+    const std::int32_t* local_block_table_data() const { return local_table_.empty() ? nullptr : local_table_.data(); }
+    std::int64_t n_local_blocks_held() const { return n_local_held_; }
     const std::vector<std::int32_t>& tokens() const { return tokens_; }       // (n_tokens) ids held
 
     // Figures (docs/design.md, "Events and figures").
@@ -96,10 +116,17 @@ public:
 
 private:
     void register_full_blocks(std::int64_t n_full_before);
+    status ensure_global(std::int64_t n_tokens);   // the global group's blocks for [0, n_tokens)
+    status ensure_local(std::int64_t n_tokens);    // the local group's for the window up to n_tokens
+    void release_local_behind_window();
+    bool has_local() const { return pool_->has_local_layers(); }
 
     kv_pool* pool_;
     kv_mode mode_;
     std::vector<std::int32_t> table_;        // (n blocks held) pool block ids, in position order
+    std::vector<std::int32_t> local_table_;  // (table_.size()) local group ids, -1: released; empty without local layers
+    std::int64_t local_first_ = 0;           // local_table_ entries before this are all -1
+    std::int64_t n_local_held_ = 0;          // entries of local_table_ >= 0
     std::vector<std::int32_t> tokens_;       // (n_tokens) token ids whose K/V are written
     std::vector<std::uint64_t> hashes_;      // (full blocks) prefix-cache keys; empty in mode off
     std::int64_t n_cached_tokens_ = 0;

@@ -20,20 +20,24 @@ struct forward_batch {
     std::vector<std::int32_t> tokens;                 // (n) token ids
     std::vector<std::int32_t> positions;              // (n) position of each token in its sequence
     std::vector<const std::int32_t*> block_tables;    // (n) the block table of each token's sequence
+    // (n) its sliding-window layers' block table (kv_sequence::local_block_table), nullptr without such layers
+    std::vector<const std::int32_t*> local_block_tables;
     std::vector<std::int32_t> logit_rows;             // indices into tokens whose logits are computed, in order
 
     std::size_t size() const { return tokens.size(); }
-    void clear() { tokens.clear(); positions.clear(); block_tables.clear(); logit_rows.clear(); }
+    void clear() { tokens.clear(); positions.clear(); block_tables.clear(); local_block_tables.clear(); logit_rows.clear(); }
 
     // Appends a run of one sequence: ids at positions pos0, pos0 + 1, ...,
-    // whose K/V go through block_table. With want_logits the run's last token
-    // gets a logits row; returns that row's index among the logits, else -1.
+    // whose K/V go through block_table (and, for sliding-window layers,
+    // local_block_table). With want_logits the run's last token gets a logits
+    // row; returns that row's index among the logits, else -1.
     int append(std::span<const std::int32_t> ids, std::int32_t pos0, const std::int32_t* block_table,
-               bool want_logits) {
+               bool want_logits, const std::int32_t* local_block_table = nullptr) {
         for (std::size_t i = 0; i < ids.size(); ++i) {
             tokens.push_back(ids[i]);
             positions.push_back(pos0 + static_cast<std::int32_t>(i));
             block_tables.push_back(block_table);
+            local_block_tables.push_back(local_block_table);
         }
         if (!want_logits || ids.empty()) return -1;
         logit_rows.push_back(static_cast<std::int32_t>(tokens.size() - 1));
@@ -51,6 +55,8 @@ inline status check_forward_batch(const forward_batch& b, int n_vocab, int max_b
         return make_error(fmt::format("batch of {} tokens exceeds the backend's {}", n, max_batch));
     if (b.positions.size() != n || b.block_tables.size() != n)
         return make_error("forward batch: tokens, positions and block tables differ in length");
+    if (!b.local_block_tables.empty() && b.local_block_tables.size() != n)
+        return make_error("forward batch: local block tables and tokens differ in length");
     for (std::size_t t = 0; t < n; ++t) {
         if (b.tokens[t] < 0 || b.tokens[t] >= n_vocab)
             return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], n_vocab));

@@ -7,20 +7,20 @@
 
 #include <fmt/format.h>
 
-#include "engine/backend/cpu/kernels.h"
+#include "engine/model/matrix_types.h"
+#include "engine/quant/quant_formats.h"
 #include "engine/tokenizer/chat_template.h"
 
 namespace kvlens {
 
 namespace {
 
-// The tensor types with dot kernels, "F32, F16, ...", for error messages.
+// The accepted matrix types, "F32, F16, ...", for error messages.
 std::string matrix_types() {
     std::string out;
-    for (std::uint32_t id = 0; id < 64; ++id) {
-        if (!type_known(id) || !kernels_for(static_cast<ggml_type>(id))) continue;
+    for (ggml_type t : accepted_matrix_types()) {
         if (!out.empty()) out += ", ";
-        out += type_name(static_cast<ggml_type>(id));
+        out += type_name(t);
     }
     return out;
 }
@@ -36,7 +36,7 @@ public:
         if (t->n_dims != 2 || t->ne[0] != n_in || t->ne[1] != n_out)
             return fail(fmt::format("tensor '{}' has shape [{}, {}], expected [{}, {}]", name, t->ne[0],
                                     t->n_dims > 1 ? t->ne[1] : 1, n_in, n_out));
-        if (!kernels_for(t->type))
+        if (!matrix_type_accepted(t->type))
             return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply (supported: {})", name,
                                     type_name(t->type), matrix_types()));
         out = {t->type, n_in, n_out, t->data, row_bytes(t->type, n_in)};
@@ -48,7 +48,7 @@ public:
         if (!t) return optional ? true : fail(fmt::format("missing tensor '{}'", name));
         if (t->n_elements != n)
             return fail(fmt::format("tensor '{}' has {} elements, expected {}", name, t->n_elements, n));
-        to_float_fn conv = to_float_for(t->type);
+        to_float_fn conv = quant::reference_to_float(t->type);
         if (!conv) return fail(fmt::format("tensor '{}' has unsupported type {}", name, type_name(t->type)));
         out.resize(static_cast<std::size_t>(n));
         conv(t->data, out.data(), n);
@@ -98,7 +98,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     if (emb->n_dims != 2 || emb->ne[0] != c.n_embd || emb->ne[1] != c.n_vocab)
         return make_error(fmt::format("{}: token_embd.weight has shape [{}, {}], expected [{}, {}]", f->path(),
                                       emb->ne[0], emb->ne[1], c.n_embd, c.n_vocab));
-    if (!to_float_for(emb->type))
+    if (!vector_type_accepted(emb->type))
         return make_error(fmt::format("{}: token_embd.weight has unsupported type {}", f->path(), type_name(emb->type)));
     w.tok_embd = {emb->type, c.n_embd, c.n_vocab, emb->data, row_bytes(emb->type, c.n_embd)};
 
@@ -106,7 +106,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     if (f->tensor("output.weight")) {
         if (!ld.matrix("output.weight", c.n_embd, c.n_vocab, w.output)) return fail();
     } else {
-        if (!kernels_for(emb->type))
+        if (!matrix_type_accepted(emb->type))
             return make_error(fmt::format("{}: tied output uses token_embd.weight of type {}, which kvlens cannot multiply",
                                           f->path(), type_name(emb->type)));
         w.output = w.tok_embd;

@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "engine/backend/cpu/matmul.h"
 #include "common/result.h"
 #include "engine/gguf/gguf_reader.h"
 #include "engine/model/model_config.h"
 #include "engine/model/forward_batch.h"
 #include "engine/model/model_info.h"
+#include "engine/model/weight_view.h"
 
 namespace kvlens {
 

@@ -10,7 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "engine/backend/cpu/kernels.h"
+#include "engine/model/matrix_types.h"
+#include "engine/quant/quant_formats.h"
 #include "engine/gguf/gguf_writer.h"
 
 namespace kvlens {
@@ -40,7 +41,7 @@ public:
         xorshift rng{seed * 0x9E3779B97F4A7C15ULL + 1};
         std::vector<float> values(k_chunk);
         data_.resize(static_cast<std::size_t>(k_pool * bytes_));
-        from_float_fn q = scalar::from_float_for(type);
+        from_float_fn q = quant::reference_from_float(type);
         for (int c = 0; c < k_pool; ++c) {
             for (auto& v : values) v = rng.normal(sd);
             q(values.data(), data_.data() + c * bytes_, k_chunk);
@@ -125,7 +126,7 @@ result<synth_shape> synth_shape_named(const std::string& name) {
 }
 
 status write_synth_model(const synth_shape& s, ggml_type type, const std::string& path, std::uint64_t seed) {
-    if (!kernels_for(type) || !scalar::from_float_for(type))
+    if (!matrix_type_accepted(type) || !quant::reference_from_float(type))
         return make_error(fmt::format("synth-model cannot write weights of type {} (use F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1)",
                                       type_name(type)));
     const int head_dim = s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head;

@@ -268,7 +268,7 @@ void engine_impl::step() {
 // Adds a part to the batch: n of r's tokens from its next position.
 void engine_impl::add_part(request_state& r, const std::int32_t* ids, int n, bool want_logits) {
     const int row = batch_.append({ids, static_cast<std::size_t>(n)}, static_cast<std::int32_t>(r.seq->n_tokens()),
-                                  r.seq->block_table().data(), want_logits);
+                                  r.seq->block_table().data(), want_logits, r.seq->local_block_table_data());
     parts_.push_back({&r, n, row});
 }
 
@@ -368,7 +368,7 @@ void engine_impl::recompute_without_cache(request_state& r) {
         const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(opts_.chunk), all.size() - done);
         batch_.clear();
         batch_.append({all.data() + done, n}, static_cast<std::int32_t>(done), r.seq->block_table().data(),
-                      done + n == all.size());
+                      done + n == all.size(), r.seq->local_block_table_data());
         forward_counts counts;
         s = backend_->forward(batch_, logits_.data(), &counts);
         if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); return; }

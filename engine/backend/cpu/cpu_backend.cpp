@@ -88,15 +88,23 @@ public:
         if (g.dtype == kv_dtype::q8_0 && g.head_dim % 32 != 0)
             return make_error(fmt::format("a q8_0 KV cache needs a head dimension that is a multiple of 32 (this model: {})",
                                           g.head_dim));
-        auto s = kv_storage::create(g, n_blocks);
-        if (!s) return s.err();
-        kv_ = std::move(*s);
+        // One storage per layer group (kv_pool.h): the sliding-window layers'
+        // blocks are their own, released as they leave the window.
+        for (layer_group lg : {layer_group::global, layer_group::local}) {
+            if (g.n_group_layers(lg) == 0) continue;
+            auto s = kv_storage::create(g.group_geometry(lg), n_blocks);
+            if (!s) return s.err();
+            (lg == layer_group::local ? kv_local_ : kv_) = std::move(*s);
+        }
         geo_ = g;
+        kv_ready_ = true;
         return {};
     }
 
     std::int64_t weight_bytes() const override { return m_.info().weight_bytes; }
-    std::int64_t kv_bytes() const override { return kv_.n_layer() ? kv_.total_bytes() : 0; }
+    std::int64_t kv_bytes() const override {
+        return (kv_.n_layer() ? kv_.total_bytes() : 0) + (kv_local_.n_layer() ? kv_local_.total_bytes() : 0);
+    }
     std::int64_t scratch_bytes() const override {
         std::int64_t b = 0;
         for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_}) b += static_cast<std::int64_t>(v->size()) * 4;
@@ -133,8 +141,11 @@ private:
     thread_pool pool_;
     int max_batch_;
     int max_ctx_;
-    kv_storage kv_;
+    kv_storage kv_;         // the global layers' K/V (every layer's without sliding windows)
+    kv_storage kv_local_;   // the sliding-window layers' K/V, indexed by the local block tables
     kv_geometry geo_;
+    bool kv_ready_ = false;
+    std::vector<const std::int32_t*> local_tables_;   // (batch) each token's sliding-window layers' block table
 
     std::vector<float> x_;     // (max_batch, n_embd) residual stream
     std::vector<float> xb_;    // (max_batch, n_embd) normed input / branch output
@@ -279,7 +290,12 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
         rope(q, c_.n_head, HD, c_.n_rot, b.positions[t], c_.rope_base(il), c_.rope_scale(il), c_.rope_neox);
         rope(k, c_.n_head_kv, HD, c_.n_rot, b.positions[t], c_.rope_base(il), c_.rope_scale(il), c_.rope_neox);
     }
-    store_kv(kv_, geo_.dtype, il, k_.data(), v_.data(), n, NKV, b.block_tables.data(), b.positions.data());
+    // A sliding-window layer's K/V live in the local group's storage, through the local tables.
+    const bool local = geo_.is_local(il);
+    const kv_storage& kv = local ? kv_local_ : kv_;
+    const int kv_layer = geo_.index_in_group(il);
+    const std::int32_t* const* tables = local ? local_tables_.data() : b.block_tables.data();
+    store_kv(local ? kv_local_ : kv_, geo_.dtype, kv_layer, k_.data(), v_.data(), n, NKV, tables, b.positions.data());
 
     attention_args a;
     a.q = q_.data();
@@ -288,12 +304,12 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.n_head = c_.n_head;
     a.n_head_kv = c_.n_head_kv;
     a.head_dim = HD;
-    a.layer = il;
+    a.layer = kv_layer;
     a.window = c_.layer_window[static_cast<std::size_t>(il)];
     a.scale = c_.score_scale();
     a.dtype = geo_.dtype;
-    a.kv = &kv_;
-    a.block_tables = b.block_tables.data();
+    a.kv = &kv;
+    a.block_tables = tables;
     a.positions = b.positions.data();
     attention(a, pool_, att_scratch_);
 
@@ -323,7 +339,14 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     const int n = static_cast<int>(b.size());
     if (auto st = check_forward_batch(b, c_.n_vocab, max_batch_, max_ctx_); !st) return st;
     if (n == 0) return {};
-    if (kv_.n_layer() == 0) return make_error("KV storage not initialised");
+    if (!kv_ready_) return make_error("KV storage not initialised");
+    // The sliding-window layers' table of each token: its sequence's local
+    // table, or (a caller that keeps one table, such as a test) the global
+    // one, the local storage having as many blocks.
+    local_tables_.resize(static_cast<std::size_t>(n));
+    for (std::size_t t = 0; t < static_cast<std::size_t>(n); ++t)
+        local_tables_[t] = t < b.local_block_tables.size() && b.local_block_tables[t] ? b.local_block_tables[t]
+                                                                                      : b.block_tables[t];
 
     plan_row_groups(b);
     embed(b);

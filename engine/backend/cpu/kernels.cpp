@@ -15,6 +15,7 @@ namespace kvlens {
 namespace {
 
 using namespace scalar_impl;
+using namespace quant;
 
 constexpr std::size_t k_types = 31;  // ggml_type ids go up to bf16 = 30
 
@@ -28,28 +29,11 @@ std::size_t idx(ggml_type t) { return static_cast<std::size_t>(t); }
 
 kernel_table make_scalar_table() {
     kernel_table k;
-    k.from_float[idx(ggml_type::f32)] = f32_from_float;
-    k.from_float[idx(ggml_type::f16)] = f16_from_float;
-    k.from_float[idx(ggml_type::bf16)] = bf16_from_float;
-    k.from_float[idx(ggml_type::q8_0)] = q8_0_from_float;
-    k.from_float[idx(ggml_type::q8_1)] = q8_1_from_float;
-    k.from_float[idx(ggml_type::q8_K)] = q8_K_from_float;
-    k.from_float[idx(ggml_type::q4_0)] = q4_0_from_float;
-    k.from_float[idx(ggml_type::q4_1)] = q4_1_from_float;
-    k.from_float[idx(ggml_type::q5_0)] = q5_0_from_float;
-    k.from_float[idx(ggml_type::q5_1)] = q5_1_from_float;
-
-    k.to_float[idx(ggml_type::f32)] = f32_to_float;
-    k.to_float[idx(ggml_type::f16)] = f16_to_float;
-    k.to_float[idx(ggml_type::bf16)] = bf16_to_float;
-    k.to_float[idx(ggml_type::q8_0)] = q8_0_to_float;
-    k.to_float[idx(ggml_type::q4_0)] = q4_0_to_float;
-    k.to_float[idx(ggml_type::q4_1)] = q4_1_to_float;
-    k.to_float[idx(ggml_type::q5_0)] = q5_0_to_float;
-    k.to_float[idx(ggml_type::q5_1)] = q5_1_to_float;
-    k.to_float[idx(ggml_type::q4_K)] = q4_K_to_float;
-    k.to_float[idx(ggml_type::q5_K)] = q5_K_to_float;
-    k.to_float[idx(ggml_type::q6_K)] = q6_K_to_float;
+    // The row converters are the formats' reference ones (engine/quant).
+    for (std::size_t t = 0; t < k_types; ++t) {
+        k.from_float[t] = quant::reference_from_float(static_cast<ggml_type>(t));
+        k.to_float[t] = quant::reference_to_float(static_cast<ggml_type>(t));
+    }
 
     k.weights[idx(ggml_type::f32)] = {ggml_type::f32, f32_to_float, dot_f32};
     k.weights[idx(ggml_type::f16)] = {ggml_type::f16, f16_to_float, dot_f16};
@@ -62,6 +46,10 @@ kernel_table make_scalar_table() {
     k.weights[idx(ggml_type::q4_K)] = {ggml_type::q8_K, q4_K_to_float, dot_q4_K_q8_K};
     k.weights[idx(ggml_type::q5_K)] = {ggml_type::q8_K, q5_K_to_float, dot_q5_K_q8_K};
     k.weights[idx(ggml_type::q6_K)] = {ggml_type::q8_K, q6_K_to_float, dot_q6_K_q8_K};
+    k.weights[idx(ggml_type::q2_K)] = {ggml_type::q8_K, q2_K_to_float, dot_q2_K_q8_K};
+    k.weights[idx(ggml_type::q3_K)] = {ggml_type::q8_K, q3_K_to_float, dot_q3_K_q8_K};
+    k.weights[idx(ggml_type::iq4_nl)] = {ggml_type::q8_0, iq4_nl_to_float, dot_iq4_nl_q8_0};
+    k.weights[idx(ggml_type::iq4_xs)] = {ggml_type::q8_K, iq4_xs_to_float, dot_iq4_xs_q8_K};
     return k;
 }
 
@@ -122,11 +110,6 @@ from_float_fn from_float_for(ggml_type t) {
 }
 to_float_fn to_float_for(ggml_type t) {
     return idx(t) < k_types ? active().table.to_float[idx(t)] : nullptr;
-}
-
-std::int64_t row_bytes(ggml_type t, std::int64_t n) {
-    const type_traits& tr = traits_of(t);
-    return n / tr.block_size * tr.type_size;
 }
 
 const char* cpu_kernel_level() { return active().level; }

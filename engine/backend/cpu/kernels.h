@@ -8,13 +8,10 @@
 #include <cstdint>
 
 #include "engine/gguf/gguf_types.h"
+#include "engine/quant/quant_formats.h"   // from_float_fn, to_float_fn, row_bytes
 
 namespace kvlens {
 
-// dst = row of n values in the type's block layout, from n floats (n % block == 0).
-using from_float_fn = void (*)(const float* src, void* dst, std::int64_t n);
-// n floats from a row in the type's layout.
-using to_float_fn = void (*)(const void* src, float* dst, std::int64_t n);
 // Dot product of one weight row and one activation row of n elements.
 using vec_dot_fn = float (*)(std::int64_t n, const void* w, const void* a);
 
@@ -30,8 +27,6 @@ const weight_kernels* kernels_for(ggml_type weight_type);
 from_float_fn from_float_for(ggml_type act_type);
 // Any supported type to floats (embeddings, norms); nullptr if unsupported.
 to_float_fn to_float_for(ggml_type type);
-// Bytes of a row of n elements of type t.
-std::int64_t row_bytes(ggml_type t, std::int64_t n);
 
 // "avx512", "avx2" or "scalar": what the table uses on this CPU.
 const char* cpu_kernel_level();

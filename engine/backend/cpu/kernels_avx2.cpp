@@ -10,7 +10,7 @@
 
 #include "engine/backend/cpu/kernel_tables.h"
 #include "engine/backend/cpu/matmul_simd.h"
-#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma,f16c")
@@ -119,6 +119,70 @@ inline int mins_dot(const std::uint8_t mn[8], const std::int16_t* bsums) {
     int s = 0;
     for (int j = 0; j < 8; ++j) s += mn[j] * (bsums[2 * j] + bsums[2 * j + 1]);
     return s;
+}
+
+// q2_K against q8_K: per super-block, the 2-bit quants times the activations
+// in int16 pairs (a pair never straddles two 16-element sub-blocks), weighted
+// by the sub-blocks' 4-bit scales in int32; the minimums fold in through the
+// activations' 16-element sums.
+float dot_q2_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q2_K*>(vw);
+    auto* a = static_cast<const block_q8_K*>(va);
+    const __m256i low2 = _mm256_set1_epi8(3);
+    __m256 acc = _mm256_setzero_ps();
+    float acc_m = 0;
+    for (std::int64_t b = 0; b < n / QK_K; ++b) {
+        int mins = 0;
+        for (int j = 0; j < QK_K / 16; ++j) mins += (w[b].scales[j] >> 4) * a[b].bsums[j];
+        acc_m += a[b].d * h2f(w[b].dmin) * static_cast<float>(mins);
+        __m256i sumi = _mm256_setzero_si256();
+        for (int h = 0; h < 2; ++h) {
+            const __m256i q = load256(w[b].qs + 32 * h);
+            for (int s = 0; s < 4; ++s) {
+                const int sb = 8 * h + 2 * s;   // sub-blocks of elements 0..15 and 16..31 of this group
+                const __m256i qv = _mm256_and_si256(_mm256_srli_epi16(q, 2 * s), low2);
+                const __m256i p = _mm256_maddubs_epi16(qv, load256(a[b].qs + 128 * h + 32 * s));
+                const __m256i sc = _mm256_set_m128i(_mm_set1_epi16(static_cast<short>(w[b].scales[sb + 1] & 0xF)),
+                                                    _mm_set1_epi16(static_cast<short>(w[b].scales[sb] & 0xF)));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, sc));
+            }
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(a[b].d * h2f(w[b].d)), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_ps(acc) - acc_m;
+}
+
+// q3_K against q8_K: q = low 2 bits - 4 where the hmask bit is clear, as two
+// unsigned x signed products (low, and 4 where clear) subtracted in int16,
+// weighted by the signed 6-bit sub-block scales in int32.
+float dot_q3_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_q3_K*>(vw);
+    auto* a = static_cast<const block_q8_K*>(va);
+    const __m256i low2 = _mm256_set1_epi8(3);
+    const __m256i four = _mm256_set1_epi8(4);
+    __m256 acc = _mm256_setzero_ps();
+    for (std::int64_t b = 0; b < n / QK_K; ++b) {
+        short sc[QK_K / 16];
+        for (int j = 0; j < QK_K / 16; ++j) sc[j] = static_cast<short>(q3_K_scale(w[b].scales, j));
+        const __m256i hm = load256(w[b].hmask);
+        __m256i sumi = _mm256_setzero_si256();
+        for (int h = 0; h < 2; ++h) {
+            const __m256i q = load256(w[b].qs + 32 * h);
+            for (int s = 0; s < 4; ++s) {
+                const int sb = 8 * h + 2 * s;
+                const __m256i bit = _mm256_set1_epi8(static_cast<char>(1 << (4 * h + s)));
+                const __m256i set = _mm256_cmpeq_epi8(_mm256_and_si256(hm, bit), bit);
+                const __m256i minus = _mm256_andnot_si256(set, four);
+                const __m256i av = load256(a[b].qs + 128 * h + 32 * s);
+                const __m256i qv = _mm256_and_si256(_mm256_srli_epi16(q, 2 * s), low2);
+                const __m256i p = _mm256_sub_epi16(_mm256_maddubs_epi16(qv, av), _mm256_maddubs_epi16(minus, av));
+                const __m256i scv = _mm256_set_m128i(_mm_set1_epi16(sc[sb + 1]), _mm_set1_epi16(sc[sb]));
+                sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scv));
+            }
+        }
+        acc = _mm256_fmadd_ps(_mm256_set1_ps(a[b].d * h2f(w[b].d)), _mm256_cvtepi32_ps(sumi), acc);
+    }
+    return hsum_ps(acc);
 }
 
 float dot_q4_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
@@ -251,6 +315,10 @@ simd_overrides avx2_overrides() {
         {ggml_type::q4_K, dot_q4_K_q8_K_avx2},
         {ggml_type::q5_K, dot_q5_K_q8_K_avx2},
         {ggml_type::q6_K, dot_q6_K_q8_K_avx2},
+        {ggml_type::q2_K, dot_q2_K_q8_K_avx2},
+        {ggml_type::q3_K, dot_q3_K_q8_K_avx2},
+        {ggml_type::iq4_nl, dot_iq4_nl_q8_0_simd<isa_avx2>},
+        {ggml_type::iq4_xs, dot_iq4_xs_q8_K_simd<isa_avx2>},
     };
     return o;
 }

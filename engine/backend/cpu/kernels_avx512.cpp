@@ -13,7 +13,7 @@
 
 #include "engine/backend/cpu/kernel_tables.h"
 #include "engine/backend/cpu/matmul_simd.h"
-#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma,f16c")
@@ -314,6 +314,8 @@ simd_overrides avx512_overrides() {
         {ggml_type::q5_0, dot_q5_0_q8_0_simd<isa_vnni>},
         {ggml_type::q5_1, dot_q5_1_q8_1_simd<isa_vnni>},
         {ggml_type::q8_0, dot_q8_0_q8_0_simd<isa_vnni>},
+        {ggml_type::iq4_nl, dot_iq4_nl_q8_0_simd<isa_vnni>},
+        {ggml_type::iq4_xs, dot_iq4_xs_q8_K_simd<isa_vnni>},
     };
     return o;
 }

@@ -15,7 +15,7 @@
 #include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul_simd.h"
-#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 namespace kvlens {
 

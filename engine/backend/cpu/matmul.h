@@ -9,17 +9,9 @@
 
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/gguf/gguf_types.h"
+#include "engine/model/weight_view.h"
 
 namespace kvlens {
-
-// A weight matrix as stored: n_out rows of n_in elements in `type`.
-struct weight_view {
-    ggml_type type = ggml_type::f32;
-    std::int64_t n_in = 0;      // elements per row (ne[0])
-    std::int64_t n_out = 0;     // rows (ne[1])
-    const std::uint8_t* data = nullptr;
-    std::int64_t row_bytes = 0; // bytes per row
-};
 
 // Reusable buffer for quantized activations; grows only, so steady-state
 // decode allocates nothing.

@@ -17,7 +17,7 @@
 #include <cstdint>
 
 #include "engine/backend/cpu/matmul_simd.h"
-#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 
 namespace kvlens {
 namespace {
@@ -292,6 +292,47 @@ float dot_q5_1_q8_1_simd(std::int64_t n, const void* vw, const void* va) {
         mins += h2f(w[b].m) * h2f(a[b].s);
     }
     return hsum_ps(_mm256_add_ps(acc0, acc1)) + mins;
+}
+
+// ---- non-linear 4-bit (iq4_nl, iq4_xs) ------------------------------------------------
+
+// 16 bytes of packed nibbles -> 32 signed levels of k_iq4_values, in element order.
+inline __m256i iq4_levels(const std::uint8_t* qs) {
+    const __m128i t = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k_iq4_values));
+    return _mm256_shuffle_epi8(_mm256_set_m128i(t, t), unpack_nibbles(qs));
+}
+
+template <class isa>
+float dot_iq4_nl_q8_0_simd(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_iq4_nl*>(vw);
+    auto* a = static_cast<const block_q8_0*>(va);
+    const std::int64_t nb = n / QK4_NL;
+    __m256 acc = _mm256_setzero_ps();
+    for (std::int64_t b = 0; b < nb; ++b) {
+        const __m256i s = dot_s8s8<isa>(iq4_levels(w[b].qs), load256(a[b].qs));
+        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_set1_ps(h2f(w[b].d) * h2f(a[b].d)), acc);
+    }
+    return hsum_ps(acc);
+}
+
+// Per super-block: the eight sub-block sums weighted by their integer scales
+// in int32 (|sum| <= 8 * 32 * 32 * 127 * 127, far inside int32), then one
+// float scale d * a.d.
+template <class isa>
+float dot_iq4_xs_q8_K_simd(std::int64_t n, const void* vw, const void* va) {
+    auto* w = static_cast<const block_iq4_xs*>(vw);
+    auto* a = static_cast<const block_q8_K*>(va);
+    const std::int64_t nb = n / QK_K;
+    __m256 acc = _mm256_setzero_ps();
+    for (std::int64_t b = 0; b < nb; ++b) {
+        __m256i sum = _mm256_setzero_si256();
+        for (int ib = 0; ib < QK_K / 32; ++ib) {
+            const __m256i s = dot_s8s8<isa>(iq4_levels(w[b].qs + 16 * ib), load256(a[b].qs + 32 * ib));
+            sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(s, _mm256_set1_epi32(iq4_xs_scale(w[b], ib))));
+        }
+        acc = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sum), _mm256_set1_ps(h2f(w[b].d) * a[b].d), acc);
+    }
+    return hsum_ps(acc);
 }
 
 // ---- tiled products: nr weight rows x nt activation rows ------------------------------

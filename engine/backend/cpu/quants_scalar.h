@@ -1,32 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// Declarations of the scalar reference kernels (quants_scalar.cpp).
+// Declarations of the scalar reference dot products (quants_scalar.cpp); the
+// scalar row converters are in engine/quant/quant_formats.h.
 #pragma once
 
 #include <cstdint>
 
 namespace kvlens::scalar_impl {
-
-void f32_from_float(const float* x, void* y, std::int64_t n);
-void f32_to_float(const void* x, float* y, std::int64_t n);
-void f16_from_float(const float* x, void* y, std::int64_t n);
-void f16_to_float(const void* x, float* y, std::int64_t n);
-void bf16_from_float(const float* x, void* y, std::int64_t n);
-void bf16_to_float(const void* x, float* y, std::int64_t n);
-void q8_0_from_float(const float* x, void* y, std::int64_t n);
-void q8_0_to_float(const void* x, float* y, std::int64_t n);
-void q8_1_from_float(const float* x, void* y, std::int64_t n);
-void q8_K_from_float(const float* x, void* y, std::int64_t n);
-void q4_0_from_float(const float* x, void* y, std::int64_t n);
-void q4_0_to_float(const void* x, float* y, std::int64_t n);
-void q4_1_from_float(const float* x, void* y, std::int64_t n);
-void q4_1_to_float(const void* x, float* y, std::int64_t n);
-void q5_0_from_float(const float* x, void* y, std::int64_t n);
-void q5_0_to_float(const void* x, float* y, std::int64_t n);
-void q5_1_from_float(const float* x, void* y, std::int64_t n);
-void q5_1_to_float(const void* x, float* y, std::int64_t n);
-void q4_K_to_float(const void* x, float* y, std::int64_t n);
-void q5_K_to_float(const void* x, float* y, std::int64_t n);
-void q6_K_to_float(const void* x, float* y, std::int64_t n);
 
 float dot_f32(std::int64_t n, const void* w, const void* a);
 float dot_f16(std::int64_t n, const void* w, const void* a);
@@ -39,5 +18,9 @@ float dot_q8_0_q8_0(std::int64_t n, const void* w, const void* a);
 float dot_q4_K_q8_K(std::int64_t n, const void* w, const void* a);
 float dot_q5_K_q8_K(std::int64_t n, const void* w, const void* a);
 float dot_q6_K_q8_K(std::int64_t n, const void* w, const void* a);
+float dot_q2_K_q8_K(std::int64_t n, const void* w, const void* a);
+float dot_q3_K_q8_K(std::int64_t n, const void* w, const void* a);
+float dot_iq4_xs_q8_K(std::int64_t n, const void* w, const void* a);
+float dot_iq4_nl_q8_0(std::int64_t n, const void* w, const void* a);
 
 }  // namespace kvlens::scalar_impl

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Device decoding of every weight type, 32 elements at a time: chunk c of a
 // row is elements [32c, 32c + 32). One function per type, in the block
-// layouts of engine/backend/cpu/quant_blocks.h; the CPU's *_to_float are the
+// layouts of engine/quant/quant_blocks.h; the CPU's *_to_float are the
 // reference. Used by the dequantizing kernels (matvec, dequant, get_rows).
 #pragma once
 

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: Apache-2.0
+// A weight matrix as the file stores it: what the model hands the backends.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/gguf/gguf_types.h"
+
+namespace kvlens {
+
+// n_out rows of n_in elements in `type`, rows row_bytes apart (mapped file memory).
+struct weight_view {
+    ggml_type type = ggml_type::f32;
+    std::int64_t n_in = 0;      // elements per row (ne[0])
+    std::int64_t n_out = 0;     // rows (ne[1])
+    const std::uint8_t* data = nullptr;
+    std::int64_t row_bytes = 0; // bytes per row
+};
+
+}  // namespace kvlens
