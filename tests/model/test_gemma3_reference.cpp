@@ -29,6 +29,7 @@
 #include "engine/tokenizer/tokenizer.h"
 #include "tests/support/float_compare.h"
 #include "tests/support/reference_runner.h"
+#include "tests/support/reference_suite.h"
 #include "tests/support/test_paths.h"
 
 using nlohmann::json;
@@ -56,37 +57,18 @@ std::filesystem::path gemma_model() {
 
 }  // namespace
 
-// The model and its golden data, loaded once for the suite; every test skips
-// (saying why) when either is absent, and fails when the model does not load.
-class Gemma3Reference : public ::testing::Test {
-protected:
-    static inline kvlens::test::reference_runner r_;
-    static inline json greedy_;
-    static inline std::string skip_;        // why the suite does not run, "" when it does
-    static inline std::string load_error_;  // why the model did not load
-
-    static void SetUpTestSuite()
-    {
-        if (!std::filesystem::exists(gemma_model()))
-            skip_ = "Gemma 3 270M not fetched (scripts/fetch-model gemma3-270m); the gemma3 parity checks did not run";
-        else if (!std::filesystem::exists(kvlens::test::source_root() / "tests/reference/data/gemma3_greedy.json"))
-            skip_ = "no Gemma 3 golden data (tests/reference/generate_gemma3_reference.py)";
-        if (!skip_.empty()) return;
-        if (auto s = r_.open(gemma_model(), 128); !s) {
-            load_error_ = "the Gemma 3 model did not load: " + s.message();
-            return;
-        }
-        greedy_ = kvlens::test::load_reference_data("gemma3_greedy.json");
-    }
-    static void TearDownTestSuite() { r_ = {}; }
-
-    void SetUp() override
-    {
-        if (!skip_.empty()) GTEST_SKIP() << skip_;
-        ASSERT_TRUE(load_error_.empty()) << load_error_;
-        ASSERT_EQ(greedy_["model_sha256"].get<std::string>(), std::string(k_sha256));
-    }
+// Gemma 3 270M and its golden data, loaded once for the suite (reference_suite.h).
+struct gemma3_files {
+    static std::filesystem::path model() { return gemma_model(); }
+    static constexpr int max_batch = 128;
+    static constexpr const char* golden = "gemma3_greedy.json";
+    static constexpr const char* sha256 = k_sha256;
+    static constexpr const char* no_model =
+        "Gemma 3 270M not fetched (scripts/fetch-model gemma3-270m); the gemma3 parity checks did not run";
+    static constexpr const char* no_golden = "no Gemma 3 golden data (tests/reference/generate_gemma3_reference.py)";
 };
+
+class Gemma3Reference : public kvlens::test::reference_suite<gemma3_files> {};
 
 TEST_F(Gemma3Reference, theConfigurationIsLlamaCppsFiveLocalLayersThenOneGlobal)
 {
@@ -120,17 +102,15 @@ TEST_F(Gemma3Reference, tokenizationIsIdenticalOnEveryRecordedText)
 // One case per recorded prompt (the rows of the Qt Test suite's greedy_data).
 TEST_F(Gemma3Reference, greedyContinuationsMatchLlamaCppOrPartOnlyAtANearTie)
 {
-    for (const json& e : greedy_["entries"]) {
-        SCOPED_TRACE(e["name"].get<std::string>());
-        const kvlens::test::greedy_agreement g = kvlens::test::check_greedy(r_, e, k_required_identical, k_near_tie);
-        EXPECT_TRUE(g.ok) << g.failure;
-        if (g.ok) fmt::print("{}: {}\n", e["name"].get<std::string>(), g.note);
+    for (const auto& g : kvlens::test::check_greedy_all(r_, golden_, k_required_identical, k_near_tie)) {
+        EXPECT_TRUE(g.ok) << g.name << ": " << g.failure;
+        if (g.ok) fmt::print("{}: {}\n", g.name, g.note);
     }
 }
 
 TEST_F(Gemma3Reference, firstStepLogitsAreWithinLlamaCppsOwnSpread)
 {
-    for (const json& e : greedy_["entries"]) {
+    for (const json& e : golden_["entries"]) {
         SCOPED_TRACE(e["name"].get<std::string>());
         [&] {
             ASSERT_TRUE(r_.feed(e["prompt_ids"].get<std::vector<std::int32_t>>(), 0).ok());

@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@
 
 #include "engine/runtime/sampling.h"
 #include "tests/support/reference_runner.h"
+#include "tests/support/reference_suite.h"
 #include "tests/support/test_paths.h"
 
 using nlohmann::json;
@@ -53,44 +55,18 @@ std::vector<double> exact_logits_0_31(const std::string& name) {
 
 }  // namespace
 
-// The default model and the golden data, loaded once for the suite; every
-// test skips when the model is absent and fails when it does not load.
-class ReferenceAgreement : public ::testing::Test {
-protected:
-    static inline kvlens::test::reference_runner r_;
-    static inline json golden_;
-    static inline std::string load_error_;
-
-    static void SetUpTestSuite()
-    {
-        if (!kvlens::test::have_default_model()) return;
-        if (auto s = r_.open(kvlens::test::default_model(), 256); !s) {
-            load_error_ = s.message();
-            return;
-        }
-        golden_ = kvlens::test::load_reference_data("greedy.json");
-    }
-    static void TearDownTestSuite() { r_ = {}; }
-
-    void SetUp() override
-    {
-        if (!kvlens::test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
-        ASSERT_TRUE(load_error_.empty()) << load_error_;
-        ASSERT_EQ(golden_["model_sha256"].get<std::string>(),
-                  std::string("b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"));
-    }
+// SmolLM2 (the default model) and its golden data, loaded once for the suite
+// (reference_suite.h); the golden data is in the tree, so it is required.
+struct smollm2_files {
+    static std::filesystem::path model() { return kvlens::test::default_model(); }
+    static constexpr int max_batch = 256;
+    static constexpr const char* golden = "greedy.json";
+    static constexpr const char* sha256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
+    static constexpr const char* no_model = "default model not fetched (scripts/fetch-model)";
+    static constexpr const char* no_golden = "";
 };
 
-// One case per recorded prompt (the rows of the Qt Test suite's greedy_data).
-TEST_F(ReferenceAgreement, greedyContinuationsMatchLlamaCppOrPartOnlyAtANearTie)
-{
-    for (const json& e : golden_["entries"]) {
-        SCOPED_TRACE(e["name"].get<std::string>());
-        const kvlens::test::greedy_agreement g = kvlens::test::check_greedy(r_, e, k_required_identical, k_near_tie);
-        EXPECT_TRUE(g.ok) << g.failure;
-        if (g.ok) fmt::print("{}: {}\n", e["name"].get<std::string>(), g.note);
-    }
-}
+class ReferenceAgreement : public kvlens::test::reference_suite<smollm2_files> {};
 
 TEST_F(ReferenceAgreement, firstStepLogitsAreNearLlamaCppOrTheExactPass)
 {
@@ -125,5 +101,14 @@ TEST_F(ReferenceAgreement, firstStepLogitsAreNearLlamaCppOrTheExactPass)
                 ASSERT_TRUE(margin0 < std::max(k_near_tie, 2 * worst)) << "first token differs at a margin of " << margin0;
             fmt::print("largest first-step logit difference: {:.5f}\n", worst);
         }();
+    }
+}
+
+// One case per recorded prompt (the rows of the Qt Test suite's greedy_data).
+TEST_F(ReferenceAgreement, greedyContinuationsMatchLlamaCppOrPartOnlyAtANearTie)
+{
+    for (const auto& g : kvlens::test::check_greedy_all(r_, golden_, k_required_identical, k_near_tie)) {
+        EXPECT_TRUE(g.ok) << g.name << ": " << g.failure;
+        if (g.ok) fmt::print("{}: {}\n", g.name, g.note);
     }
 }

@@ -60,9 +60,29 @@ double reference_runner::first_step_difference(const nlohmann::json& e) const {
     return worst;
 }
 
+void reference_suite_state::load(const std::filesystem::path& model_path, int max_batch,
+                                 const std::string& golden_name, const std::string& no_model,
+                                 const std::string& no_golden) {
+    if (!std::filesystem::exists(model_path)) {
+        skip = no_model;
+        return;
+    }
+    if (!std::filesystem::exists(source_root() / "tests/reference/data" / golden_name)) {
+        if (no_golden.empty()) error = "tests/reference/data/" + golden_name + " is missing";
+        else skip = no_golden;
+        return;
+    }
+    if (auto s = runner.open(model_path, max_batch); !s) {
+        error = "the model did not load: " + s.message();
+        return;
+    }
+    golden = load_reference_data(golden_name);
+}
+
 greedy_agreement check_greedy(reference_runner& r, const nlohmann::json& e, int required_identical,
                               double near_tie) {
     greedy_agreement out;
+    out.name = e["name"].get<std::string>();
     const auto prompt = e["prompt_ids"].get<std::vector<std::int32_t>>();
     const auto expected = e["generated_ids"].get<std::vector<std::int32_t>>();
     const int n_check = std::min<int>(required_identical, static_cast<int>(expected.size()));
@@ -94,6 +114,13 @@ greedy_agreement check_greedy(reference_runner& r, const nlohmann::json& e, int 
     }
     out.ok = true;
     out.note = fmt::format("identical to llama.cpp for all {} tokens", n_check);
+    return out;
+}
+
+std::vector<greedy_agreement> check_greedy_all(reference_runner& r, const nlohmann::json& golden,
+                                               int required_identical, double near_tie) {
+    std::vector<greedy_agreement> out;
+    for (const nlohmann::json& e : golden["entries"]) out.push_back(check_greedy(r, e, required_identical, near_tie));
     return out;
 }
 

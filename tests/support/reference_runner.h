@@ -42,7 +42,24 @@ struct reference_runner {
     double first_step_difference(const nlohmann::json& entry) const;
 };
 
+// What a reference suite loads once: the model on the runner and its golden
+// data, or why not. `skip` names a file that is absent (the suite skips),
+// `error` a model that did not load (the suite fails).
+struct reference_suite_state {
+    reference_runner runner;
+    nlohmann::json golden;
+    std::string skip;
+    std::string error;
+
+    // Loads `model_path` and tests/reference/data/<golden_name>; when either
+    // is absent only `skip` is set, to the sentence given for it (golden data
+    // given no sentence is required: its absence is an `error`).
+    void load(const std::filesystem::path& model_path, int max_batch, const std::string& golden_name,
+              const std::string& no_model, const std::string& no_golden);
+};
+
 struct greedy_agreement {
+    std::string name;      // the entry's prompt name
     bool ok = false;
     std::string failure;   // why not, when !ok
     std::string note;      // what happened, for the log
@@ -51,5 +68,8 @@ struct greedy_agreement {
 // Feeds the entry's prompt, then its greedy continuation step by step.
 greedy_agreement check_greedy(reference_runner& r, const nlohmann::json& entry, int required_identical,
                               double near_tie);
+// The same for every entry of the golden data, in order.
+std::vector<greedy_agreement> check_greedy_all(reference_runner& r, const nlohmann::json& golden,
+                                               int required_identical, double near_tie);
 
 }  // namespace kvlens::test
