@@ -102,6 +102,8 @@ private slots:
         QCOMPARE(r.text(), QStringLiteral("Hello world!"));
         QCOMPARE(r.latencyPoints(), (QVector<QPointF>{{0, 75}, {1, 10}, {2, 20}}));
         QCOMPARE(r.movingAverageLatency(2), (QVector<double>{75, 42.5, 15}));
+        // As the latency chart calls it: the first token (its latency is the TTFT) left out.
+        QCOMPARE(r.movingAverageLatency(2, 1), (QVector<double>{10, 15}));
         QCOMPARE(qRound(r.decodeTokPerSecond() * 100), 6667);  // 2 tokens in 30 ms
         QCOMPARE(r.kvPoints(RunRecord::KvKind::Logical),
                  (QVector<QPointF>{{101, 2020}, {102, 2040}, {103, 2060}}));
