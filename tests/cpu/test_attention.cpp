@@ -8,6 +8,8 @@
 // and with thread counts that split a long decode range into chunks.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -151,20 +153,17 @@ std::vector<test::attention_case> simd_attention_cases()
 // prefill from position 0 whose length is not a multiple of any tile.
 TEST_F(CpuAttention, simdAttentionEqualsTheScalarReference)
 {
-    for (const test::attention_case& c : simd_attention_cases()) {
-        SCOPED_TRACE(c.name);
-        [&] {
-            fixture f;
-            ASSERT_TRUE(build(f, {{3001, 1}, {7, 1}, {700, 45}, {77, 77}}, c.n_head, c.n_head_kv, c.head_dim, c.dtype,
-                              1234u + static_cast<std::uint32_t>(c.window + c.head_dim + c.n_head)));
-            const auto ref = run(f, c.n_head, c.window, "scalar", c.threads);
-            const auto simd = run(f, c.n_head, c.window, c.level, c.threads);
-            ASSERT_TRUE(!ref.empty() && !simd.empty());
-            const double worst = worst_error(simd, ref, f.v_values);
-            if (worst > 1e-3) std::fprintf(stderr, "worst error %g of max |v|\n", worst);
-            ASSERT_TRUE(worst <= 1e-3);
-        }();
-    }
+    kvlens::test::for_each_row(simd_attention_cases(), [&](const test::attention_case& row) {
+        fixture f;
+        ASSERT_TRUE(build(f, {{3001, 1}, {7, 1}, {700, 45}, {77, 77}}, row.n_head, row.n_head_kv, row.head_dim, row.dtype,
+                          1234u + static_cast<std::uint32_t>(row.window + row.head_dim + row.n_head)));
+        const auto ref = run(f, row.n_head, row.window, "scalar", row.threads);
+        const auto simd = run(f, row.n_head, row.window, row.level, row.threads);
+        ASSERT_TRUE(!ref.empty() && !simd.empty());
+        const double worst = worst_error(simd, ref, f.v_values);
+        if (worst > 1e-3) std::fprintf(stderr, "worst error %g of max |v|\n", worst);
+        ASSERT_TRUE(worst <= 1e-3);
+    });
 }
 
 // The comparison above could pass on data where the window does not

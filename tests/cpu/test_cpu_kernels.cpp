@@ -7,6 +7,8 @@
 // attention over the paged cache equal to the scalar path.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -178,28 +180,22 @@ std::vector<quantizer_bit_identical_row> quantizer_bit_identical_rows()
 
 TEST_F(CpuKernels, quantizer_bit_identical)
 {
-    for (const quantizer_bit_identical_row& c : quantizer_bit_identical_rows()) {
-        SCOPED_TRACE(c.tag);
-        [&] {
-            const std::string& level = c.level;
-            const ggml_type& type = c.type;
-            const int& n = c.n;
-            ASSERT_TRUE(set_cpu_kernel_level(level.c_str()));
-            std::mt19937 rng(1234 + n);
-            const int block = type == ggml_type::q8_K ? QK_K : 32;
-            const auto x = random_floats(rng, n - n % block, block);
-            std::vector<float> xs(x);
-            xs.resize(static_cast<std::size_t>(n), 0.37f);  // f16: a tail that is not a multiple of 8
-            const std::int64_t bytes = type == ggml_type::f16 ? 2 * n : row_bytes(type, n);
-            std::vector<std::uint8_t> simd(static_cast<std::size_t>(bytes), 0xAA), ref(static_cast<std::size_t>(bytes), 0x55);
-            from_float_for(type)(xs.data(), simd.data(), n);
-            scalar::from_float_for(type)(xs.data(), ref.data(), n);
-            int first_diff = -1;
-            for (std::int64_t i = 0; i < bytes && first_diff < 0; ++i)
-                if (simd[i] != ref[i]) first_diff = static_cast<int>(i);
-            ASSERT_EQ(first_diff, -1);
-        }();
-    }
+    kvlens::test::for_each_row(quantizer_bit_identical_rows(), [&](const quantizer_bit_identical_row& row) {
+        ASSERT_TRUE(set_cpu_kernel_level(row.level.c_str()));
+        std::mt19937 rng(1234 + row.n);
+        const int block = row.type == ggml_type::q8_K ? QK_K : 32;
+        const auto x = random_floats(rng, row.n - row.n % block, block);
+        std::vector<float> xs(x);
+        xs.resize(static_cast<std::size_t>(row.n), 0.37f);  // f16: a tail that is not a multiple of 8
+        const std::int64_t bytes = row.type == ggml_type::f16 ? 2 * row.n : row_bytes(row.type, row.n);
+        std::vector<std::uint8_t> simd(static_cast<std::size_t>(bytes), 0xAA), ref(static_cast<std::size_t>(bytes), 0x55);
+        from_float_for(row.type)(xs.data(), simd.data(), row.n);
+        scalar::from_float_for(row.type)(xs.data(), ref.data(), row.n);
+        int first_diff = -1;
+        for (std::int64_t i = 0; i < bytes && first_diff < 0; ++i)
+            if (simd[i] != ref[i]) first_diff = static_cast<int>(i);
+        ASSERT_EQ(first_diff, -1);
+    });
 }
 
 // ggml's layouts: q5_0 is {f16 d, u8 qh[4], u8 qs[16]}, element j < 16 in the
@@ -303,40 +299,34 @@ std::vector<dot_matches_scalar_row> dot_matches_scalar_rows()
 
 TEST_F(CpuKernels, dot_matches_scalar)
 {
-    for (const dot_matches_scalar_row& c : dot_matches_scalar_rows()) {
-        SCOPED_TRACE(c.tag);
-        [&] {
-            const std::string& level = c.level;
-            const ggml_type& type = c.type;
-            const int& n = c.n;
-            ASSERT_TRUE(set_cpu_kernel_level(level.c_str()));
-            const weight_kernels* k = kernels_for(type);
-            const weight_kernels* ks = scalar::kernels_for(type);
-            ASSERT_TRUE(k && ks);
-            ASSERT_EQ(k->vec_dot_type, ks->vec_dot_type);
-            std::mt19937 rng(77 + static_cast<int>(type) + n);
-            const int act_block = ks->vec_dot_type == ggml_type::q8_K ? QK_K : 32;
-            int worst_row = -1;
-            double worst = 0;
-            for (int row = 0; row < 20; ++row) {
-                const auto w = random_weights(rng, type, 1, n);
-                const auto x = random_floats(rng, n, act_block);
-                std::vector<std::uint8_t> a(static_cast<std::size_t>(row_bytes(ks->vec_dot_type, n)));
-                scalar::from_float_for(ks->vec_dot_type)(x.data(), a.data(), n);
+    kvlens::test::for_each_row(dot_matches_scalar_rows(), [&](const dot_matches_scalar_row& c) {
+        ASSERT_TRUE(set_cpu_kernel_level(c.level.c_str()));
+        const weight_kernels* k = kernels_for(c.type);
+        const weight_kernels* ks = scalar::kernels_for(c.type);
+        ASSERT_TRUE(k && ks);
+        ASSERT_EQ(k->vec_dot_type, ks->vec_dot_type);
+        std::mt19937 rng(77 + static_cast<int>(c.type) + c.n);
+        const int act_block = ks->vec_dot_type == ggml_type::q8_K ? QK_K : 32;
+        int worst_row = -1;
+        double worst = 0;
+        for (int row = 0; row < 20; ++row) {
+            const auto w = random_weights(rng, c.type, 1, c.n);
+            const auto x = random_floats(rng, c.n, act_block);
+            std::vector<std::uint8_t> a(static_cast<std::size_t>(row_bytes(ks->vec_dot_type, c.n)));
+            scalar::from_float_for(ks->vec_dot_type)(x.data(), a.data(), c.n);
 
-                const float simd = k->vec_dot(n, w.data(), a.data());
-                const float ref = ks->vec_dot(n, w.data(), a.data());
-                std::vector<float> wf(static_cast<std::size_t>(n));
-                to_float_for(type)(w.data(), wf.data(), n);
-                const double scale = abs_dot(wf, dequant_activations(ks->vec_dot_type, a.data(), n));
-                ASSERT_TRUE(scale > 0);
-                const double err = std::fabs(static_cast<double>(simd) - ref) / scale;
-                if (err > worst) { worst = err; worst_row = row; }
-            }
-            if (worst > k_rel) std::fprintf(stderr, "worst relative error %g at row %d\n", worst, worst_row);
-            ASSERT_TRUE(worst <= k_rel);
-        }();
-    }
+            const float simd = k->vec_dot(c.n, w.data(), a.data());
+            const float ref = ks->vec_dot(c.n, w.data(), a.data());
+            std::vector<float> wf(static_cast<std::size_t>(c.n));
+            to_float_for(c.type)(w.data(), wf.data(), c.n);
+            const double scale = abs_dot(wf, dequant_activations(ks->vec_dot_type, a.data(), c.n));
+            ASSERT_TRUE(scale > 0);
+            const double err = std::fabs(static_cast<double>(simd) - ref) / scale;
+            if (err > worst) { worst = err; worst_row = row; }
+        }
+        if (worst > k_rel) std::fprintf(stderr, "worst relative error %g at row %d\n", worst, worst_row);
+        ASSERT_TRUE(worst <= k_rel);
+    });
 }
 
 struct matmul_matches_scalar_row {
@@ -371,53 +361,44 @@ std::vector<matmul_matches_scalar_row> matmul_matches_scalar_rows()
 
 TEST_F(CpuKernels, matmul_matches_scalar)
 {
-    for (const matmul_matches_scalar_row& c : matmul_matches_scalar_rows()) {
-        SCOPED_TRACE(c.tag);
-        [&] {
-            const std::string& level = c.level;
-            const ggml_type& type = c.type;
-            const int& n_out = c.n_out;
-            const int& n_in = c.n_in;
-            const int& n_tokens = c.n_tokens;
-            const int& threads = c.threads;
-            std::mt19937 rng(2024 + n_tokens * 31 + static_cast<int>(type));
-            const auto wdata = random_weights(rng, type, n_out, n_in);
-            weight_view w;
-            w.type = type;
-            w.n_in = n_in;
-            w.n_out = n_out;
-            w.data = wdata.data();
-            w.row_bytes = row_bytes(type, n_in);
-            const auto x = random_floats(rng, static_cast<std::int64_t>(n_tokens) * n_in, 32);
-            thread_pool pool(threads);
-            matmul_scratch scratch;
+    kvlens::test::for_each_row(matmul_matches_scalar_rows(), [&](const matmul_matches_scalar_row& row) {
+        std::mt19937 rng(2024 + row.n_tokens * 31 + static_cast<int>(row.type));
+        const auto wdata = random_weights(rng, row.type, row.n_out, row.n_in);
+        weight_view w;
+        w.type = row.type;
+        w.n_in = row.n_in;
+        w.n_out = row.n_out;
+        w.data = wdata.data();
+        w.row_bytes = row_bytes(row.type, row.n_in);
+        const auto x = random_floats(rng, static_cast<std::int64_t>(row.n_tokens) * row.n_in, 32);
+        thread_pool pool(row.threads);
+        matmul_scratch scratch;
 
-            std::vector<float> ref(static_cast<std::size_t>(n_tokens) * n_out, NAN), simd(ref.size(), NAN);
-            ASSERT_TRUE(set_cpu_kernel_level("scalar"));
-            matmul(w, x.data(), n_tokens, ref.data(), pool, scratch);
-            ASSERT_TRUE(set_cpu_kernel_level(level.c_str()));
-            matmul(w, x.data(), n_tokens, simd.data(), pool, scratch);
+        std::vector<float> ref(static_cast<std::size_t>(row.n_tokens) * row.n_out, NAN), simd(ref.size(), NAN);
+        ASSERT_TRUE(set_cpu_kernel_level("scalar"));
+        matmul(w, x.data(), row.n_tokens, ref.data(), pool, scratch);
+        ASSERT_TRUE(set_cpu_kernel_level(row.level.c_str()));
+        matmul(w, x.data(), row.n_tokens, simd.data(), pool, scratch);
 
-            // Bound per output: k_rel * sum |w_i x_i| (x unquantized; quantizing moves it < 1%).
-            std::vector<float> wf(static_cast<std::size_t>(n_in));
-            double worst = 0;
-            int worst_at = -1;
-            for (int r = 0; r < n_out; ++r) {
-                to_float_for(type)(w.data + r * w.row_bytes, wf.data(), n_in);
-                for (int t = 0; t < n_tokens; ++t) {
-                    std::vector<float> xt(x.begin() + static_cast<std::ptrdiff_t>(t) * n_in,
-                                          x.begin() + static_cast<std::ptrdiff_t>(t + 1) * n_in);
-                    const double scale = abs_dot(wf, xt);
-                    const std::size_t i = static_cast<std::size_t>(t) * n_out + r;
-                    ASSERT_TRUE(std::isfinite(simd[i])) << "an output was not written";
-                    const double err = std::fabs(static_cast<double>(simd[i]) - ref[i]) / scale;
-                    if (err > worst) { worst = err; worst_at = static_cast<int>(i); }
-                }
+        // Bound per output: k_rel * sum |w_i x_i| (x unquantized; quantizing moves it < 1%).
+        std::vector<float> wf(static_cast<std::size_t>(row.n_in));
+        double worst = 0;
+        int worst_at = -1;
+        for (int r = 0; r < row.n_out; ++r) {
+            to_float_for(row.type)(w.data + r * w.row_bytes, wf.data(), row.n_in);
+            for (int t = 0; t < row.n_tokens; ++t) {
+                std::vector<float> xt(x.begin() + static_cast<std::ptrdiff_t>(t) * row.n_in,
+                                      x.begin() + static_cast<std::ptrdiff_t>(t + 1) * row.n_in);
+                const double scale = abs_dot(wf, xt);
+                const std::size_t i = static_cast<std::size_t>(t) * row.n_out + r;
+                ASSERT_TRUE(std::isfinite(simd[i])) << "an output was not written";
+                const double err = std::fabs(static_cast<double>(simd[i]) - ref[i]) / scale;
+                if (err > worst) { worst = err; worst_at = static_cast<int>(i); }
             }
-            if (worst > k_rel) std::fprintf(stderr, "worst relative error %g at output %d\n", worst, worst_at);
-            ASSERT_TRUE(worst <= k_rel);
-        }();
-    }
+        }
+        if (worst > k_rel) std::fprintf(stderr, "worst relative error %g at output %d\n", worst, worst_at);
+        ASSERT_TRUE(worst <= k_rel);
+    });
 }
 
 TEST_F(CpuKernels, elementwise_ops_match_scalar)
@@ -465,61 +446,58 @@ std::vector<test::attention_case> attention_cases()
 
 TEST_F(CpuKernels, attention_matches_scalar)
 {
-    for (const test::attention_case& c : attention_cases()) {
-        SCOPED_TRACE(c.name);
-        [&] {
-            const int dtype = static_cast<int>(c.dtype), window = c.window, n_head = c.n_head, n_head_kv = c.n_head_kv;
-            // 8 blocks of 16 in a shuffled order.
-            const int head_dim = c.head_dim, n_pos = 128;
-            kv_geometry geo;
-            geo.n_layer = 1;
-            geo.n_kv_heads = n_head_kv;
-            geo.head_dim = head_dim;
-            geo.dtype = static_cast<kv_dtype>(dtype);
-            geo.block_size = 16;
-            auto kv = kv_storage::create(geo, 8);
-            ASSERT_TRUE(kv.ok());
-            const std::vector<std::int32_t> table = {5, 2, 7, 0, 3, 6, 1, 4};
-            std::mt19937 rng(99 + dtype + window);
-            const int row = n_head_kv * head_dim;
-            // Keys of moderate size so that softmax spreads over many keys (random_floats'
-            // wide magnitudes would make it one-hot); values of any size.
-            std::normal_distribution<float> key_dist(0.0f, 0.15f);
-            std::vector<float> k(static_cast<std::size_t>(n_pos) * row);
-            for (float& x : k) x = key_dist(rng);
-            const auto v = random_floats(rng, static_cast<std::int64_t>(n_pos) * row, 32);
-            std::vector<std::int32_t> all_pos(n_pos);
-            std::vector<const std::int32_t*> all_tables(n_pos, table.data());
-            for (int p = 0; p < n_pos; ++p) all_pos[p] = p;
-            store_kv(*kv, geo.dtype, 0, k.data(), v.data(), n_pos, row, all_tables.data(), all_pos.data());
+    kvlens::test::for_each_row(attention_cases(), [&](const test::attention_case& c) {
+        const int dtype = static_cast<int>(c.dtype), window = c.window, n_head = c.n_head, n_head_kv = c.n_head_kv;
+        // 8 blocks of 16 in a shuffled order.
+        const int head_dim = c.head_dim, n_pos = 128;
+        kv_geometry geo;
+        geo.n_layer = 1;
+        geo.n_kv_heads = n_head_kv;
+        geo.head_dim = head_dim;
+        geo.dtype = static_cast<kv_dtype>(dtype);
+        geo.block_size = 16;
+        auto kv = kv_storage::create(geo, 8);
+        ASSERT_TRUE(kv.ok());
+        const std::vector<std::int32_t> table = {5, 2, 7, 0, 3, 6, 1, 4};
+        std::mt19937 rng(99 + dtype + window);
+        const int row = n_head_kv * head_dim;
+        // Keys of moderate size so that softmax spreads over many keys (random_floats'
+        // wide magnitudes would make it one-hot); values of any size.
+        std::normal_distribution<float> key_dist(0.0f, 0.15f);
+        std::vector<float> k(static_cast<std::size_t>(n_pos) * row);
+        for (float& x : k) x = key_dist(rng);
+        const auto v = random_floats(rng, static_cast<std::int64_t>(n_pos) * row, 32);
+        std::vector<std::int32_t> all_pos(n_pos);
+        std::vector<const std::int32_t*> all_tables(n_pos, table.data());
+        for (int p = 0; p < n_pos; ++p) all_pos[p] = p;
+        store_kv(*kv, geo.dtype, 0, k.data(), v.data(), n_pos, row, all_tables.data(), all_pos.data());
 
-            const std::vector<std::int32_t> pos = {0, 1, 17, 40, 99, 127};
-            const int n_tokens = static_cast<int>(pos.size());
-            std::normal_distribution<float> normal(0.0f, 1.0f);
-            std::vector<float> q(static_cast<std::size_t>(n_tokens) * n_head * head_dim);
-            for (float& x : q) x = normal(rng);
-            test::attention_batch b;
-            b.kv = &*kv;
-            b.dtype = geo.dtype;
-            b.n_head = n_head;
-            b.n_head_kv = n_head_kv;
-            b.head_dim = head_dim;
-            b.window = window;
-            b.scale = 0.125f;
-            b.max_range = n_pos;
-            b.q = q;
-            b.positions = pos;
-            b.block_tables.assign(pos.size(), table.data());
-            const std::vector<float> ref = test::run_attention(b, "scalar", c.threads);
-            const std::vector<float> simd = test::run_attention(b, c.level.c_str(), c.threads);
-            ASSERT_TRUE(!ref.empty() && !simd.empty());
-            // Each output is a convex combination of values: compare against the
-            // largest |v| (an output not written counts as infinitely wrong). A
-            // probability rounded to f16 can land one f16 step (2^-11 relative)
-            // apart when its f32 value differs in the last bits.
-            const double worst = test::attention_error(simd, ref, v);
-            if (worst > 1e-3) std::fprintf(stderr, "worst error %g of max |v|\n", worst);
-            ASSERT_TRUE(worst <= 1e-3);
-        }();
-    }
+        const std::vector<std::int32_t> pos = {0, 1, 17, 40, 99, 127};
+        const int n_tokens = static_cast<int>(pos.size());
+        std::normal_distribution<float> normal(0.0f, 1.0f);
+        std::vector<float> q(static_cast<std::size_t>(n_tokens) * n_head * head_dim);
+        for (float& x : q) x = normal(rng);
+        test::attention_batch b;
+        b.kv = &*kv;
+        b.dtype = geo.dtype;
+        b.n_head = n_head;
+        b.n_head_kv = n_head_kv;
+        b.head_dim = head_dim;
+        b.window = window;
+        b.scale = 0.125f;
+        b.max_range = n_pos;
+        b.q = q;
+        b.positions = pos;
+        b.block_tables.assign(pos.size(), table.data());
+        const std::vector<float> ref = test::run_attention(b, "scalar", c.threads);
+        const std::vector<float> simd = test::run_attention(b, c.level.c_str(), c.threads);
+        ASSERT_TRUE(!ref.empty() && !simd.empty());
+        // Each output is a convex combination of values: compare against the
+        // largest |v| (an output not written counts as infinitely wrong). A
+        // probability rounded to f16 can land one f16 step (2^-11 relative)
+        // apart when its f32 value differs in the last bits.
+        const double worst = test::attention_error(simd, ref, v);
+        if (worst > 1e-3) std::fprintf(stderr, "worst error %g of max |v|\n", worst);
+        ASSERT_TRUE(worst <= 1e-3);
+    });
 }

@@ -3,6 +3,8 @@
 // malformed file is rejected with an error that names the problem.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include "engine/gguf/gguf_reader.h"
 #include "engine/gguf/gguf_writer.h"
 #include "tests/support/gguf_bytes.h"
@@ -137,18 +139,13 @@ std::vector<malformed_row> malformed_rows()
 
 TEST(GgufReader, everyKindOfMalformedFileIsRejectedWithItsCause)
 {
-    for (const malformed_row& row : malformed_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::vector<std::uint8_t>& bytes = row.bytes;
-            const std::string& expected = row.expected;
-            auto f = gguf_file::parse(bytes, "bad.gguf");
-            ASSERT_TRUE(!f.ok());
-            const std::string message = f.message();
-            ASSERT_TRUE(contains(message, expected)) << "message was: " + message;
-            ASSERT_TRUE(message.starts_with("bad.gguf: "));
-            }();
-    }
+    kvlens::test::for_each_row(malformed_rows(), [&](const malformed_row& row) {
+        auto f = gguf_file::parse(row.bytes, "bad.gguf");
+        ASSERT_TRUE(!f.ok());
+        const std::string message = f.message();
+        ASSERT_TRUE(contains(message, row.expected)) << "message was: " + message;
+        ASSERT_TRUE(message.starts_with("bad.gguf: "));
+    });
 }
 
 TEST(GgufReader, missingAndEmptyFilesAreErrors)

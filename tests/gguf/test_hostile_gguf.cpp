@@ -5,6 +5,8 @@
 // alignment, and file-controlled names reach messages escaped and cut.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <malloc.h>
 
 #include <cstdint>
@@ -135,16 +137,11 @@ std::vector<countsOverTheLimitsAreRefused_row> countsOverTheLimitsAreRefused_row
 
 TEST(HostileGguf, countsOverTheLimitsAreRefused)
 {
-    for (const countsOverTheLimitsAreRefused_row& row : countsOverTheLimitsAreRefused_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::vector<std::uint8_t>& bytes = row.bytes;
-            const std::string& expected = row.expected;
-            auto f = gguf_file::parse(bytes);
-            ASSERT_TRUE(!f.ok());
-            ASSERT_TRUE(contains(f.message(), expected)) << f.message().c_str();
-        }();
-    }
+    kvlens::test::for_each_row(countsOverTheLimitsAreRefused_rows(), [&](const countsOverTheLimitsAreRefused_row& row) {
+        auto f = gguf_file::parse(row.bytes);
+        ASSERT_TRUE(!f.ok());
+        ASSERT_TRUE(contains(f.message(), row.expected)) << f.message().c_str();
+    });
 }
 
 struct sixtyFourBitMetadataIsNeverCutTo32Bits_row {
@@ -167,15 +164,10 @@ std::vector<sixtyFourBitMetadataIsNeverCutTo32Bits_row> sixtyFourBitMetadataIsNe
 
 TEST(HostileGguf, sixtyFourBitMetadataIsNeverCutTo32Bits)
 {
-    for (const sixtyFourBitMetadataIsNeverCutTo32Bits_row& row : sixtyFourBitMetadataIsNeverCutTo32Bits_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& key = row.key;
-            const std::uint64_t& value = row.value;
-            const std::string why = config_error(llama_file([&](gguf_writer& w) { w.set_u64(key, value); }));
-            ASSERT_TRUE(contains(why, key) && contains(why, std::to_string(value)) && contains(why, "out of range")) << why;
-        }();
-    }
+    kvlens::test::for_each_row(sixtyFourBitMetadataIsNeverCutTo32Bits_rows(), [&](const sixtyFourBitMetadataIsNeverCutTo32Bits_row& row) {
+        const std::string why = config_error(llama_file([&](gguf_writer& w) { w.set_u64(row.key, row.value); }));
+        ASSERT_TRUE(contains(why, row.key) && contains(why, std::to_string(row.value)) && contains(why, "out of range")) << why;
+    });
 }
 
 TEST(HostileGguf, tensorDataMustMeetItsTypesAlignment)

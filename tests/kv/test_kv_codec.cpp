@@ -3,6 +3,8 @@
 // q8_0 rows round-tripped on random data within their error bounds.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -67,14 +69,9 @@ std::vector<halfKnownValues_row> halfKnownValues_rows()
 
 TEST(KvCodec, halfKnownValues)
 {
-    for (const halfKnownValues_row& row : halfKnownValues_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const float& value = row.value;
-            const unsigned& bits = row.bits;
-            ASSERT_EQ(unsigned(fp32_to_fp16(value)), bits);
-        }();
-    }
+    kvlens::test::for_each_row(halfKnownValues_rows(), [&](const halfKnownValues_row& row) {
+        ASSERT_EQ(unsigned(fp32_to_fp16(row.value)), row.bits);
+    });
 }
 
 TEST(KvCodec, halfRoundTripsEveryPattern)
@@ -151,16 +148,10 @@ std::vector<rowBytes_row> rowBytes_rows()
 
 TEST(KvCodec, rowBytes)
 {
-    for (const rowBytes_row& row : rowBytes_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const int& dtype = row.dtype;
-            const int& n = row.n;
-            const std::int64_t& bytes = row.bytes;
-            ASSERT_TRUE(row_elems_valid(kv_dtype(dtype), n));
-            ASSERT_EQ(row_bytes(kv_dtype(dtype), n), bytes);
-        }();
-    }
+    kvlens::test::for_each_row(rowBytes_rows(), [&](const rowBytes_row& row) {
+        ASSERT_TRUE(row_elems_valid(kv_dtype(row.dtype), row.n));
+        ASSERT_EQ(row_bytes(kv_dtype(row.dtype), row.n), row.bytes);
+    });
 }
 
 struct f16RowRoundTrip_row {
@@ -181,33 +172,28 @@ std::vector<f16RowRoundTrip_row> f16RowRoundTrip_rows()
 
 TEST(KvCodec, f16RowRoundTrip)
 {
-    for (const f16RowRoundTrip_row& row : f16RowRoundTrip_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const int& n = row.n;
-            const float& scale = row.scale;
-            const std::vector<float> x = random_row(n, scale, 7);
-            std::vector<std::uint8_t> stored(static_cast<std::size_t>(row_bytes(kv_dtype::f16, n)));
-            std::vector<float> y(static_cast<std::size_t>(n), -1.0f);
-            ASSERT_TRUE(store_row(kv_dtype::f16, x.data(), stored.data(), n));
-            ASSERT_TRUE(load_row(kv_dtype::f16, stored.data(), y.data(), n));
-            const double subnormal_step = std::ldexp(1.0, -24);
-            double max_rel = 0;
-            for (int i = 0; i < n; ++i) {
-                // Round to nearest: half an ulp, 2^-11 relative for normals, 2^-25 absolute below.
-                const double bound = std::max(std::fabs(double(x[i])) * std::ldexp(1.0, -11), subnormal_step / 2);
-                const double err = std::fabs(double(x[i]) - double(y[i]));
-                ASSERT_TRUE(err <= bound) << "element " << i << ": " << double(x[i]) << " -> " << double(y[i]);
-                // The stored bits are exactly the portable conversion's.
-                std::uint16_t h;
-                std::memcpy(&h, stored.data() + 2 * i, 2);
-                ASSERT_EQ(unsigned(h), unsigned(fp32_to_fp16(x[i])));
-                if (std::fabs(x[i]) > 1e-3f)
-                    max_rel = std::max(max_rel, err / std::fabs(double(x[i])));
-            }
-            ASSERT_TRUE(max_rel <= std::ldexp(1.0, -11));
-        }();
-    }
+    kvlens::test::for_each_row(f16RowRoundTrip_rows(), [&](const f16RowRoundTrip_row& row) {
+        const std::vector<float> x = random_row(row.n, row.scale, 7);
+        std::vector<std::uint8_t> stored(static_cast<std::size_t>(row_bytes(kv_dtype::f16, row.n)));
+        std::vector<float> y(static_cast<std::size_t>(row.n), -1.0f);
+        ASSERT_TRUE(store_row(kv_dtype::f16, x.data(), stored.data(), row.n));
+        ASSERT_TRUE(load_row(kv_dtype::f16, stored.data(), y.data(), row.n));
+        const double subnormal_step = std::ldexp(1.0, -24);
+        double max_rel = 0;
+        for (int i = 0; i < row.n; ++i) {
+            // Round to nearest: half an ulp, 2^-11 relative for normals, 2^-25 absolute below.
+            const double bound = std::max(std::fabs(double(x[i])) * std::ldexp(1.0, -11), subnormal_step / 2);
+            const double err = std::fabs(double(x[i]) - double(y[i]));
+            ASSERT_TRUE(err <= bound) << "element " << i << ": " << double(x[i]) << " -> " << double(y[i]);
+            // The stored bits are exactly the portable conversion's.
+            std::uint16_t h;
+            std::memcpy(&h, stored.data() + 2 * i, 2);
+            ASSERT_EQ(unsigned(h), unsigned(fp32_to_fp16(x[i])));
+            if (std::fabs(x[i]) > 1e-3f)
+                max_rel = std::max(max_rel, err / std::fabs(double(x[i])));
+        }
+        ASSERT_TRUE(max_rel <= std::ldexp(1.0, -11));
+    });
 }
 
 // The row path (vectorised where the CPU allows) stores exactly the bits of
@@ -255,40 +241,35 @@ std::vector<q8RowRoundTrip_row> q8RowRoundTrip_rows()
 
 TEST(KvCodec, q8RowRoundTrip)
 {
-    for (const q8RowRoundTrip_row& row : q8RowRoundTrip_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const int& n = row.n;
-            const float& scale = row.scale;
-            const std::vector<float> x = random_row(n, scale, 11);
-            std::vector<std::uint8_t> stored(static_cast<std::size_t>(row_bytes(kv_dtype::q8_0, n)));
-            std::vector<float> y(static_cast<std::size_t>(n), -1.0f);
-            ASSERT_TRUE(store_row(kv_dtype::q8_0, x.data(), stored.data(), n));
-            ASSERT_TRUE(load_row(kv_dtype::q8_0, stored.data(), y.data(), n));
-            for (int b = 0; b < n / 32; ++b) {
-                std::uint16_t d16;
-                std::memcpy(&d16, stored.data() + 34 * b, 2);
-                const float d = fp16_to_fp32(d16);
-                float amax = 0;
-                for (int j = 0; j < 32; ++j)
-                    amax = std::max(amax, std::fabs(x[static_cast<std::size_t>(32 * b + j)]));
-                // d is max|x| / 127, as an f16.
-                ASSERT_EQ(unsigned(d16), unsigned(fp32_to_fp16(amax / 127.0f)));
-                ASSERT_TRUE(d > 0);
-                bool some_quant_large = false;
-                for (int j = 0; j < 32; ++j) {
-                    const std::size_t i = static_cast<std::size_t>(32 * b + j);
-                    const auto q = static_cast<std::int8_t>(stored[static_cast<std::size_t>(34 * b + 2 + j)]);
-                    ASSERT_TRUE(q >= -127 && q <= 127);
-                    some_quant_large = some_quant_large || std::abs(q) >= 126;
-                    ASSERT_TRUE(qt_fuzzy_equal(y[i], d * float(q))) << y[i];
-                    const double err = std::fabs(double(x[i]) - double(y[i]));
-                    ASSERT_TRUE(err <= 0.5 * d * (1 + 1e-6)) << "element " << i << ": " << double(x[i]) << " -> " << double(y[i]) << ", d " << double(d);
-                }
-                ASSERT_TRUE(some_quant_large);   // the largest element uses the full int8 range
+    kvlens::test::for_each_row(q8RowRoundTrip_rows(), [&](const q8RowRoundTrip_row& row) {
+        const std::vector<float> x = random_row(row.n, row.scale, 11);
+        std::vector<std::uint8_t> stored(static_cast<std::size_t>(row_bytes(kv_dtype::q8_0, row.n)));
+        std::vector<float> y(static_cast<std::size_t>(row.n), -1.0f);
+        ASSERT_TRUE(store_row(kv_dtype::q8_0, x.data(), stored.data(), row.n));
+        ASSERT_TRUE(load_row(kv_dtype::q8_0, stored.data(), y.data(), row.n));
+        for (int b = 0; b < row.n / 32; ++b) {
+            std::uint16_t d16;
+            std::memcpy(&d16, stored.data() + 34 * b, 2);
+            const float d = fp16_to_fp32(d16);
+            float amax = 0;
+            for (int j = 0; j < 32; ++j)
+                amax = std::max(amax, std::fabs(x[static_cast<std::size_t>(32 * b + j)]));
+            // d is max|x| / 127, as an f16.
+            ASSERT_EQ(unsigned(d16), unsigned(fp32_to_fp16(amax / 127.0f)));
+            ASSERT_TRUE(d > 0);
+            bool some_quant_large = false;
+            for (int j = 0; j < 32; ++j) {
+                const std::size_t i = static_cast<std::size_t>(32 * b + j);
+                const auto q = static_cast<std::int8_t>(stored[static_cast<std::size_t>(34 * b + 2 + j)]);
+                ASSERT_TRUE(q >= -127 && q <= 127);
+                some_quant_large = some_quant_large || std::abs(q) >= 126;
+                ASSERT_TRUE(qt_fuzzy_equal(y[i], d * float(q))) << y[i];
+                const double err = std::fabs(double(x[i]) - double(y[i]));
+                ASSERT_TRUE(err <= 0.5 * d * (1 + 1e-6)) << "element " << i << ": " << double(x[i]) << " -> " << double(y[i]) << ", d " << double(d);
             }
-        }();
-    }
+            ASSERT_TRUE(some_quant_large);   // the largest element uses the full int8 range
+        }
+    });
 }
 
 TEST(KvCodec, q8ExactValuesAreLossless)

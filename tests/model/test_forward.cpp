@@ -4,6 +4,8 @@
 // bad batches are errors, not crashes.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -96,23 +98,18 @@ std::vector<batchingDoesNotChangeLogits_row> batchingDoesNotChangeLogits_rows()
 
 TEST(ForwardPass, batchingDoesNotChangeLogits)
 {
-    for (const batchingDoesNotChangeLogits_row& row : batchingDoesNotChangeLogits_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& type = row.type;
-            const int& piece = row.piece;
-            tiny t = open_tiny(type);
-            std::vector<std::int32_t> ids(40);
-            for (int i = 0; i < 40; ++i) ids[static_cast<std::size_t>(i)] = (i * 37 + 11) % t.V;
-            std::vector<std::int32_t> table(8);
-            std::iota(table.begin(), table.end(), 0);
-            const auto whole = run_pieces(t, ids, 40, table.data());
-            const auto pieces = run_pieces(t, ids, piece, table.data());
-            ASSERT_TRUE(max_rel_diff(whole, pieces) < 1e-4) << max_rel_diff(whole, pieces);
-            // Logits are real numbers spread over a range, not a constant.
-            ASSERT_TRUE(*std::max_element(whole.begin(), whole.end()) - *std::min_element(whole.begin(), whole.end()) > 0.1f);
-        }();
-    }
+    kvlens::test::for_each_row(batchingDoesNotChangeLogits_rows(), [&](const batchingDoesNotChangeLogits_row& row) {
+        tiny t = open_tiny(row.type);
+        std::vector<std::int32_t> ids(40);
+        for (int i = 0; i < 40; ++i) ids[static_cast<std::size_t>(i)] = (i * 37 + 11) % t.V;
+        std::vector<std::int32_t> table(8);
+        std::iota(table.begin(), table.end(), 0);
+        const auto whole = run_pieces(t, ids, 40, table.data());
+        const auto pieces = run_pieces(t, ids, row.piece, table.data());
+        ASSERT_TRUE(max_rel_diff(whole, pieces) < 1e-4) << max_rel_diff(whole, pieces);
+        // Logits are real numbers spread over a range, not a constant.
+        ASSERT_TRUE(*std::max_element(whole.begin(), whole.end()) - *std::min_element(whole.begin(), whole.end()) > 0.1f);
+    });
 }
 
 TEST(ForwardPass, twoSequencesInOneBatchMatchSeparateRuns)

@@ -5,6 +5,8 @@
 // forward pass whose batching does not change its logits.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <cmath>
 #include <filesystem>
 #include <cstdio>
@@ -105,20 +107,14 @@ std::vector<inconsistentPatternsAndWindowsAreErrors_row> inconsistentPatternsAnd
 
 TEST(Gemma3Shape, inconsistentPatternsAndWindowsAreErrors)
 {
-    for (const inconsistentPatternsAndWindowsAreErrors_row& row : inconsistentPatternsAndWindowsAreErrors_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::vector<int>& pattern = row.pattern;
-            const int& window = row.window;
-            const std::string& names = row.names;
-            synth_shape s = tiny();
-            s.swa_pattern = std::vector<int>(pattern.begin(), pattern.end());
-            s.sliding_window = window;
-            auto m = model::load(write_shape(s, ggml_type::q8_0, "bad"));
-            ASSERT_TRUE(!m.ok());
-            ASSERT_TRUE(contains(m.message(), names)) << m.message().c_str();
-        }();
-    }
+    kvlens::test::for_each_row(inconsistentPatternsAndWindowsAreErrors_rows(), [&](const inconsistentPatternsAndWindowsAreErrors_row& row) {
+        synth_shape s = tiny();
+        s.swa_pattern = std::vector<int>(row.pattern.begin(), row.pattern.end());
+        s.sliding_window = row.window;
+        auto m = model::load(write_shape(s, ggml_type::q8_0, "bad"));
+        ASSERT_TRUE(!m.ok());
+        ASSERT_TRUE(contains(m.message(), row.names)) << m.message().c_str();
+    });
 }
 
 TEST(Gemma3Shape, batchingDoesNotChangeGemma3Logits)

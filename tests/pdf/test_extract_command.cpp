@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
+
+#include "tests/support/table_rows.h"
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -122,19 +124,14 @@ std::vector<errors_row> errors_rows()
 
 TEST_F(ExtractCommand, errors)
 {
-    for (const errors_row& row : errors_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::vector<std::string>& args = row.args;
-            const std::string& says = row.says;
-            std::vector<std::string> a;
-            for (const std::string& s : args) a.push_back(s);
-            const cli_run r = run_cli(a);
-            ASSERT_EQ(r.exit_code, 1);
-            ASSERT_TRUE(r.out.empty());
-            const std::string err = r.err;
-            ASSERT_TRUE(contains(err, says)) << err;
-            ASSERT_EQ(std::count(err.begin(), err.end(), '\n'), 1);  // one line
-        }();
-    }
+    kvlens::test::for_each_row(errors_rows(), [&](const errors_row& row) {
+        std::vector<std::string> a;
+        for (const std::string& s : row.args) a.push_back(s);
+        const cli_run r = run_cli(a);
+        ASSERT_EQ(r.exit_code, 1);
+        ASSERT_TRUE(r.out.empty());
+        const std::string err = r.err;
+        ASSERT_TRUE(contains(err, row.says)) << err;
+        ASSERT_EQ(std::count(err.begin(), err.end(), '\n'), 1);  // one line
+    });
 }

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -107,29 +109,22 @@ std::vector<readsText_row> readsText_rows()
 
 TEST_F(PdfReader, readsText)
 {
-    for (const readsText_row& row : readsText_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& file = row.file;
-            const int& pages = row.pages;
-            const int& pdftotextWords = row.pdftotextWords;
-            const std::string& must_contain = row.must_contain;
-            failure_kind why{};
-            auto doc = read_document(pdfs / file, options_with(), &why);
-            ASSERT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.message().c_str());
-            ASSERT_EQ(why, failure_kind::none);
-            ASSERT_EQ(int(doc->pages.size()), pages);
-            ASSERT_EQ(doc->metadata.page_count, pages);
-            for (int i = 0; i < pages; ++i) {
-                ASSERT_EQ(doc->pages[i].number, i + 1);
-                ASSERT_EQ(doc->pages[i].chars, code_points(doc->pages[i].text));
-            }
-            const int words = count_words(*doc);
-            ASSERT_TRUE(words >= pdftotextWords * 95 / 100 && words <= pdftotextWords) << words << " words, pdftotext " << pdftotextWords;
-            ASSERT_TRUE(contains(all_text(*doc), must_contain));
-            ASSERT_TRUE(doc->pages_without_text.empty());
-        }();
-    }
+    kvlens::test::for_each_row(readsText_rows(), [&](const readsText_row& row) {
+        failure_kind why{};
+        auto doc = read_document(pdfs / row.file, options_with(), &why);
+        ASSERT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.message().c_str());
+        ASSERT_EQ(why, failure_kind::none);
+        ASSERT_EQ(int(doc->pages.size()), row.pages);
+        ASSERT_EQ(doc->metadata.page_count, row.pages);
+        for (int i = 0; i < row.pages; ++i) {
+            ASSERT_EQ(doc->pages[i].number, i + 1);
+            ASSERT_EQ(doc->pages[i].chars, code_points(doc->pages[i].text));
+        }
+        const int words = count_words(*doc);
+        ASSERT_TRUE(words >= row.pdftotextWords * 95 / 100 && words <= row.pdftotextWords) << words << " words, pdftotext " << row.pdftotextWords;
+        ASSERT_TRUE(contains(all_text(*doc), row.must_contain));
+        ASSERT_TRUE(doc->pages_without_text.empty());
+    });
 }
 
 // Every PDF in the shared corpus: text with consistent pages, or one of
@@ -150,27 +145,23 @@ std::vector<everySharedPdf_row> everySharedPdf_rows()
 
 TEST_F(PdfReader, everySharedPdf)
 {
-    for (const everySharedPdf_row& row : everySharedPdf_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& file = row.file;
-            failure_kind why{};
-            auto doc = read_document(file, options_with(), &why);
-            if (!doc) {
-                ASSERT_TRUE(why == failure_kind::needs_password || why == failure_kind::damaged) << doc.message().c_str();
-                ASSERT_TRUE(!doc.message().empty());
-                return;
-            }
-            ASSERT_EQ(int(doc->pages.size()), doc->metadata.page_count);
-            for (std::size_t i = 0; i < doc->pages.size(); ++i) {
-                ASSERT_EQ(doc->pages[i].number, int(i) + 1);
-                ASSERT_EQ(doc->pages[i].chars, code_points(doc->pages[i].text));
-                ASSERT_TRUE(doc->pages[i].width_pt > 0 && doc->pages[i].height_pt > 0);
-            }
-            // A document without any text says so.
-            if (kvlens::test::is_blank(all_text(*doc))) ASSERT_TRUE(has_warning(*doc, "no text layer"));
-        }();
-    }
+    kvlens::test::for_each_row(everySharedPdf_rows(), [&](const everySharedPdf_row& row) {
+        failure_kind why{};
+        auto doc = read_document(row.file, options_with(), &why);
+        if (!doc) {
+            ASSERT_TRUE(why == failure_kind::needs_password || why == failure_kind::damaged) << doc.message().c_str();
+            ASSERT_TRUE(!doc.message().empty());
+            return;
+        }
+        ASSERT_EQ(int(doc->pages.size()), doc->metadata.page_count);
+        for (std::size_t i = 0; i < doc->pages.size(); ++i) {
+            ASSERT_EQ(doc->pages[i].number, int(i) + 1);
+            ASSERT_EQ(doc->pages[i].chars, code_points(doc->pages[i].text));
+            ASSERT_TRUE(doc->pages[i].width_pt > 0 && doc->pages[i].height_pt > 0);
+        }
+        // A document without any text says so.
+        if (kvlens::test::is_blank(all_text(*doc))) ASSERT_TRUE(has_warning(*doc, "no text layer"));
+    });
 }
 
 TEST_F(PdfReader, metadata)
@@ -232,26 +223,21 @@ std::vector<arabicInLogicalOrder_row> arabicInLogicalOrder_rows()
 
 TEST_F(PdfReader, arabicInLogicalOrder)
 {
-    for (const arabicInLogicalOrder_row& row : arabicInLogicalOrder_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& file = row.file;
-            const int& pages = row.pages;
-            auto doc = read_document(samples / "015-arabic" / file, options_with());
-            ASSERT_TRUE(doc.ok());
-            ASSERT_EQ(int(doc->pages.size()), pages);
-            if (file == "habibi-rotated.pdf") ASSERT_TRUE(doc->pages[0].width_pt > doc->pages[0].height_pt);  // turned page
-            const std::string habibi = std::string("\u062D\u064E\u0628\u064A\u0628\u064A");  // حَبيبي, logical order
-            const std::string reversed = std::string("\u064A\u0628\u064A\u0628\u064E\u062D");
-            for (const auto& p : doc->pages) {
-                const std::string text = p.text;
-                ASSERT_TRUE(contains(text, habibi)) << text;
-                ASSERT_TRUE(!contains(text, reversed));
-                ASSERT_TRUE(contains(text, "habibi"));
-                ASSERT_TRUE(!contains(text, "\u202B"));  // no bidi controls left
-            }
-        }();
-    }
+    kvlens::test::for_each_row(arabicInLogicalOrder_rows(), [&](const arabicInLogicalOrder_row& row) {
+        auto doc = read_document(samples / "015-arabic" / row.file, options_with());
+        ASSERT_TRUE(doc.ok());
+        ASSERT_EQ(int(doc->pages.size()), row.pages);
+        if (row.file == "habibi-rotated.pdf") ASSERT_TRUE(doc->pages[0].width_pt > doc->pages[0].height_pt);  // turned page
+        const std::string habibi = std::string("\u062D\u064E\u0628\u064A\u0628\u064A");  // حَبيبي, logical order
+        const std::string reversed = std::string("\u064A\u0628\u064A\u0628\u064E\u062D");
+        for (const auto& p : doc->pages) {
+            const std::string text = p.text;
+            ASSERT_TRUE(contains(text, habibi)) << text;
+            ASSERT_TRUE(!contains(text, reversed));
+            ASSERT_TRUE(contains(text, "habibi"));
+            ASSERT_TRUE(!contains(text, "\u202B"));  // no bidi controls left
+        }
+    });
 }
 
 struct imageOnlyPagesReported_row {
@@ -272,18 +258,13 @@ std::vector<imageOnlyPagesReported_row> imageOnlyPagesReported_rows()
 
 TEST_F(PdfReader, imageOnlyPagesReported)
 {
-    for (const imageOnlyPagesReported_row& row : imageOnlyPagesReported_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& file = row.file;
-            const int& pages = row.pages;
-            auto doc = read_document(samples / "007-imagemagick-images" / file, options_with());
-            ASSERT_TRUE(doc.ok());
-            ASSERT_EQ(int(doc->pages.size()), pages);
-            ASSERT_EQ(int(doc->pages_without_text.size()), pages);
-            ASSERT_TRUE(has_warning(*doc, "no text layer: scanned?"));
-        }();
-    }
+    kvlens::test::for_each_row(imageOnlyPagesReported_rows(), [&](const imageOnlyPagesReported_row& row) {
+        auto doc = read_document(samples / "007-imagemagick-images" / row.file, options_with());
+        ASSERT_TRUE(doc.ok());
+        ASSERT_EQ(int(doc->pages.size()), row.pages);
+        ASSERT_EQ(int(doc->pages_without_text.size()), row.pages);
+        ASSERT_TRUE(has_warning(*doc, "no text layer: scanned?"));
+    });
 }
 
 TEST_F(PdfReader, someScannedPagesNamed)
@@ -313,21 +294,14 @@ std::vector<errors_row> errors_rows()
 
 TEST_F(PdfReader, errors)
 {
-    for (const errors_row& row : errors_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& file = row.file;
-            const std::string& password = row.password;
-            const kvlens::pdf::failure_kind& kind = row.kind;
-            const std::string& says = row.says;
-            failure_kind why{};
-            auto doc = read_document(pdfs / file, options_with(std::nullopt, password), &why);
-            ASSERT_TRUE(!doc.ok());
-            ASSERT_EQ(why, kind);
-            ASSERT_TRUE(contains(doc.message(), says)) << doc.message().c_str();
-            ASSERT_TRUE(doc.message().find('\n') == std::string::npos);
-        }();
-    }
+    kvlens::test::for_each_row(errors_rows(), [&](const errors_row& row) {
+        failure_kind why{};
+        auto doc = read_document(pdfs / row.file, options_with(std::nullopt, row.password), &why);
+        ASSERT_TRUE(!doc.ok());
+        ASSERT_EQ(why, row.kind);
+        ASSERT_TRUE(contains(doc.message(), row.says)) << doc.message().c_str();
+        ASSERT_TRUE(doc.message().find('\n') == std::string::npos);
+    });
 }
 
 // tests/pdf/data/encrypted-password-kvlens.pdf: one page, user password
@@ -350,28 +324,23 @@ std::vector<passwordOpensEncryptedFile_row> passwordOpensEncryptedFile_rows()
 
 TEST_F(PdfReader, passwordOpensEncryptedFile)
 {
-    for (const passwordOpensEncryptedFile_row& row : passwordOpensEncryptedFile_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& password = row.password;
-            const kvlens::pdf::failure_kind& kind = row.kind;
-            const auto file = kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf";
-            failure_kind why{};
-            auto doc = read_document(file, options_with(std::nullopt, password), &why);
-            ASSERT_EQ(why, kind);
-            ASSERT_EQ(doc.ok(), kind == failure_kind::none);
-            if (doc) {
-                ASSERT_TRUE(doc->metadata.encrypted);
-                ASSERT_TRUE(contains(all_text(*doc), "Prefill reads the prompt, decode writes the answer."));
-                render_options ro;
-                ro.helper_path = KVLENS_PDF_HELPER_PATH;
-                ro.password = password;
-                auto img = render_page(file, 1, 36, ro);
-                ASSERT_TRUE(img.ok());
-                ASSERT_EQ(img->page_number, 1);
-            }
-        }();
-    }
+    kvlens::test::for_each_row(passwordOpensEncryptedFile_rows(), [&](const passwordOpensEncryptedFile_row& row) {
+        const auto file = kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf";
+        failure_kind why{};
+        auto doc = read_document(file, options_with(std::nullopt, row.password), &why);
+        ASSERT_EQ(why, row.kind);
+        ASSERT_EQ(doc.ok(), row.kind == failure_kind::none);
+        if (doc) {
+            ASSERT_TRUE(doc->metadata.encrypted);
+            ASSERT_TRUE(contains(all_text(*doc), "Prefill reads the prompt, decode writes the answer."));
+            render_options ro;
+            ro.helper_path = KVLENS_PDF_HELPER_PATH;
+            ro.password = row.password;
+            auto img = render_page(file, 1, 36, ro);
+            ASSERT_TRUE(img.ok());
+            ASSERT_EQ(img->page_number, 1);
+        }
+    });
 }
 
 struct badFiles_row {
@@ -401,25 +370,19 @@ TEST_F(PdfReader, badFiles)
 {
     // The four-page sample the truncated rows are cut from must be readable.
     ASSERT_TRUE(std::filesystem::exists(samples / "004-pdflatex-4-pages/pdflatex-4-pages.pdf"));
-    for (const badFiles_row& row : badFiles_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& bytes = row.bytes;
-            const kvlens::pdf::failure_kind& kind = row.kind;
-            const std::string& says = row.says;
-            const kvlens::test::temp_dir dir;
-            const std::string path = (dir.path / "bad.pdf").string();
-            std::ofstream f(path, std::ios::binary | std::ios::trunc);
-            ASSERT_TRUE(f.is_open());
-            f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-            f.close();
-            failure_kind why{};
-            auto doc = read_document(path, options_with(), &why);
-            ASSERT_TRUE(!doc.ok());
-            ASSERT_EQ(why, kind);
-            ASSERT_TRUE(contains(doc.message(), says)) << doc.message().c_str();
-        }();
-    }
+    kvlens::test::for_each_row(badFiles_rows(), [&](const badFiles_row& row) {
+        const kvlens::test::temp_dir dir;
+        const std::string path = (dir.path / "bad.pdf").string();
+        std::ofstream f(path, std::ios::binary | std::ios::trunc);
+        ASSERT_TRUE(f.is_open());
+        f.write(row.bytes.data(), static_cast<std::streamsize>(row.bytes.size()));
+        f.close();
+        failure_kind why{};
+        auto doc = read_document(path, options_with(), &why);
+        ASSERT_TRUE(!doc.ok());
+        ASSERT_EQ(why, row.kind);
+        ASSERT_TRUE(contains(doc.message(), row.says)) << doc.message().c_str();
+    });
 }
 
 TEST_F(PdfReader, pageRanges)
@@ -473,21 +436,14 @@ std::vector<pageRangeParsing_row> pageRangeParsing_rows()
 
 TEST_F(PdfReader, pageRangeParsing)
 {
-    for (const pageRangeParsing_row& row : pageRangeParsing_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& text = row.text;
-            const bool& valid = row.valid;
-            const int& first = row.first;
-            const int& last = row.last;
-            const auto r = parse_page_range(text);
-            ASSERT_EQ(r.has_value(), valid);
-            if (r) {
-                ASSERT_EQ(r->first, first);
-                ASSERT_EQ(r->last, last);
-            }
-        }();
-    }
+    kvlens::test::for_each_row(pageRangeParsing_rows(), [&](const pageRangeParsing_row& row) {
+        const auto r = parse_page_range(row.text);
+        ASSERT_EQ(r.has_value(), row.valid);
+        if (r) {
+            ASSERT_EQ(r->first, row.first);
+            ASSERT_EQ(r->last, row.last);
+        }
+    });
 }
 
 struct helperFaults_row {
@@ -509,22 +465,16 @@ std::vector<helperFaults_row> helperFaults_rows()
 
 TEST_F(PdfReader, helperFaults)
 {
-    for (const helperFaults_row& row : helperFaults_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& fault = row.fault;
-            const kvlens::pdf::failure_kind& kind = row.kind;
-            const std::string& says = row.says;
-            scoped_env env("KVLENS_PDF_HELPER_TEST_FAULT", fault.c_str());
-            read_options o = options_with();
-            o.timeout = std::chrono::milliseconds(1500);
-            failure_kind why{};
-            auto doc = read_document(samples / "001-trivial/minimal-document.pdf", o, &why);
-            ASSERT_TRUE(!doc.ok());
-            ASSERT_EQ(why, kind);
-            ASSERT_TRUE(contains(doc.message(), says)) << doc.message().c_str();
-        }();
-    }
+    kvlens::test::for_each_row(helperFaults_rows(), [&](const helperFaults_row& row) {
+        scoped_env env("KVLENS_PDF_HELPER_TEST_FAULT", row.fault.c_str());
+        read_options o = options_with();
+        o.timeout = std::chrono::milliseconds(1500);
+        failure_kind why{};
+        auto doc = read_document(samples / "001-trivial/minimal-document.pdf", o, &why);
+        ASSERT_TRUE(!doc.ok());
+        ASSERT_EQ(why, row.kind);
+        ASSERT_TRUE(contains(doc.message(), row.says)) << doc.message().c_str();
+    });
 }
 
 TEST_F(PdfReader, cancelStopsTheRead)

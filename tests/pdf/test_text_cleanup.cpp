@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 using namespace kvlens::pdf;
 
 namespace {
@@ -32,14 +34,9 @@ std::vector<normalizeCharacters_row> normalizeCharacters_rows()
 
 TEST(TextCleanup, normalizeCharacters)
 {
-    for (const normalizeCharacters_row& row : normalizeCharacters_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& input = row.input;
-            const std::string& expected = row.expected;
-            ASSERT_EQ(normalize_characters(input), expected);
-        }();
-    }
+    kvlens::test::for_each_row(normalizeCharacters_rows(), [&](const normalizeCharacters_row& row) {
+        ASSERT_EQ(normalize_characters(row.input), row.expected);
+    });
 }
 
 TEST(TextCleanup, invalidUtf8BecomesReplacement)
@@ -67,14 +64,9 @@ std::vector<rightToLeft_row> rightToLeft_rows()
 
 TEST(TextCleanup, rightToLeft)
 {
-    for (const rightToLeft_row& row : rightToLeft_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& input = row.input;
-            const std::string& expected = row.expected;
-            ASSERT_EQ(fix_rtl_visual_order(input), expected);
-        }();
-    }
+    kvlens::test::for_each_row(rightToLeft_rows(), [&](const rightToLeft_row& row) {
+        ASSERT_EQ(fix_rtl_visual_order(row.input), row.expected);
+    });
 }
 
 struct pageNumbers_row {
@@ -102,14 +94,9 @@ std::vector<pageNumbers_row> pageNumbers_rows()
 
 TEST(TextCleanup, pageNumbers)
 {
-    for (const pageNumbers_row& row : pageNumbers_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& line = row.line;
-            const bool& isPageNumber = row.isPageNumber;
-            ASSERT_EQ(is_page_number_line(line), isPageNumber);
-        }();
-    }
+    kvlens::test::for_each_row(pageNumbers_rows(), [&](const pageNumbers_row& row) {
+        ASSERT_EQ(is_page_number_line(row.line), row.isPageNumber);
+    });
 }
 
 struct hyphenation_row {
@@ -131,14 +118,9 @@ std::vector<hyphenation_row> hyphenation_rows()
 
 TEST(TextCleanup, hyphenation)
 {
-    for (const hyphenation_row& row : hyphenation_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& input = row.input;
-            const std::string& expected = row.expected;
-            ASSERT_EQ(join_hyphenated(input), expected);
-        }();
-    }
+    kvlens::test::for_each_row(hyphenation_rows(), [&](const hyphenation_row& row) {
+        ASSERT_EQ(join_hyphenated(row.input), row.expected);
+    });
 }
 
 struct unwrap_row {
@@ -162,14 +144,9 @@ std::vector<unwrap_row> unwrap_rows()
 
 TEST(TextCleanup, unwrap)
 {
-    for (const unwrap_row& row : unwrap_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& input = row.input;
-            const std::string& expected = row.expected;
-            ASSERT_EQ(unwrap_lines(input), expected);
-        }();
-    }
+    kvlens::test::for_each_row(unwrap_rows(), [&](const unwrap_row& row) {
+        ASSERT_EQ(unwrap_lines(row.input), row.expected);
+    });
 }
 
 TEST(TextCleanup, runningHeadersAndPageNumbers)
@@ -239,15 +216,10 @@ std::vector<spacedCjkClosedUp_row> spacedCjkClosedUp_rows()
 
 TEST(TextCleanup, spacedCjkClosedUp)
 {
-    for (const spacedCjkClosedUp_row& row : spacedCjkClosedUp_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& input = row.input;
-            const std::string& expected = row.expected;
-            const auto clean = clean_pages({input});
-            ASSERT_EQ(clean[0], expected);
-        }();
-    }
+    kvlens::test::for_each_row(spacedCjkClosedUp_rows(), [&](const spacedCjkClosedUp_row& row) {
+        const auto clean = clean_pages({row.input});
+        ASSERT_EQ(clean[0], row.expected);
+    });
 }
 
 TEST(TextCleanup, pageBoundariesKept)

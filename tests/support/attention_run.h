@@ -21,7 +21,7 @@ std::vector<std::string> simd_levels();
 
 // One case of a SIMD-against-scalar attention comparison (a row of the suites' tables).
 struct attention_case {
-    std::string name;    // what a failure is traced with
+    std::string tag;     // what a failure is traced with
     std::string level;   // the SIMD level: "avx2" or "avx512"
     kv_dtype dtype = kv_dtype::f16;
     int window = 0;      // sliding window in tokens, 0: full attention

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include "tests/support/word_counter.h"
 
 #include <string>
@@ -52,20 +54,13 @@ std::vector<fits_row> fits_rows()
 
 TEST(ContextFit, aDocumentFitsWhenItAndTheAnswerFitTheContext)
 {
-    for (const fits_row& row : fits_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const int& contextLength = row.contextLength;
-            const int& answerTokens = row.answerTokens;
-            const bool& fits = row.fits;
-            const int& available = row.available;
-            const auto d = doc_of({words(1, 30), words(2, 30), words(3, 30)});
-            const fit_report r = check_fit(d, count_words, contextLength, answerTokens, 10);
-            ASSERT_EQ(r.needed_tokens, 90);
-            ASSERT_EQ(r.available_tokens, available);
-            ASSERT_EQ(r.fits, fits);
-        }();
-    }
+    kvlens::test::for_each_row(fits_rows(), [&](const fits_row& row) {
+        const auto d = doc_of({words(1, 30), words(2, 30), words(3, 30)});
+        const fit_report r = check_fit(d, count_words, row.contextLength, row.answerTokens, 10);
+        ASSERT_EQ(r.needed_tokens, 90);
+        ASSERT_EQ(r.available_tokens, row.available);
+        ASSERT_EQ(r.fits, row.fits);
+    });
 }
 
 TEST(ContextFit, sectionsArePageAligned)

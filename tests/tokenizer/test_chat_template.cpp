@@ -4,6 +4,8 @@
 // as its official template would (compared as whole strings).
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <string>
 #include <vector>
 
@@ -85,17 +87,11 @@ std::vector<detectsKind_row> detectsKind_rows()
 
 TEST(ChatTemplate, detectsKind)
 {
-    for (const detectsKind_row& row : detectsKind_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& tmpl = row.tmpl;
-            const std::string& kind = row.kind;
-            const std::string& default_system = row.default_system;
-            const chat_format f = chat_format::from_template(tmpl);
-            ASSERT_EQ(std::string(to_string(f.kind)), kind);
-            ASSERT_EQ(f.default_system, default_system);
-        }();
-    }
+    kvlens::test::for_each_row(detectsKind_rows(), [&](const detectsKind_row& row) {
+        const chat_format f = chat_format::from_template(row.tmpl);
+        ASSERT_EQ(std::string(to_string(f.kind)), row.kind);
+        ASSERT_EQ(f.default_system, row.default_system);
+    });
 }
 
 struct renders_row {
@@ -133,16 +129,9 @@ std::vector<renders_row> renders_rows()
 
 TEST(ChatTemplate, renders)
 {
-    for (const renders_row& row : renders_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& tmpl = row.tmpl;
-            const std::vector<chat_message>& messages = row.messages;
-            const bool& generation = row.generation;
-            const std::string& expected = row.expected;
-            ASSERT_EQ(chat_format::from_template(tmpl).render(messages, generation), expected);
-        }();
-    }
+    kvlens::test::for_each_row(renders_rows(), [&](const renders_row& row) {
+        ASSERT_EQ(chat_format::from_template(row.tmpl).render(row.messages, row.generation), row.expected);
+    });
 }
 
 // Through the tokenizer: template from the GGUF, rendered text encodes to
@@ -272,15 +261,11 @@ std::vector<aSystemTurnTheTemplateAlwaysPrintsIsNoHiddenDefault_row> aSystemTurn
 
 TEST(ChatTemplate, aSystemTurnTheTemplateAlwaysPrintsIsNoHiddenDefault)
 {
-    for (const aSystemTurnTheTemplateAlwaysPrintsIsNoHiddenDefault_row& row : aSystemTurnTheTemplateAlwaysPrintsIsNoHiddenDefault_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& tmpl = row.tmpl;
-            const chat_format f = chat_format::from_template(tmpl);
-            ASSERT_EQ(std::string(to_string(f.kind)), std::string("chatml"));
-            ASSERT_EQ(f.default_system, std::string());
-        }();
-    }
+    kvlens::test::for_each_row(aSystemTurnTheTemplateAlwaysPrintsIsNoHiddenDefault_rows(), [&](const aSystemTurnTheTemplateAlwaysPrintsIsNoHiddenDefault_row& row) {
+        const chat_format f = chat_format::from_template(row.tmpl);
+        ASSERT_EQ(std::string(to_string(f.kind)), std::string("chatml"));
+        ASSERT_EQ(f.default_system, std::string());
+    });
 }
 
 TEST(ChatTemplate, gemmaAndLlama3FromTokens)

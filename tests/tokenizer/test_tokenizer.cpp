@@ -5,6 +5,8 @@
 // generation, and the metadata checks of tokenizer::from_gguf.
 #include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <stdexcept>
@@ -70,25 +72,21 @@ std::vector<utf8StreamSplitsAnywhere_row> utf8StreamSplitsAnywhere_rows()
 
 TEST(Tokenizer, utf8StreamSplitsAnywhere)
 {
-    for (const utf8StreamSplitsAnywhere_row& row : utf8StreamSplitsAnywhere_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& text = row.text;
-            // Every chunk size, every output whole characters, all of it in the end.
-            for (std::size_t chunk = 1; chunk <= 5; ++chunk) {
-                utf8_stream s;
-                std::string out;
-                for (std::size_t pos = 0; pos < text.size(); pos += chunk) {
-                    const std::string part = s.push(std::string_view(text).substr(pos, chunk));
-                    ASSERT_TRUE(valid_utf8(part)) << "chunk " << chunk << " at " << pos;
-                    out += part;
-                }
-                out += s.flush();
-                ASSERT_EQ(out, text);
-                ASSERT_EQ(s.pending(), std::size_t(0));
+    kvlens::test::for_each_row(utf8StreamSplitsAnywhere_rows(), [&](const utf8StreamSplitsAnywhere_row& row) {
+        // Every chunk size, every output whole characters, all of it in the end.
+        for (std::size_t chunk = 1; chunk <= 5; ++chunk) {
+            utf8_stream s;
+            std::string out;
+            for (std::size_t pos = 0; pos < row.text.size(); pos += chunk) {
+                const std::string part = s.push(std::string_view(row.text).substr(pos, chunk));
+                ASSERT_TRUE(valid_utf8(part)) << "chunk " << chunk << " at " << pos;
+                out += part;
             }
-        }();
-    }
+            out += s.flush();
+            ASSERT_EQ(out, row.text);
+            ASSERT_EQ(s.pending(), std::size_t(0));
+        }
+    });
 }
 
 TEST(Tokenizer, utf8StreamHoldsSplitCharacter)
@@ -123,17 +121,12 @@ std::vector<utf8StreamReplacesInvalidBytes_row> utf8StreamReplacesInvalidBytes_r
 
 TEST(Tokenizer, utf8StreamReplacesInvalidBytes)
 {
-    for (const utf8StreamReplacesInvalidBytes_row& row : utf8StreamReplacesInvalidBytes_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& input = row.input;
-            const std::string& expected = row.expected;
-            utf8_stream s;
-            std::string out = s.push(input);
-            out += s.flush();
-            ASSERT_EQ(out, expected);
-        }();
-    }
+    kvlens::test::for_each_row(utf8StreamReplacesInvalidBytes_rows(), [&](const utf8StreamReplacesInvalidBytes_row& row) {
+        utf8_stream s;
+        std::string out = s.push(row.input);
+        out += s.flush();
+        ASSERT_EQ(out, row.expected);
+    });
 }
 
 // ---- byte-level alphabet
@@ -201,19 +194,13 @@ std::vector<pretokenizerSplits_row> pretokenizerSplits_rows()
 
 TEST(Tokenizer, pretokenizerSplits)
 {
-    for (const pretokenizerSplits_row& row : pretokenizerSplits_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& pre = row.pre;
-            const std::string& text = row.text;
-            const std::vector<std::string>& pieces = row.pieces;
-            auto p = pretokenizer::create(pre);
-            ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.message().c_str());
-            std::vector<std::string> got;
-            for (std::string_view s : (*p)->split(text)) got.emplace_back(s);
-            ASSERT_EQ(got, pieces);
-        }();
-    }
+    kvlens::test::for_each_row(pretokenizerSplits_rows(), [&](const pretokenizerSplits_row& row) {
+        auto p = pretokenizer::create(row.pre);
+        ASSERT_TRUE(p.ok()) << (p.ok() ? "" : p.message().c_str());
+        std::vector<std::string> got;
+        for (std::string_view s : (*p)->split(row.text)) got.emplace_back(s);
+        ASSERT_EQ(got, row.pieces);
+    });
 }
 
 TEST(Tokenizer, pretokenizerUnknownName)
@@ -388,37 +375,32 @@ std::vector<rejectsBadMetadata_row> rejectsBadMetadata_rows()
 
 TEST(Tokenizer, rejectsBadMetadata)
 {
-    for (const rejectsBadMetadata_row& row : rejectsBadMetadata_rows()) {
-        SCOPED_TRACE(row.tag);
-        [&] {
-            const std::string& mutation = row.mutation;
-            const std::string& expected = row.expected;
-            vocab_spec v = byte_level_vocab();
-            for (const char* s : {"<s>", "</s>", "ab", "cd"}) v.add(s);
-            v.merges = {"a b", "c d"};
-            const std::string m = mutation;
-            gguf_writer w;
-            if (m != "no model") w.set_string("tokenizer.ggml.model", m == "bert" ? "bert" : "gpt2");
-            w.set_string("tokenizer.ggml.pre", m == "pre" ? "martian" : "gpt2");
-            if (m != "no tokens") w.set_string_array("tokenizer.ggml.tokens", v.tokens);
-            if (m == "types") w.set_i32_array("tokenizer.ggml.token_type", {1, 1, 1});
-            if (m == "type value") {
-                std::vector<std::int32_t> types(v.tokens.size(), 1);
-                types[5] = 9;
-                w.set_i32_array("tokenizer.ggml.token_type", types);
-            }
-            if (m == "scores") w.set_f32_array("tokenizer.ggml.scores", {0.0f, 1.0f});
-            if (m == "merge") w.set_string_array("tokenizer.ggml.merges", {"a b", "ab"});
-            else if (m != "no merges") w.set_string_array("tokenizer.ggml.merges", v.merges);
-            if (m == "bos") w.set_u32("tokenizer.ggml.bos_token_id", 70000);
-            if (m == "eot") w.set_u32("tokenizer.ggml.eot_token_id", 260);
-            auto file = gguf_file::parse(w.to_bytes());
-            ASSERT_TRUE(file.ok()) << (file.ok() ? "" : file.message().c_str());
-            auto t = tokenizer::from_gguf(**file);
-            ASSERT_TRUE(!t.ok());
-            ASSERT_TRUE(contains(t.message(), expected)) << t.message().c_str();
-        }();
-    }
+    kvlens::test::for_each_row(rejectsBadMetadata_rows(), [&](const rejectsBadMetadata_row& row) {
+        vocab_spec v = byte_level_vocab();
+        for (const char* s : {"<s>", "</s>", "ab", "cd"}) v.add(s);
+        v.merges = {"a b", "c d"};
+        const std::string m = row.mutation;
+        gguf_writer w;
+        if (m != "no model") w.set_string("tokenizer.ggml.model", m == "bert" ? "bert" : "gpt2");
+        w.set_string("tokenizer.ggml.pre", m == "pre" ? "martian" : "gpt2");
+        if (m != "no tokens") w.set_string_array("tokenizer.ggml.tokens", v.tokens);
+        if (m == "types") w.set_i32_array("tokenizer.ggml.token_type", {1, 1, 1});
+        if (m == "type value") {
+            std::vector<std::int32_t> types(v.tokens.size(), 1);
+            types[5] = 9;
+            w.set_i32_array("tokenizer.ggml.token_type", types);
+        }
+        if (m == "scores") w.set_f32_array("tokenizer.ggml.scores", {0.0f, 1.0f});
+        if (m == "merge") w.set_string_array("tokenizer.ggml.merges", {"a b", "ab"});
+        else if (m != "no merges") w.set_string_array("tokenizer.ggml.merges", v.merges);
+        if (m == "bos") w.set_u32("tokenizer.ggml.bos_token_id", 70000);
+        if (m == "eot") w.set_u32("tokenizer.ggml.eot_token_id", 260);
+        auto file = gguf_file::parse(w.to_bytes());
+        ASSERT_TRUE(file.ok()) << (file.ok() ? "" : file.message().c_str());
+        auto t = tokenizer::from_gguf(**file);
+        ASSERT_TRUE(!t.ok());
+        ASSERT_TRUE(contains(t.message(), row.expected)) << t.message().c_str();
+    });
 }
 
 TEST(Tokenizer, acceptsNoneIds)
