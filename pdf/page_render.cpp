@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// Page rendering through the helper process: spawn, time limit, validated
-// binary answer (see helper_protocol.h).
+// Page rendering through the helper process (started by helper_launch.h),
+// validated binary answer (see helper_protocol.h).
 #include "pdf/page_render.h"
 
 #include "pdf/helper_protocol.h"
-#include "pdf/reader_process.h"
-#include "pdf/subprocess.h"
+#include "pdf/helper_launch.h"
 
 #include <cstring>
 
@@ -27,26 +26,20 @@ result<std::vector<page_image>> render_pages(const std::filesystem::path& file, 
         return fail(failure, failure_kind::bad_range, "resolution " + std::to_string(dpi) + " dpi is outside 8..1200");
     if (pages.first < 1 || (pages.last != 0 && pages.last < pages.first))
         return fail(failure, failure_kind::bad_range, "bad page range");
-    auto helper = find_helper(options.helper_path);
-    if (!helper) return fail(failure, failure_kind::helper_missing, helper.message());
-
-    process_request request;
-    request.executable = *helper;
-    request.args = {"render", std::filesystem::absolute(file).string(), "--first", std::to_string(pages.first),
-                    "--last", std::to_string(pages.last), "--dpi", std::to_string(dpi)};
-    if (!options.password.empty()) {
-        request.args.push_back("--password-stdin");
-        request.stdin_data = options.password;
-    }
-    request.timeout = options.timeout;
-    request.max_stdout_bytes = 2048u << 20;
-    request.cancel = options.cancel;
-    auto run = run_process(request);
-    if (!run) return fail(failure, failure_kind::helper_missing, run.message());
+    helper_launch launch;
+    launch.subcommand = "render";
+    launch.file = std::filesystem::absolute(file);
+    launch.args = {"--first", std::to_string(pages.first), "--last", std::to_string(pages.last), "--dpi",
+                   std::to_string(dpi)};
+    launch.password = options.password;
+    launch.timeout = options.timeout;
+    launch.max_stdout_bytes = 2048u << 20;
+    launch.cancel = options.cancel;
+    launch.helper_path = options.helper_path;
+    launch.doing = "rendering";
+    auto run = launch_helper(launch, failure);
+    if (!run) return run.err();
     const std::string name = file.filename().string();
-    if (run->cancelled) return fail(failure, failure_kind::cancelled, "rendering '" + name + "' was cancelled");
-    if (run->timed_out)
-        return fail(failure, failure_kind::timeout, "rendering '" + name + "' took too long; the PDF helper was stopped");
     if (run->output_capped) return fail(failure, failure_kind::bad_output, "rendering '" + name + "' produced too much data");
     if (run->term_signal != 0)
         return fail(failure, failure_kind::helper_crashed,

@@ -3,7 +3,7 @@
 #include "pdf/reader_process.h"
 
 #include "pdf/helper_protocol.h"
-#include "pdf/subprocess.h"
+#include "pdf/helper_launch.h"
 #include "pdf/text_cleanup.h"
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <signal.h>
-#include <unistd.h>
 
 namespace kvlens::pdf {
 
@@ -21,19 +20,9 @@ namespace {
 // report has 3 to 5 MiB) plus its JSON escapes.
 constexpr std::size_t max_answer_bytes = std::size_t(96) << 20;
 
-bool is_executable(const std::filesystem::path& p) {
-    std::error_code ec;
-    return std::filesystem::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
-}
-
 error fail(failure_kind* out, failure_kind kind, std::string message) {
     if (out) *out = kind;
     return make_error(std::move(message));
-}
-
-std::string seconds(std::chrono::milliseconds ms) {
-    const long long s10 = (ms.count() + 50) / 100;
-    return s10 % 10 == 0 ? std::to_string(s10 / 10) + " s" : std::to_string(s10 / 10) + "." + std::to_string(s10 % 10) + " s";
 }
 
 // The last non-empty line of the helper's stderr, for a crash message.
@@ -52,28 +41,6 @@ std::string past_the_end(int page, const std::string& name, int n_pages) {
 }
 
 }  // namespace
-
-result<std::filesystem::path> find_helper(const std::filesystem::path& explicit_path) {
-    if (!explicit_path.empty()) {
-        if (is_executable(explicit_path)) return explicit_path;
-        return make_error("the PDF helper '" + explicit_path.string() + "' is missing or not executable");
-    }
-    if (const char* env = std::getenv(helper_env_var); env && *env) {
-        if (is_executable(env)) return std::filesystem::path(env);
-        return make_error(std::string("the PDF helper named by ") + helper_env_var + " ('" + env +
-                          "') is missing or not executable");
-    }
-    std::error_code ec;
-    const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
-        const std::filesystem::path dir = self.parent_path();
-        for (const auto& candidate : {dir / helper_name, dir.parent_path() / "pdf_helper" / helper_name,
-                                      dir.parent_path() / "libexec" / "kvlens" / helper_name})
-            if (is_executable(candidate)) return candidate;
-    }
-    return make_error(std::string("the PDF helper ") + helper_name + " was not found next to the program; set " +
-                      helper_env_var);
-}
 
 std::string format_page_list(const std::vector<int>& pages_in) {
     std::vector<int> pages = pages_in;
@@ -106,9 +73,6 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
     const std::filesystem::path absolute = std::filesystem::absolute(file, ec);
     if (ec) return fail(failure, failure_kind::not_found, "'" + file.string() + "': " + ec.message());
 
-    auto helper = find_helper(options.helper_path);
-    if (!helper) return fail(failure, failure_kind::helper_missing, helper.message());
-
     // Running headers are found by comparing pages, so a short range is read
     // with two pages of context on each side, which are dropped afterwards.
     const page_range want = options.pages.value_or(page_range{});
@@ -119,25 +83,20 @@ result<document_text> read_document(const std::filesystem::path& file, const rea
         if (want.last != 0) ask.last = want.last + context_pages;
     }
 
-    process_request request;
-    request.executable = *helper;
-    request.args = {"extract", absolute.string(), "--first", std::to_string(ask.first),
-                    "--last", std::to_string(ask.last)};
-    if (!options.password.empty()) {
-        request.args.push_back("--password-stdin");
-        request.stdin_data = options.password;
-    }
-    request.timeout = options.timeout;
-    request.max_stdout_bytes = max_answer_bytes;
-    request.cancel = options.cancel;
-    auto run = run_process(request);
-    if (!run) return fail(failure, failure_kind::helper_missing, run.message());
+    helper_launch launch;
+    launch.subcommand = "extract";
+    launch.file = absolute;
+    launch.args = {"--first", std::to_string(ask.first), "--last", std::to_string(ask.last)};
+    launch.password = options.password;
+    launch.timeout = options.timeout;
+    launch.max_stdout_bytes = max_answer_bytes;
+    launch.cancel = options.cancel;
+    launch.helper_path = options.helper_path;
+    launch.doing = "reading";
+    auto run = launch_helper(launch, failure);
+    if (!run) return run.err();
     const process_outcome& p = *run;
     const std::string name = file.filename().string();
-    if (p.cancelled) return fail(failure, failure_kind::cancelled, "reading '" + name + "' was cancelled");
-    if (p.timed_out)
-        return fail(failure, failure_kind::timeout,
-                    "reading '" + name + "' took longer than " + seconds(options.timeout) + "; the PDF helper was stopped");
     if (p.output_capped)
         return fail(failure, failure_kind::bad_output,
                     "'" + name + "' is too large to read: its text passes " + std::to_string(max_answer_bytes >> 20) +

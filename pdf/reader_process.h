@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading a PDF's text safely: runs kvlens-pdf-helper with a time limit,
+// Reading a PDF's text safely: runs kvlens-pdf-helper (helper_launch.h) with a time limit,
 // validates its JSON answer, cleans the text for the model (text_cleanup.h)
 // and reports pages without a text layer. This is what the CLI and the window
 // call; poppler never runs inside the caller's process.
@@ -14,6 +14,7 @@
 
 #include "common/result.h"
 #include "pdf/document.h"
+#include "pdf/helper_launch.h"
 
 #include <atomic>
 #include <chrono>
@@ -22,15 +23,6 @@
 #include <string>
 
 namespace kvlens::pdf {
-
-// The environment variable that names the helper executable (tests, installs).
-inline constexpr const char* helper_env_var = "KVLENS_PDF_HELPER";
-inline constexpr const char* helper_name = "kvlens-pdf-helper";
-
-// Finds the helper: `explicit_path` when given, else $KVLENS_PDF_HELPER, else
-// next to the calling executable, else ../pdf_helper/ (the build tree) or
-// ../libexec/kvlens/ (an install) relative to it.
-result<std::filesystem::path> find_helper(const std::filesystem::path& explicit_path = {});
 
 struct read_options {
     std::string password;                       // empty: none

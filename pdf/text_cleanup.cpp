@@ -55,6 +55,19 @@ u32 tidy_line(u32v line) {
 
 bool is_hyphen(char32_t c) { return c == U'-' || c == 0x2010; }
 
+// How a line that ends in `left` meets a next line that starts with `after`
+// at a hyphen: "exam-" + "ple" drops it ("example"), "COVID-" + "19" keeps it
+// ("COVID-19"); anything else is no hyphenation. The one rule both
+// join_hyphenated() and the paragraph unwrapping (join_into) apply.
+enum class hyphen_join { none, drop_hyphen, keep_hyphen };
+hyphen_join hyphen_rule(u32v left, char32_t after) {
+    const std::size_t n = left.size();
+    if (n < 2 || !is_hyphen(left[n - 1]) || !utf8::is_letter(left[n - 2])) return hyphen_join::none;
+    if (utf8::is_lower(left[n - 2]) && utf8::is_lower(after)) return hyphen_join::drop_hyphen;
+    if (utf8::is_upper(after) || utf8::is_digit(after)) return hyphen_join::keep_hyphen;
+    return hyphen_join::none;
+}
+
 // Some PDFs place every CJK character separately and poppler prints a space
 // between each ("预 填 充 阶 段"). When most CJK pairs of a line are spaced so,
 // the spaces are removed; a line with a few spaced pairs is left alone.
@@ -78,16 +91,11 @@ u32 close_cjk_spacing(u32v line) {
 // "COVID-" + "19" -> "COVID-19", CJK + CJK -> no space, else a space.
 void join_into(u32& paragraph, u32v next) {
     const std::size_t n = paragraph.size();
-    if (n >= 2 && is_hyphen(paragraph[n - 1]) && utf8::is_letter(paragraph[n - 2]) && !next.empty()) {
-        if (utf8::is_lower(paragraph[n - 2]) && utf8::is_lower(next[0])) {
-            paragraph.pop_back();
-            paragraph.append(next);
-            return;
-        }
-        if (utf8::is_upper(next[0]) || utf8::is_digit(next[0])) {
-            paragraph.append(next);
-            return;
-        }
+    const hyphen_join h = next.empty() ? hyphen_join::none : hyphen_rule(paragraph, next[0]);
+    if (h != hyphen_join::none) {
+        if (h == hyphen_join::drop_hyphen) paragraph.pop_back();
+        paragraph.append(next);
+        return;
     }
     if (n > 0 && !next.empty() && utf8::is_cjk(paragraph[n - 1]) && utf8::is_cjk(next[0])) {
         paragraph.append(next);
@@ -384,20 +392,14 @@ std::string join_hyphenated(std::string_view text) {
     out.reserve(in.size());
     for (std::size_t i = 0; i < in.size(); ++i) {
         const char32_t c = in[i];
-        if (c == U'\n' && !out.empty() && is_hyphen(out.back()) && out.size() >= 2 && utf8::is_letter(out[out.size() - 2])) {
+        if (c == U'\n') {
             std::size_t j = i + 1;
             while (j < in.size() && utf8::is_space(in[j])) ++j;
-            if (j < in.size()) {
-                const char32_t before = out[out.size() - 2], after = in[j];
-                if (utf8::is_lower(before) && utf8::is_lower(after)) {
-                    out.pop_back();
-                    i = j - 1;
-                    continue;
-                }
-                if (utf8::is_upper(after) || utf8::is_digit(after)) {
-                    i = j - 1;
-                    continue;
-                }
+            const hyphen_join h = j < in.size() ? hyphen_rule(out, in[j]) : hyphen_join::none;
+            if (h != hyphen_join::none) {
+                if (h == hyphen_join::drop_hyphen) out.pop_back();
+                i = j - 1;
+                continue;
             }
         }
         out.push_back(c);

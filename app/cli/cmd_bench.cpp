@@ -27,6 +27,7 @@
 #include "engine/backend/backend.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/model/model.h"
+#include "engine/runtime/backend_choice.h"
 
 namespace {
 
@@ -145,21 +146,19 @@ int run_bench(const bench_args& a) {
     bo.n_threads = a.threads;
     bo.max_batch = std::max({a.n_prompt, std::min(a.depth, depth_chunk), 1});
     bo.max_ctx = a.depth + std::max(a.n_prompt, a.n_gen) + 16;
-    kvlens::result<std::unique_ptr<kvlens::backend>> b = kvlens::make_error("no backend");
-    if (a.backend == "cuda" || a.backend == "auto") {
-#if KVLENS_HAVE_CUDA
-        b = kvlens::make_cuda_backend(model, bo);
-        if (!b && a.backend == "cuda") return fail(fmt::format("CUDA backend: {}", b.message()));
-#else
-        if (a.backend == "cuda") return fail("this build has no CUDA backend");
-#endif
-    }
-    if (!b) b = kvlens::make_cpu_backend(model, bo);
-    if (!b) return fail(b.message());
-    kvlens::backend& be = **b;
-
-    auto seq = single_sequence::attach(be, model.info(), bo.max_ctx, dtype);
-    if (!seq) return fail(seq.message());
+    // The backend through the one choice generate makes too (CUDA that cannot
+    // run falls back to the CPU, with the reason said), its KV pool sized for
+    // the depth and the longest test.
+    kvlens::backend_request br;
+    br.which = a.backend;
+    br.options = bo;
+    br.kv = single_sequence::geometry(model.info(), dtype);
+    br.kv_blocks = single_sequence::blocks_for(br.kv, bo.max_ctx);
+    auto chosen = kvlens::choose_backend(model, br);
+    if (!chosen) return fail(chosen.message());
+    if (!chosen->fallback.empty()) fmt::print(stderr, "kvlens-cli bench: {}\n", chosen->fallback);
+    kvlens::backend& be = *chosen->chosen;
+    single_sequence seq = single_sequence::on_initialized_pool(be, br.kv_blocks);
     const int V = model.info().n_vocab;
     std::vector<float> logits(static_cast<std::size_t>(V));
     // Token ids spread over the vocabulary (the content does not change the work).
@@ -172,7 +171,7 @@ int run_bench(const bench_args& a) {
     // The depth, once: pp and tg only write positions from depth on.
     for (int p = 0; p < a.depth; p += depth_chunk) {
         const int n = std::min(depth_chunk, a.depth - p);
-        if (auto s = seq->feed({context.data() + p, static_cast<std::size_t>(n)}, p, logits.data()); !s)
+        if (auto s = seq.feed({context.data() + p, static_cast<std::size_t>(n)}, p, logits.data()); !s)
             return fail(s.message());
     }
 
@@ -184,7 +183,7 @@ int run_bench(const bench_args& a) {
             kvlens::forward_counts c;
             const double cpu0 = process_cpu_seconds();
             const auto t0 = clock::now();
-            if (auto s = seq->feed(prompt, a.depth, logits.data(), &c); !s) return fail(s.message());
+            if (auto s = seq.feed(prompt, a.depth, logits.data(), &c); !s) return fail(s.message());
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();
             if (rep >= 0) {
                 pp_cpu.push_back(process_cpu_seconds() - cpu0);
@@ -200,7 +199,7 @@ int run_bench(const bench_args& a) {
             const auto t0 = clock::now();
             for (int i = 0; i < a.n_gen; ++i) {
                 kvlens::forward_counts c;
-                if (auto s = seq->feed({&gen[static_cast<std::size_t>(i)], 1}, a.depth + i, logits.data(), &c); !s)
+                if (auto s = seq.feed({&gen[static_cast<std::size_t>(i)], 1}, a.depth + i, logits.data(), &c); !s)
                     return fail(s.message());
                 bytes += c.weight_bytes + c.kv_bytes;
                 wbytes += c.weight_bytes;
@@ -222,7 +221,8 @@ int run_bench(const bench_args& a) {
     const stats spp = summarize(pp), stg = summarize(tg), sfl = summarize(pp_flops), sby = summarize(tg_bytes);
     if (a.json) {
         nlohmann::json j = {
-            {"model", a.model}, {"backend", be.name()}, {"description", be.description()}, {"threads", a.threads},
+            {"model", a.model}, {"backend", be.name()}, {"description", be.description()},
+            {"backend_fallback", chosen->fallback}, {"threads", a.threads},
             {"reps", a.reps}, {"depth", a.depth}, {"kv_dtype", kvlens::to_string(dtype)},
             {"pp", {{"tokens", a.n_prompt}, {"tok_s_mean", spp.mean}, {"tok_s_sd", spp.sd}, {"tok_s", pp},
                     {"flop", pp_flop_count}, {"flop_s_mean", sfl.mean}, {"flop_s_sd", sfl.sd},

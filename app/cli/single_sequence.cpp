@@ -6,16 +6,28 @@
 
 #include "engine/kv/kv_geometry.h"
 
-kvlens::result<single_sequence> single_sequence::attach(kvlens::backend& be, const kvlens::model_info& info,
-                                                        int max_ctx, kvlens::kv_dtype dtype) {
-    const kvlens::kv_geometry g = kvlens::make_kv_geometry(info, dtype, 16);
-    const auto n_blocks = static_cast<std::int32_t>(g.blocks_for_tokens(max_ctx));
-    if (auto s = be.init_kv(g, n_blocks); !s) return s.err();
+kvlens::kv_geometry single_sequence::geometry(const kvlens::model_info& info, kvlens::kv_dtype dtype) {
+    return kvlens::make_kv_geometry(info, dtype, 16);
+}
+
+std::int32_t single_sequence::blocks_for(const kvlens::kv_geometry& g, int max_ctx) {
+    return static_cast<std::int32_t>(g.blocks_for_tokens(max_ctx));
+}
+
+single_sequence single_sequence::on_initialized_pool(kvlens::backend& be, std::int32_t n_blocks) {
     single_sequence seq;
     seq.be_ = &be;
     seq.table_.resize(static_cast<std::size_t>(n_blocks));
     std::iota(seq.table_.begin(), seq.table_.end(), 0);
     return seq;
+}
+
+kvlens::result<single_sequence> single_sequence::attach(kvlens::backend& be, const kvlens::model_info& info,
+                                                        int max_ctx, kvlens::kv_dtype dtype) {
+    const kvlens::kv_geometry g = geometry(info, dtype);
+    const std::int32_t n_blocks = blocks_for(g, max_ctx);
+    if (auto s = be.init_kv(g, n_blocks); !s) return s.err();
+    return on_initialized_pool(be, n_blocks);
 }
 
 kvlens::status single_sequence::feed(std::span<const std::int32_t> ids, int pos, float* logits,

@@ -9,6 +9,7 @@
 
 #include "engine/backend/backend.h"
 #include "common/result.h"
+#include "engine/kv/kv_geometry.h"
 #include "engine/kv/kv_types.h"
 #include "engine/model/model_info.h"
 
@@ -17,6 +18,13 @@ public:
     // Gives the backend a KV pool of 16-token blocks for max_ctx tokens (f16 unless told).
     static kvlens::result<single_sequence> attach(kvlens::backend& be, const kvlens::model_info& info, int max_ctx,
                                                   kvlens::kv_dtype dtype = kvlens::kv_dtype::f16);
+
+    // The KV shape attach() uses (16-token blocks) and the blocks for max_ctx
+    // tokens, for a backend whose pool is set up elsewhere (choose_backend).
+    static kvlens::kv_geometry geometry(const kvlens::model_info& info, kvlens::kv_dtype dtype = kvlens::kv_dtype::f16);
+    static std::int32_t blocks_for(const kvlens::kv_geometry& g, int max_ctx);
+    // A sequence over blocks 0 .. n_blocks - 1 of a pool the backend already holds.
+    static single_sequence on_initialized_pool(kvlens::backend& be, std::int32_t n_blocks);
 
     // Runs ids at positions [pos, pos + ids.size()) and writes the logits of
     // `rows` (indices into ids; empty: the last one), (rows, n_vocab) f32.

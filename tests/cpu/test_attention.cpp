@@ -6,11 +6,14 @@
 // decode tokens next to prefill chunks, GQA groups from 1 to 8, head sizes
 // 64 and 128, sliding windows on and off, at every SIMD level this CPU has
 // and with thread counts that split a long decode range into chunks.
-#include <QtTest>
+#include <gtest/gtest.h>
+
+#include "tests/support/table_rows.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <string>
@@ -18,23 +21,14 @@
 
 #include "engine/backend/cpu/attention.h"
 #include "engine/backend/cpu/kernels.h"
-#include "engine/backend/cpu/thread_pool.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/kv/kv_storage.h"
+#include "tests/support/attention_run.h"
+#include "tests/support/kernel_level_test.h"
 
 using namespace kvlens;
 
 namespace {
-
-// The SIMD levels this CPU can run.
-QStringList simd_levels() {
-    QStringList out;
-    const std::string best = cpu_kernel_level();
-    for (const char* l : {"avx2", "avx512"})
-        if (set_cpu_kernel_level(l)) out << l;
-    set_cpu_kernel_level(best.c_str());
-    return out;
-}
 
 // One sequence of the batch: its length in the cache, and the positions of
 // its tokens in this batch (the last `n_new` positions).
@@ -107,129 +101,96 @@ bool build(fixture& f, const std::vector<sequence_spec>& seqs, int n_head, int n
     return true;
 }
 
-std::vector<float> run(const fixture& f, int n_head, int window, const char* level, int threads) {
-    std::vector<float> out(f.q.size(), NAN);
-    if (!set_cpu_kernel_level(level)) return {};
-    thread_pool pool(threads);
-    attention_scratch scratch;
-    int longest = 0;
-    for (int p : f.positions) longest = std::max(longest, p + 1);
-    scratch.reserve(pool.size(), n_head / f.geo.n_kv_heads, longest, f.geo.head_dim);
-    attention_args a;
-    a.q = f.q.data();
-    a.out = out.data();
-    a.n_tokens = static_cast<int>(f.positions.size());
-    a.n_head = n_head;
-    a.n_head_kv = f.geo.n_kv_heads;
-    a.head_dim = f.geo.head_dim;
-    a.layer = 1;
-    a.window = window;
-    a.scale = 1.0f / std::sqrt(static_cast<float>(f.geo.head_dim));
-    a.dtype = f.geo.dtype;
-    a.kv = &f.kv;
-    a.block_tables = f.batch_tables.data();
-    a.positions = f.positions.data();
-    attention(a, pool, scratch);
-    return out;
+std::vector<float> run(const fixture& f, int n_head, int window, const std::string& level, int threads) {
+    test::attention_batch b;
+    b.kv = &f.kv;
+    b.dtype = f.geo.dtype;
+    b.layer = 1;
+    b.n_head = n_head;
+    b.n_head_kv = f.geo.n_kv_heads;
+    b.head_dim = f.geo.head_dim;
+    b.window = window;
+    b.scale = 1.0f / std::sqrt(static_cast<float>(f.geo.head_dim));
+    for (int p : f.positions) b.max_range = std::max(b.max_range, p + 1);
+    b.q = f.q;
+    b.positions = f.positions;
+    b.block_tables = f.batch_tables;
+    return test::run_attention(b, level.c_str(), threads);
 }
 
-// Worst |simd - reference| over the outputs, relative to the largest |v|: each
-// output is a convex combination of values. A probability the reference rounds
-// to f16 can differ by 2^-12 relative from the SIMD path's f32 one.
+// Worst |simd - reference| relative to the largest |v|. A probability the
+// reference rounds to f16 can differ by 2^-12 relative from the SIMD path's f32 one.
 double worst_error(const std::vector<float>& simd, const std::vector<float>& ref, const std::vector<float>& v) {
-    float vmax = 0;
-    for (float x : v) vmax = std::max(vmax, std::fabs(x));
-    double worst = 0;
-    for (std::size_t i = 0; i < ref.size(); ++i) {
-        if (!std::isfinite(simd[i])) return INFINITY;   // an output not written
-        worst = std::max(worst, std::fabs(static_cast<double>(simd[i]) - ref[i]) / vmax);
-    }
-    return worst;
+    return test::attention_error(simd, ref, v);
 }
 
 }  // namespace
 
-class TestAttention : public QObject {
-    Q_OBJECT
+// Each test runs on the kernel level the CPU chose, put back afterwards.
+class CpuAttention : public test::kernel_level_test {};
 
-    std::string best_level_;
-
-private slots:
-    void initTestCase() { best_level_ = cpu_kernel_level(); }
-    void cleanup() { QVERIFY(set_cpu_kernel_level(best_level_.c_str())); }
-
-    void simdAttentionEqualsTheScalarReference_data() {
-        QTest::addColumn<QString>("level");
-        QTest::addColumn<int>("dtype");
-        QTest::addColumn<int>("window");
-        QTest::addColumn<int>("n_head");
-        QTest::addColumn<int>("n_head_kv");
-        QTest::addColumn<int>("head_dim");
-        QTest::addColumn<int>("threads");
-        const int f16 = static_cast<int>(kv_dtype::f16), q8 = static_cast<int>(kv_dtype::q8_0);
-        for (const QString& l : simd_levels()) {
-            for (int dt : {f16, q8}) {
-                const QString d = dt == f16 ? " f16" : " q8_0";
-                QTest::newRow(qPrintable(l + d + " group 3")) << l << dt << 0 << 9 << 3 << 64 << 2;
-                QTest::newRow(qPrintable(l + d + " group 3 window 20")) << l << dt << 20 << 9 << 3 << 64 << 2;
-                QTest::newRow(qPrintable(l + d + " group 3 window 512")) << l << dt << 512 << 9 << 3 << 64 << 3;
-                QTest::newRow(qPrintable(l + d + " group 4 head 128")) << l << dt << 0 << 8 << 2 << 128 << 2;
-                QTest::newRow(qPrintable(l + d + " group 4 head 128 window 100")) << l << dt << 100 << 4 << 1 << 128 << 4;
-                QTest::newRow(qPrintable(l + d + " group 8")) << l << dt << 0 << 8 << 1 << 64 << 2;
-                QTest::newRow(qPrintable(l + d + " no grouping")) << l << dt << 0 << 2 << 2 << 64 << 3;
-                QTest::newRow(qPrintable(l + d + " no grouping window 33")) << l << dt << 33 << 2 << 2 << 64 << 1;
-            }
+std::vector<test::attention_case> simd_attention_cases()
+{
+    std::vector<test::attention_case> rows;
+    for (const std::string& l : test::simd_levels()) {
+        for (kv_dtype dt : {kv_dtype::f16, kv_dtype::q8_0}) {
+            const std::string d = dt == kv_dtype::f16 ? " f16" : " q8_0";
+            rows.push_back({l + d + " group 3", l, dt, 0, 9, 3, 64, 2});
+            rows.push_back({l + d + " group 3 window 20", l, dt, 20, 9, 3, 64, 2});
+            rows.push_back({l + d + " group 3 window 512", l, dt, 512, 9, 3, 64, 3});
+            rows.push_back({l + d + " group 4 head 128", l, dt, 0, 8, 2, 128, 2});
+            rows.push_back({l + d + " group 4 head 128 window 100", l, dt, 100, 4, 1, 128, 4});
+            rows.push_back({l + d + " group 8", l, dt, 0, 8, 1, 64, 2});
+            rows.push_back({l + d + " no grouping", l, dt, 0, 2, 2, 64, 3});
+            rows.push_back({l + d + " no grouping window 33", l, dt, 33, 2, 2, 64, 1});
         }
     }
-    // One batch: a long sequence decoding (its range split across threads), a
-    // short one decoding, a prefill chunk in the middle of a sequence, and a
-    // prefill from position 0 whose length is not a multiple of any tile.
-    void simdAttentionEqualsTheScalarReference() {
-        QFETCH(QString, level);
-        QFETCH(int, dtype);
-        QFETCH(int, window);
-        QFETCH(int, n_head);
-        QFETCH(int, n_head_kv);
-        QFETCH(int, head_dim);
-        QFETCH(int, threads);
+    return rows;
+}
+
+// One batch: a long sequence decoding (its range split across threads), a
+// short one decoding, a prefill chunk in the middle of a sequence, and a
+// prefill from position 0 whose length is not a multiple of any tile.
+TEST_F(CpuAttention, simdAttentionEqualsTheScalarReference)
+{
+    kvlens::test::for_each_row(simd_attention_cases(), [&](const test::attention_case& row) {
         fixture f;
-        QVERIFY(build(f, {{3001, 1}, {7, 1}, {700, 45}, {77, 77}}, n_head, n_head_kv, head_dim,
-                      static_cast<kv_dtype>(dtype), 1234u + static_cast<std::uint32_t>(window + head_dim + n_head)));
-        const auto ref = run(f, n_head, window, "scalar", threads);
-        const auto simd = run(f, n_head, window, qPrintable(level), threads);
-        QVERIFY(!ref.empty() && !simd.empty());
+        ASSERT_TRUE(build(f, {{3001, 1}, {7, 1}, {700, 45}, {77, 77}}, row.n_head, row.n_head_kv, row.head_dim, row.dtype,
+                          1234u + static_cast<std::uint32_t>(row.window + row.head_dim + row.n_head)));
+        const auto ref = run(f, row.n_head, row.window, "scalar", row.threads);
+        const auto simd = run(f, row.n_head, row.window, row.level, row.threads);
+        ASSERT_TRUE(!ref.empty() && !simd.empty());
         const double worst = worst_error(simd, ref, f.v_values);
-        if (worst > 1e-3) qWarning("worst error %g of max |v|", worst);
-        QVERIFY(worst <= 1e-3);
-    }
+        if (worst > 1e-3) std::fprintf(stderr, "worst error %g of max |v|\n", worst);
+        ASSERT_TRUE(worst <= 1e-3);
+    });
+}
 
-    // The comparison above could pass on data where the window does not
-    // matter; here it must: the windowed outputs differ from the full ones
-    // by far more than the tolerance, in both paths.
-    void windowChangesTheOutputAndBothPathsAgreeOnIt() {
-        for (const QString& level : simd_levels()) {
-            fixture f;
-            QVERIFY(build(f, {{600, 1}, {300, 40}}, 9, 3, 64, kv_dtype::f16, 77u));
-            const auto full = run(f, 9, 0, qPrintable(level), 2);
-            const auto win = run(f, 9, 64, qPrintable(level), 2);
-            const auto win_ref = run(f, 9, 64, "scalar", 2);
-            QVERIFY(worst_error(win, full, f.v_values) > 1e-2);
-            QVERIFY(worst_error(win, win_ref, f.v_values) <= 1e-3);
-        }
+// The comparison above could pass on data where the window does not
+// matter; here it must: the windowed outputs differ from the full ones
+// by far more than the tolerance, in both paths.
+TEST_F(CpuAttention, windowChangesTheOutputAndBothPathsAgreeOnIt)
+{
+    for (const std::string& level : test::simd_levels()) {
+        fixture f;
+        ASSERT_TRUE(build(f, {{600, 1}, {300, 40}}, 9, 3, 64, kv_dtype::f16, 77u));
+        const auto full = run(f, 9, 0, level, 2);
+        const auto win = run(f, 9, 64, level, 2);
+        const auto win_ref = run(f, 9, 64, "scalar", 2);
+        ASSERT_TRUE(worst_error(win, full, f.v_values) > 1e-2);
+        ASSERT_TRUE(worst_error(win, win_ref, f.v_values) <= 1e-3);
     }
+}
 
-    // A single decode token over a long range gives the same result whether
-    // the range is split into chunks (many threads) or not (one thread).
-    void splittingALongDecodeRangeDoesNotChangeTheResult() {
-        for (const QString& level : simd_levels()) {
-            fixture f;
-            QVERIFY(build(f, {{4099, 1}}, 9, 3, 64, kv_dtype::q8_0, 5u));
-            const auto one = run(f, 9, 0, qPrintable(level), 1);
-            const auto many = run(f, 9, 0, qPrintable(level), 4);
-            QVERIFY(worst_error(many, one, f.v_values) <= 1e-5);
-        }
+// A single decode token over a long range gives the same result whether
+// the range is split into chunks (many threads) or not (one thread).
+TEST_F(CpuAttention, splittingALongDecodeRangeDoesNotChangeTheResult)
+{
+    for (const std::string& level : test::simd_levels()) {
+        fixture f;
+        ASSERT_TRUE(build(f, {{4099, 1}}, 9, 3, 64, kv_dtype::q8_0, 5u));
+        const auto one = run(f, 9, 0, level, 1);
+        const auto many = run(f, 9, 0, level, 4);
+        ASSERT_TRUE(worst_error(many, one, f.v_values) <= 1e-5);
     }
-};
-
-QTEST_GUILESS_MAIN(TestAttention)
-#include "test_attention.moc"
+}

@@ -2,9 +2,18 @@
 // The forward pass on the tiny model: logits do not depend on how tokens are
 // batched (one batch, chunks, one at a time, two sequences side by side), and
 // bad batches are errors, not crashes.
-#include <QtTest>
+#include <gtest/gtest.h>
 
+#include "tests/support/table_rows.h"
+
+#include <algorithm>
+#include <cmath>
 #include <numeric>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include "engine/backend/backend.h"
 #include "engine/kv/kv_geometry.h"
@@ -12,7 +21,10 @@
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "tests/support/test_paths.h"
+#include "tests/support/text_checks.h"
 #include "tests/support/tiny_model.h"
+
+using kvlens::test::contains;
 
 namespace {
 
@@ -25,17 +37,17 @@ struct tiny {
 tiny open_tiny(const std::string& type, kvlens::kv_dtype dtype = kvlens::kv_dtype::f16) {
     tiny t;
     auto m = kvlens::model::load(kvlens::test::tiny_model_path(type));
-    if (!m) qFatal("%s", m.message().c_str());
+    if (!m) throw std::runtime_error(m.message());   // the test fails with it
     t.m = std::move(*m);
     kvlens::backend_options o;
     o.max_batch = 64;
     o.max_ctx = 128;
     o.n_threads = 2;
     auto b = kvlens::make_cpu_backend(*t.m, o);
-    if (!b) qFatal("%s", b.message().c_str());
+    if (!b) throw std::runtime_error(b.message());
     t.be = std::move(*b);
     auto g = kvlens::make_kv_geometry(t.m->info(), dtype, 16);
-    if (!t.be->init_kv(g, 32).ok()) qFatal("init_kv");
+    if (!t.be->init_kv(g, 32).ok()) throw std::runtime_error("init_kv");
     t.V = t.m->info().n_vocab;
     return t;
 }
@@ -53,7 +65,7 @@ std::vector<float> run_pieces(tiny& t, const std::vector<std::int32_t>& ids, int
             b.block_tables.push_back(table);
         }
         b.logit_rows.push_back(static_cast<std::int32_t>(end - at - 1));
-        if (!t.be->forward(b, logits.data(), nullptr).ok()) qFatal("forward");
+        if (!t.be->forward(b, logits.data(), nullptr).ok()) throw std::runtime_error("forward");
     }
     return logits;
 }
@@ -69,140 +81,146 @@ double max_rel_diff(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-class TestForward : public QObject {
-    Q_OBJECT
+struct batchingDoesNotChangeLogits_row {
+    std::string tag;
+    std::string type;
+    int piece;
+};
 
-private slots:
-    void batchingDoesNotChangeLogits_data() {
-        QTest::addColumn<QString>("type");
-        QTest::addColumn<int>("piece");
-        for (const char* type : {"Q4_1", "Q8_0", "F32"})
-            for (int piece : {1, 7, 40})
-                QTest::newRow(qPrintable(QString("%1 pieces of %2").arg(type).arg(piece))) << QString(type) << piece;
-    }
-    void batchingDoesNotChangeLogits() {
-        QFETCH(QString, type);
-        QFETCH(int, piece);
-        tiny t = open_tiny(type.toStdString());
+std::vector<batchingDoesNotChangeLogits_row> batchingDoesNotChangeLogits_rows()
+{
+    std::vector<batchingDoesNotChangeLogits_row> rows;
+    for (const char* type : {"Q4_1", "Q8_0", "F32"})
+        for (int piece : {1, 7, 40})
+            rows.push_back({fmt::format("{} pieces of {}", type, piece), std::string(type), piece});
+    return rows;
+}
+
+TEST(ForwardPass, batchingDoesNotChangeLogits)
+{
+    kvlens::test::for_each_row(batchingDoesNotChangeLogits_rows(), [&](const batchingDoesNotChangeLogits_row& row) {
+        tiny t = open_tiny(row.type);
         std::vector<std::int32_t> ids(40);
         for (int i = 0; i < 40; ++i) ids[static_cast<std::size_t>(i)] = (i * 37 + 11) % t.V;
         std::vector<std::int32_t> table(8);
         std::iota(table.begin(), table.end(), 0);
         const auto whole = run_pieces(t, ids, 40, table.data());
-        const auto pieces = run_pieces(t, ids, piece, table.data());
-        QVERIFY2(max_rel_diff(whole, pieces) < 1e-4, qPrintable(QString::number(max_rel_diff(whole, pieces))));
+        const auto pieces = run_pieces(t, ids, row.piece, table.data());
+        ASSERT_TRUE(max_rel_diff(whole, pieces) < 1e-4) << max_rel_diff(whole, pieces);
         // Logits are real numbers spread over a range, not a constant.
-        QVERIFY(*std::max_element(whole.begin(), whole.end()) - *std::min_element(whole.begin(), whole.end()) > 0.1f);
+        ASSERT_TRUE(*std::max_element(whole.begin(), whole.end()) - *std::min_element(whole.begin(), whole.end()) > 0.1f);
+    });
+}
+
+TEST(ForwardPass, twoSequencesInOneBatchMatchSeparateRuns)
+{
+    tiny t = open_tiny("Q4_1");
+    const std::vector<std::int32_t> a = {5, 9, 300, 4, 77, 12}, c = {400, 3, 8};
+    std::vector<std::int32_t> ta = {0, 1}, tc = {5, 6};   // disjoint blocks
+    const auto alone_a = run_pieces(t, a, 6, ta.data());
+    const auto alone_c = run_pieces(t, c, 3, tc.data());
+
+    kvlens::forward_batch b;
+    for (std::size_t i = 0; i < a.size(); ++i) { b.tokens.push_back(a[i]); b.positions.push_back(int(i)); b.block_tables.push_back(ta.data()); }
+    for (std::size_t i = 0; i < c.size(); ++i) { b.tokens.push_back(c[i]); b.positions.push_back(int(i)); b.block_tables.push_back(tc.data()); }
+    b.logit_rows = {5, 8};
+    std::vector<float> both(2 * static_cast<std::size_t>(t.V));
+    ASSERT_TRUE(t.be->forward(b, both.data(), nullptr).ok());
+    ASSERT_TRUE(max_rel_diff(alone_a, {both.begin(), both.begin() + t.V}) < 1e-4);
+    ASSERT_TRUE(max_rel_diff(alone_c, {both.begin() + t.V, both.end()}) < 1e-4);
+}
+
+TEST(ForwardPass, q8KvCacheStaysClose)
+{
+    // F32 weights keep activations in f32, so the cache's rounding is visible
+    // (with quantized weights the 8-bit activations can absorb it entirely).
+    tiny f16 = open_tiny("F32"), q8 = open_tiny("F32", kvlens::kv_dtype::q8_0);
+    std::vector<std::int32_t> ids(30);
+    for (int i = 0; i < 30; ++i) ids[static_cast<std::size_t>(i)] = (i * 13 + 1) % f16.V;
+    std::vector<std::int32_t> table = {0, 1};
+    const auto a = run_pieces(f16, ids, 30, table.data());
+    const auto b = run_pieces(q8, ids, 30, table.data());
+    const double d = max_rel_diff(a, b);
+    ASSERT_TRUE(d < 0.05 && d > 0) << std::to_string(d);   // close, and really a different cache
+}
+
+// The q8_0 KV cache against f16 on the default model, both fed the f16
+// run's greedy tokens (teacher forcing), so each step compares the two
+// caches on identical inputs: the argmax must agree on at least 90% of 64
+// steps for every reference prompt. (Free-running, the texts part at the
+// first near tie the 8-bit cache flips, and comparing after that measures
+// two different texts, not the cache.)
+TEST(ForwardPass, q8KvCacheAgreesWithF16OnTheDefaultModel)
+{
+    if (!kvlens::test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
+    auto m = kvlens::model::load(kvlens::test::default_model().string());
+    ASSERT_TRUE(m.ok());
+    kvlens::backend_options o;
+    o.max_batch = 128;
+    o.max_ctx = 256;
+    std::unique_ptr<kvlens::backend> f16, q8;
+    for (auto [be, dtype] : {std::pair{&f16, kvlens::kv_dtype::f16}, std::pair{&q8, kvlens::kv_dtype::q8_0}}) {
+        auto made = kvlens::make_cpu_backend(**m, o);
+        ASSERT_TRUE(made.ok());
+        ASSERT_TRUE((*made)->init_kv(kvlens::make_kv_geometry((*m)->info(), dtype, 16), 16).ok());
+        *be = std::move(*made);
     }
-
-    void twoSequencesInOneBatchMatchSeparateRuns() {
-        tiny t = open_tiny("Q4_1");
-        const std::vector<std::int32_t> a = {5, 9, 300, 4, 77, 12}, c = {400, 3, 8};
-        std::vector<std::int32_t> ta = {0, 1}, tc = {5, 6};   // disjoint blocks
-        const auto alone_a = run_pieces(t, a, 6, ta.data());
-        const auto alone_c = run_pieces(t, c, 3, tc.data());
-
-        kvlens::forward_batch b;
-        for (std::size_t i = 0; i < a.size(); ++i) { b.tokens.push_back(a[i]); b.positions.push_back(int(i)); b.block_tables.push_back(ta.data()); }
-        for (std::size_t i = 0; i < c.size(); ++i) { b.tokens.push_back(c[i]); b.positions.push_back(int(i)); b.block_tables.push_back(tc.data()); }
-        b.logit_rows = {5, 8};
-        std::vector<float> both(2 * static_cast<std::size_t>(t.V));
-        QVERIFY(t.be->forward(b, both.data(), nullptr).ok());
-        QVERIFY(max_rel_diff(alone_a, {both.begin(), both.begin() + t.V}) < 1e-4);
-        QVERIFY(max_rel_diff(alone_c, {both.begin() + t.V, both.end()}) < 1e-4);
-    }
-
-    void q8KvCacheStaysClose() {
-        // F32 weights keep activations in f32, so the cache's rounding is visible
-        // (with quantized weights the 8-bit activations can absorb it entirely).
-        tiny f16 = open_tiny("F32"), q8 = open_tiny("F32", kvlens::kv_dtype::q8_0);
-        std::vector<std::int32_t> ids(30);
-        for (int i = 0; i < 30; ++i) ids[static_cast<std::size_t>(i)] = (i * 13 + 1) % f16.V;
-        std::vector<std::int32_t> table = {0, 1};
-        const auto a = run_pieces(f16, ids, 30, table.data());
-        const auto b = run_pieces(q8, ids, 30, table.data());
-        const double d = max_rel_diff(a, b);
-        QVERIFY2(d < 0.05 && d > 0, qPrintable(QString::number(d)));   // close, and really a different cache
-    }
-
-    // The q8_0 KV cache against f16 on the default model, both fed the f16
-    // run's greedy tokens (teacher forcing), so each step compares the two
-    // caches on identical inputs: the argmax must agree on at least 90% of 64
-    // steps for every reference prompt. (Free-running, the texts part at the
-    // first near tie the 8-bit cache flips, and comparing after that measures
-    // two different texts, not the cache.)
-    void q8KvCacheAgreesWithF16OnTheDefaultModel() {
-        if (!kvlens::test::have_default_model()) QSKIP("default model not fetched (scripts/fetch-model)");
-        auto m = kvlens::model::load(kvlens::test::default_model().string());
-        QVERIFY(m.ok());
-        kvlens::backend_options o;
-        o.max_batch = 128;
-        o.max_ctx = 256;
-        std::unique_ptr<kvlens::backend> f16, q8;
-        for (auto [be, dtype] : {std::pair{&f16, kvlens::kv_dtype::f16}, std::pair{&q8, kvlens::kv_dtype::q8_0}}) {
-            auto made = kvlens::make_cpu_backend(**m, o);
-            QVERIFY(made.ok());
-            QVERIFY((*made)->init_kv(kvlens::make_kv_geometry((*m)->info(), dtype, 16), 16).ok());
-            *be = std::move(*made);
-        }
-        std::vector<std::int32_t> table(16);
-        std::iota(table.begin(), table.end(), 0);
-        const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
-        std::vector<float> a(V), b(V);
-        auto tok = kvlens::tokenizer::from_gguf((*m)->file());
-        QVERIFY(tok.ok());
-        const std::vector<std::vector<std::int32_t>> prompts = {
-            (*tok)->encode("The capital of France is", false, true),
-            (*tok)->encode("def fibonacci(n):\n    ", false, true),
-            (*tok)->encode((*tok)->render_chat({{"user", "Why does decode read the KV cache?"}}, true), false, true)};
-        for (const auto& prompt : prompts) {
-            std::vector<std::int32_t> feed = prompt;
-            int pos = 0, agree = 0;
-            for (int step = 0; step < 64; ++step) {
-                kvlens::forward_batch fb;
-                for (std::size_t i = 0; i < feed.size(); ++i) {
-                    fb.tokens.push_back(feed[i]);
-                    fb.positions.push_back(pos + static_cast<int>(i));
-                    fb.block_tables.push_back(table.data());
-                }
-                fb.logit_rows = {static_cast<std::int32_t>(feed.size() - 1)};
-                pos += static_cast<int>(feed.size());
-                QVERIFY(f16->forward(fb, a.data(), nullptr).ok());
-                QVERIFY(q8->forward(fb, b.data(), nullptr).ok());
-                const std::int32_t next = kvlens::argmax(a);
-                agree += next == kvlens::argmax(b);
-                feed = {next};
+    std::vector<std::int32_t> table(16);
+    std::iota(table.begin(), table.end(), 0);
+    const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
+    std::vector<float> a(V), b(V);
+    auto tok = kvlens::tokenizer::from_gguf((*m)->file());
+    ASSERT_TRUE(tok.ok());
+    const std::vector<std::vector<std::int32_t>> prompts = {
+        (*tok)->encode("The capital of France is", false, true),
+        (*tok)->encode("def fibonacci(n):\n    ", false, true),
+        (*tok)->encode((*tok)->render_chat({{"user", "Why does decode read the KV cache?"}}, true), false, true)};
+    for (const auto& prompt : prompts) {
+        std::vector<std::int32_t> feed = prompt;
+        int pos = 0, agree = 0;
+        for (int step = 0; step < 64; ++step) {
+            kvlens::forward_batch fb;
+            for (std::size_t i = 0; i < feed.size(); ++i) {
+                fb.tokens.push_back(feed[i]);
+                fb.positions.push_back(pos + static_cast<int>(i));
+                fb.block_tables.push_back(table.data());
             }
-            qInfo("q8_0 agrees with f16 on %d of 64 steps", agree);
-            QVERIFY2(agree >= 58, qPrintable(QString("%1 of 64").arg(agree)));   // 90% of 64, rounded up
+            fb.logit_rows = {static_cast<std::int32_t>(feed.size() - 1)};
+            pos += static_cast<int>(feed.size());
+            ASSERT_TRUE(f16->forward(fb, a.data(), nullptr).ok());
+            ASSERT_TRUE(q8->forward(fb, b.data(), nullptr).ok());
+            const std::int32_t next = kvlens::argmax(a);
+            agree += next == kvlens::argmax(b);
+            feed = {next};
         }
+        fmt::print("q8_0 agrees with f16 on {} of 64 steps\n", agree);
+        ASSERT_TRUE(agree >= 58) << agree << " of 64";   // 90% of 64, rounded up
     }
+}
 
-    void badBatchesAreErrors() {
-        tiny t = open_tiny("Q4_1");
-        std::vector<std::int32_t> table = {0};
-        std::vector<float> logits(static_cast<std::size_t>(t.V));
-        kvlens::forward_batch b;
-        b.tokens = {t.V + 5};
-        b.positions = {0};
-        b.block_tables = {table.data()};
-        b.logit_rows = {0};
-        auto s = t.be->forward(b, logits.data(), nullptr);
-        QVERIFY(!s.ok());
-        QVERIFY(QString::fromStdString(s.message()).contains("out of range"));
-        b.tokens = {1};
-        b.positions = {100000};
-        s = t.be->forward(b, logits.data(), nullptr);
-        QVERIFY(!s.ok());
-        QVERIFY(QString::fromStdString(s.message()).contains("beyond the context"));
-    }
+TEST(ForwardPass, badBatchesAreErrorsNotCrashes)
+{
+    tiny t = open_tiny("Q4_1");
+    std::vector<std::int32_t> table = {0};
+    std::vector<float> logits(static_cast<std::size_t>(t.V));
+    kvlens::forward_batch b;
+    b.tokens = {t.V + 5};
+    b.positions = {0};
+    b.block_tables = {table.data()};
+    b.logit_rows = {0};
+    auto s = t.be->forward(b, logits.data(), nullptr);
+    ASSERT_TRUE(!s.ok());
+    ASSERT_TRUE(contains(s.message(), "out of range"));
+    b.tokens = {1};
+    b.positions = {100000};
+    s = t.be->forward(b, logits.data(), nullptr);
+    ASSERT_TRUE(!s.ok());
+    ASSERT_TRUE(contains(s.message(), "beyond the context"));
+}
 
-    void modelErrorsNameTheMissingTensor() {
-        auto m = kvlens::model::load("/nonexistent.gguf");
-        QVERIFY(!m.ok());
-        QVERIFY(QString::fromStdString(m.message()).contains("cannot open"));
-    }
-};
-
-QTEST_GUILESS_MAIN(TestForward)
-#include "test_forward.moc"
+TEST(ForwardPass, modelErrorsNameTheMissingTensor)
+{
+    auto m = kvlens::model::load("/nonexistent.gguf");
+    ASSERT_TRUE(!m.ok());
+    ASSERT_TRUE(contains(m.message(), "cannot open"));
+}

@@ -11,19 +11,25 @@
 // - Greedy: identical for 32 tokens, or, where kvlens parts earlier, the
 //   reference's top-2 margin at that step is a near tie: below k_near_tie or
 //   below twice this prompt's measured first-step difference.
-#include <QtTest>
+#include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <numeric>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
 
 #include <nlohmann/json.hpp>
 
-#include "engine/backend/backend.h"
-#include "engine/kv/kv_geometry.h"
 #include "engine/model/model.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "tests/support/float_compare.h"
+#include "tests/support/reference_runner.h"
+#include "tests/support/reference_suite.h"
 #include "tests/support/test_paths.h"
 
 using nlohmann::json;
@@ -49,150 +55,71 @@ std::filesystem::path gemma_model() {
     return kvlens::test::source_root() / "models/gemma-3-270m-q4_k_m.gguf";
 }
 
-json load(const char* name) {
-    std::ifstream in(kvlens::test::source_root() / "tests/reference/data" / name);
-    return json::parse(in);
-}
-
-struct runner {
-    std::unique_ptr<kvlens::model> m;
-    std::unique_ptr<kvlens::backend> be;
-    std::vector<std::int32_t> table;
-    std::vector<float> logits;
-
-    bool open() {
-        auto mm = kvlens::model::load(gemma_model().string());
-        if (!mm) return false;
-        m = std::move(*mm);
-        kvlens::backend_options o;
-        o.max_batch = 128;
-        o.max_ctx = 256;
-        auto b = kvlens::make_cpu_backend(*m, o);
-        if (!b) return false;
-        be = std::move(*b);
-        auto g = kvlens::make_kv_geometry(m->info(), kvlens::kv_dtype::f16, 16);
-        g.layer_window = m->config().layer_window;
-        table.resize(16);
-        std::iota(table.begin(), table.end(), 0);
-        logits.resize(static_cast<std::size_t>(m->info().n_vocab));
-        return be->init_kv(g, 16).ok();
-    }
-    void feed(const std::vector<std::int32_t>& ids, int pos) {
-        kvlens::forward_batch b;
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            b.tokens.push_back(ids[i]);
-            b.positions.push_back(pos + static_cast<int>(i));
-            b.block_tables.push_back(table.data());
-        }
-        b.logit_rows.push_back(static_cast<std::int32_t>(ids.size() - 1));
-        QVERIFY(be->forward(b, logits.data(), nullptr).ok());
-    }
-    double first_step_difference(const json& e) const {
-        double worst = 0;
-        const auto ids = e["first_step"]["top10_ids"].get<std::vector<std::int32_t>>();
-        const auto ref = e["first_step"]["top10_logits"].get<std::vector<double>>();
-        for (std::size_t i = 0; i < ids.size(); ++i)
-            worst = std::max(worst, std::fabs(logits[static_cast<std::size_t>(ids[i])] - ref[i]));
-        const auto slice = e["first_step"]["logits_0_31"].get<std::vector<double>>();
-        for (std::size_t i = 0; i < slice.size(); ++i) worst = std::max(worst, std::fabs(logits[i] - slice[i]));
-        return worst;
-    }
-};
-
 }  // namespace
 
-class TestGemma3Reference : public QObject {
-    Q_OBJECT
-    runner r_;
-    json greedy_;
-
-private slots:
-    void initTestCase() {
-        if (!std::filesystem::exists(gemma_model()))
-            QSKIP("Gemma 3 270M not fetched (scripts/fetch-model gemma3-270m); the gemma3 parity checks did not run");
-        if (!std::filesystem::exists(kvlens::test::source_root() / "tests/reference/data/gemma3_greedy.json"))
-            QSKIP("no Gemma 3 golden data (tests/reference/generate_gemma3_reference.py)");
-        QVERIFY2(r_.open(), "the Gemma 3 model did not load");
-        greedy_ = load("gemma3_greedy.json");
-        QCOMPARE(greedy_["model_sha256"].get<std::string>(), std::string(k_sha256));
-    }
-
-    void theConfigurationIsLlamaCppsFiveLocalLayersThenOneGlobal() {
-        const kvlens::model_config& c = r_.m->config();
-        QCOMPARE(c.n_layer, 18);
-        for (int il = 0; il < c.n_layer; ++il)
-            QCOMPARE(c.layer_window[static_cast<std::size_t>(il)], il % 6 == 5 ? 0 : 512);
-        QCOMPARE(c.rope_base(0), 10000.0f);
-        QCOMPARE(c.rope_base(5), 1000000.0f);
-        QCOMPARE(c.score_scale(), 1.0f / 16.0f);   // 1 / sqrt(key_length 256)
-    }
-
-    void tokenizationIsIdenticalOnEveryRecordedText() {
-        const json t = load("gemma3_tokenize.json");
-        auto tok = kvlens::tokenizer::from_gguf(r_.m->file());
-        QVERIFY(tok.ok());
-        int checked = 0;
-        for (const json& e : t["entries"]) {
-            const auto want = e["ids"].get<std::vector<std::int32_t>>();
-            const auto got = (*tok)->encode(e["text"].get<std::string>(), false, false);
-            QVERIFY2(got == want, qPrintable(QString("text '%1' (%2) tokenized differently")
-                                                 .arg(QString::fromStdString(e["text"].get<std::string>()))
-                                                 .arg(QString::fromStdString(e["name"].get<std::string>()))));
-            ++checked;
-        }
-        QVERIFY(checked > 1000);
-        qInfo("%d texts tokenized as llama.cpp does", checked);
-    }
-
-    void greedy_data() {
-        QTest::addColumn<int>("entry");
-        if (!std::filesystem::exists(gemma_model()) ||
-            !std::filesystem::exists(kvlens::test::source_root() / "tests/reference/data/gemma3_greedy.json"))
-            return;
-        const json g = load("gemma3_greedy.json");
-        for (std::size_t i = 0; i < g["entries"].size(); ++i)
-            QTest::newRow(g["entries"][i]["name"].get<std::string>().c_str()) << static_cast<int>(i);
-    }
-
-    void greedy() {
-        QFETCH(int, entry);
-        const json& e = greedy_["entries"][static_cast<std::size_t>(entry)];
-        const auto prompt = e["prompt_ids"].get<std::vector<std::int32_t>>();
-        const auto expected = e["generated_ids"].get<std::vector<std::int32_t>>();
-        const int n_check = std::min<int>(k_required_identical, static_cast<int>(expected.size()));
-        r_.feed(prompt, 0);
-        const double noise = r_.first_step_difference(e);
-        int pos = static_cast<int>(prompt.size());
-        for (int step = 0; step < n_check; ++step) {
-            const std::int32_t got = kvlens::argmax(r_.logits);
-            if (got != expected[static_cast<std::size_t>(step)]) {
-                const double margin = e["steps"][static_cast<std::size_t>(step)]["margin"].get<double>();
-                QVERIFY2(margin < std::max(k_near_tie, 2 * noise),
-                         qPrintable(QString("step %1: got %2, llama.cpp %3 with a margin of %4 (this prompt's noise %5)")
-                                        .arg(step).arg(got).arg(expected[static_cast<std::size_t>(step)]).arg(margin).arg(noise)));
-                qInfo("parted from llama.cpp at step %d, a near tie (margin %.4f, first-step noise %.4f)", step, margin, noise);
-                return;
-            }
-            r_.feed({got}, pos++);
-        }
-        qInfo("identical to llama.cpp for all %d tokens", n_check);
-    }
-
-    void firstStepLogits_data() { greedy_data(); }
-
-    void firstStepLogits() {
-        QFETCH(int, entry);
-        const json& e = greedy_["entries"][static_cast<std::size_t>(entry)];
-        r_.feed(e["prompt_ids"].get<std::vector<std::int32_t>>(), 0);
-        const double worst = r_.first_step_difference(e);
-        qInfo("largest first-step logit difference: %.5f", worst);
-        QVERIFY2(worst <= k_logit_tolerance, qPrintable(QString("first-step logits differ by %1").arg(worst)));
-        const double margin0 = e["steps"][0]["margin"].get<double>();
-        if (kvlens::argmax(r_.logits) != e["first_step"]["argmax"].get<std::int32_t>())
-            QVERIFY2(margin0 < std::max(k_near_tie, 2 * worst),
-                     qPrintable(QString("first token differs at a margin of %1").arg(margin0)));
-    }
+// Gemma 3 270M and its golden data, loaded once for the suite (reference_suite.h).
+struct gemma3_files {
+    static std::filesystem::path model() { return gemma_model(); }
+    static constexpr int max_batch = 128;
+    static constexpr const char* golden = "gemma3_greedy.json";
+    static constexpr const char* sha256 = k_sha256;
+    static constexpr const char* no_model =
+        "Gemma 3 270M not fetched (scripts/fetch-model gemma3-270m); the gemma3 parity checks did not run";
+    static constexpr const char* no_golden = "no Gemma 3 golden data (tests/reference/generate_gemma3_reference.py)";
 };
 
-QTEST_GUILESS_MAIN(TestGemma3Reference)
-#include "test_gemma3_reference.moc"
+class Gemma3Reference : public kvlens::test::reference_suite<gemma3_files> {};
+
+TEST_F(Gemma3Reference, theConfigurationIsLlamaCppsFiveLocalLayersThenOneGlobal)
+{
+    using kvlens::test::qt_fuzzy_equal;
+    const kvlens::model_config& c = r_.m->config();
+    ASSERT_EQ(c.n_layer, 18);
+    for (int il = 0; il < c.n_layer; ++il)
+        ASSERT_EQ(c.layer_window[static_cast<std::size_t>(il)], il % 6 == 5 ? 0 : 512);
+    ASSERT_TRUE(qt_fuzzy_equal(c.rope_base(0), 10000.0f)) << c.rope_base(0);
+    ASSERT_TRUE(qt_fuzzy_equal(c.rope_base(5), 1000000.0f)) << c.rope_base(5);
+    ASSERT_TRUE(qt_fuzzy_equal(c.score_scale(), 1.0f / 16.0f)) << c.score_scale();   // 1 / sqrt(key_length 256)
+}
+
+TEST_F(Gemma3Reference, tokenizationIsIdenticalOnEveryRecordedText)
+{
+    const json t = kvlens::test::load_reference_data("gemma3_tokenize.json");
+    auto tok = kvlens::tokenizer::from_gguf(r_.m->file());
+    ASSERT_TRUE(tok.ok());
+    int checked = 0;
+    for (const json& e : t["entries"]) {
+        const auto want = e["ids"].get<std::vector<std::int32_t>>();
+        const auto got = (*tok)->encode(e["text"].get<std::string>(), false, false);
+        ASSERT_TRUE(got == want) << "text '" << e["text"].get<std::string>() << "' (" << e["name"].get<std::string>()
+                                 << ") tokenized differently";
+        ++checked;
+    }
+    ASSERT_TRUE(checked > 1000);
+    fmt::print("{} texts tokenized as llama.cpp does\n", checked);
+}
+
+// One case per recorded prompt (the rows of the Qt Test suite's greedy_data).
+TEST_F(Gemma3Reference, greedyContinuationsMatchLlamaCppOrPartOnlyAtANearTie)
+{
+    for (const auto& g : kvlens::test::check_greedy_all(r_, golden_, k_required_identical, k_near_tie)) {
+        EXPECT_TRUE(g.ok) << g.name << ": " << g.failure;
+        if (g.ok) fmt::print("{}: {}\n", g.name, g.note);
+    }
+}
+
+TEST_F(Gemma3Reference, firstStepLogitsAreWithinLlamaCppsOwnSpread)
+{
+    for (const json& e : golden_["entries"]) {
+        SCOPED_TRACE(e["name"].get<std::string>());
+        [&] {
+            ASSERT_TRUE(r_.feed(e["prompt_ids"].get<std::vector<std::int32_t>>(), 0).ok());
+            const double worst = r_.first_step_difference(e);
+            fmt::print("largest first-step logit difference: {:.5f}\n", worst);
+            ASSERT_TRUE(worst <= k_logit_tolerance) << "first-step logits differ by " << worst;
+            const double margin0 = e["steps"][0]["margin"].get<double>();
+            if (kvlens::argmax(r_.logits) != e["first_step"]["argmax"].get<std::int32_t>())
+                ASSERT_TRUE(margin0 < std::max(k_near_tie, 2 * worst)) << "first token differs at a margin of " << margin0;
+        }();
+    }
+}

@@ -3,25 +3,33 @@
 // shape), no real weights needed: llama.cpp's layer pattern read from the
 // window, bad patterns and windows rejected with the key named, and a
 // forward pass whose batching does not change its logits.
-#include <QtTest>
+#include <gtest/gtest.h>
+
+#include "tests/support/table_rows.h"
 
 #include <cmath>
 #include <filesystem>
+#include <cstdio>
 #include <numeric>
+#include <string>
+#include <vector>
 
 #include "engine/backend/backend.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/model/model.h"
 #include "engine/model/synth_model.h"
+#include "tests/support/float_compare.h"
+#include "tests/support/text_checks.h"
 
 using namespace kvlens;
+using kvlens::test::contains;
 
 namespace {
 
 std::string write_shape(const synth_shape& s, ggml_type t, const std::string& tag) {
     const auto path = std::filesystem::temp_directory_path() / ("kvlens_test_gemma3_" + tag + ".gguf");
     const status st = write_synth_model(s, t, path.string(), 3);
-    if (!st) qWarning("%s", st.message().c_str());
+    if (!st) std::fprintf(stderr, "%s\n", st.message().c_str());
     return path.string();
 }
 
@@ -55,73 +63,76 @@ std::vector<float> run(const model& m, const std::vector<std::int32_t>& ids, int
 
 }  // namespace
 
-class TestGemma3Shape : public QObject {
-    Q_OBJECT
+TEST(Gemma3Shape, aWindowMeansFiveLocalLayersThenOneGlobalAsInLlamaCpp)
+{
+    auto m = model::load(write_shape(tiny(), ggml_type::q5_0, "pattern"));
+    ASSERT_TRUE(m.ok()) << (m.ok() ? "" : m.message().c_str());
+    const model_config& c = (*m)->config();
+    ASSERT_EQ(c.architecture, arch::gemma3);
+    const std::vector<int> want = {8, 8, 8, 8, 8, 0};
+    ASSERT_EQ(c.layer_window, want);
+    ASSERT_TRUE(kvlens::test::qt_fuzzy_equal(c.rope_base(0), 10000.0f)) << c.rope_base(0);
+    ASSERT_TRUE(kvlens::test::qt_fuzzy_equal(c.rope_base(5), 1000000.0f)) << c.rope_base(5);
+    ASSERT_TRUE(kvlens::test::qt_fuzzy_equal(c.score_scale(), 1.0f / std::sqrt(32.0f))) << c.score_scale();
+    ASSERT_TRUE(kvlens::test::qt_fuzzy_equal(c.embd_scale, std::sqrt(64.0f))) << c.embd_scale;
+    ASSERT_EQ((*m)->info().sliding_window, 8);
+}
 
-private slots:
-    void aWindowMeansFiveLocalLayersThenOneGlobalAsInLlamaCpp() {
-        auto m = model::load(write_shape(tiny(), ggml_type::q5_0, "pattern"));
-        QVERIFY2(m.ok(), m.ok() ? "" : m.message().c_str());
-        const model_config& c = (*m)->config();
-        QCOMPARE(c.architecture, arch::gemma3);
-        const std::vector<int> want = {8, 8, 8, 8, 8, 0};
-        QCOMPARE(c.layer_window, want);
-        QCOMPARE(c.rope_base(0), 10000.0f);
-        QCOMPARE(c.rope_base(5), 1000000.0f);
-        QCOMPARE(c.score_scale(), 1.0f / std::sqrt(32.0f));
-        QCOMPARE(c.embd_scale, std::sqrt(64.0f));
-        QCOMPARE((*m)->info().sliding_window, 8);
-    }
+TEST(Gemma3Shape, anExplicitPatternIsFollowed)
+{
+    synth_shape s = tiny();
+    s.swa_pattern = {1, 0, 1, 0, 1, 0};
+    auto m = model::load(write_shape(s, ggml_type::q8_0, "explicit"));
+    ASSERT_TRUE(m.ok()) << (m.ok() ? "" : m.message().c_str());
+    const std::vector<int> want = {8, 0, 8, 0, 8, 0};
+    ASSERT_EQ((*m)->config().layer_window, want);
+}
 
-    void anExplicitPatternIsFollowed() {
-        synth_shape s = tiny();
-        s.swa_pattern = {1, 0, 1, 0, 1, 0};
-        auto m = model::load(write_shape(s, ggml_type::q8_0, "explicit"));
-        QVERIFY2(m.ok(), m.ok() ? "" : m.message().c_str());
-        const std::vector<int> want = {8, 0, 8, 0, 8, 0};
-        QCOMPARE((*m)->config().layer_window, want);
-    }
-
-    void inconsistentPatternsAndWindowsAreErrors_data() {
-        QTest::addColumn<QVector<int>>("pattern");
-        QTest::addColumn<int>("window");
-        QTest::addColumn<QString>("names");
-        QTest::newRow("pattern of the wrong length") << QVector<int>{1, 1, 0} << 8 << "3 entries for 6 layers";
-        QTest::newRow("pattern without a window") << QVector<int>{1, 1, 1, 1, 1, 0} << 0 << "no sliding_window";
-        QTest::newRow("no global layer") << QVector<int>{1, 1, 1, 1, 1, 1} << 8 << "none of the 6 layers global";
-        QTest::newRow("not bools") << QVector<int>{1, 2, 1, 1, 1, 0} << 8 << "must hold bools";
-    }
-    void inconsistentPatternsAndWindowsAreErrors() {
-        QFETCH(QVector<int>, pattern);
-        QFETCH(int, window);
-        QFETCH(QString, names);
-        synth_shape s = tiny();
-        s.swa_pattern = std::vector<int>(pattern.begin(), pattern.end());
-        s.sliding_window = window;
-        auto m = model::load(write_shape(s, ggml_type::q8_0, "bad"));
-        QVERIFY(!m.ok());
-        QVERIFY2(QString::fromStdString(m.message()).contains(names), m.message().c_str());
-    }
-
-    void batchingDoesNotChangeGemma3Logits() {
-        auto m = model::load(write_shape(tiny(), ggml_type::q5_1, "batch"));
-        QVERIFY(m.ok());
-        std::vector<std::int32_t> ids(20);   // longer than the window of 8
-        for (int i = 0; i < 20; ++i) ids[static_cast<std::size_t>(i)] = 3 + (i * 37) % 500;
-        const auto whole = run(**m, ids, 20);
-        const auto steps = run(**m, ids, 1);
-        const auto chunks = run(**m, ids, 7);
-        QVERIFY(!whole.empty() && !steps.empty() && !chunks.empty());
-        double worst = 0, scale = 0;
-        for (std::size_t i = 0; i < whole.size(); ++i) {
-            QVERIFY(std::isfinite(whole[i]));
-            worst = std::max({worst, std::fabs(double(whole[i]) - steps[i]), std::fabs(double(whole[i]) - chunks[i])});
-            scale = std::max(scale, std::fabs(double(whole[i])));
-        }
-        QVERIFY(scale > 0);
-        QVERIFY2(worst <= 1e-4 * scale, qPrintable(QString("logits differ by %1 (scale %2)").arg(worst).arg(scale)));
-    }
+struct inconsistentPatternsAndWindowsAreErrors_row {
+    std::string tag;
+    std::vector<int> pattern;
+    int window;
+    std::string names;
 };
 
-QTEST_GUILESS_MAIN(TestGemma3Shape)
-#include "test_gemma3_shape.moc"
+std::vector<inconsistentPatternsAndWindowsAreErrors_row> inconsistentPatternsAndWindowsAreErrors_rows()
+{
+    std::vector<inconsistentPatternsAndWindowsAreErrors_row> rows;
+    rows.push_back({"pattern of the wrong length", std::vector<int>{1, 1, 0}, 8, "3 entries for 6 layers"});
+    rows.push_back({"pattern without a window", std::vector<int>{1, 1, 1, 1, 1, 0}, 0, "no sliding_window"});
+    rows.push_back({"no global layer", std::vector<int>{1, 1, 1, 1, 1, 1}, 8, "none of the 6 layers global"});
+    rows.push_back({"not bools", std::vector<int>{1, 2, 1, 1, 1, 0}, 8, "must hold bools"});
+    return rows;
+}
+
+TEST(Gemma3Shape, inconsistentPatternsAndWindowsAreErrors)
+{
+    kvlens::test::for_each_row(inconsistentPatternsAndWindowsAreErrors_rows(), [&](const inconsistentPatternsAndWindowsAreErrors_row& row) {
+        synth_shape s = tiny();
+        s.swa_pattern = std::vector<int>(row.pattern.begin(), row.pattern.end());
+        s.sliding_window = row.window;
+        auto m = model::load(write_shape(s, ggml_type::q8_0, "bad"));
+        ASSERT_TRUE(!m.ok());
+        ASSERT_TRUE(contains(m.message(), row.names)) << m.message().c_str();
+    });
+}
+
+TEST(Gemma3Shape, batchingDoesNotChangeGemma3Logits)
+{
+    auto m = model::load(write_shape(tiny(), ggml_type::q5_1, "batch"));
+    ASSERT_TRUE(m.ok());
+    std::vector<std::int32_t> ids(20);   // longer than the window of 8
+    for (int i = 0; i < 20; ++i) ids[static_cast<std::size_t>(i)] = 3 + (i * 37) % 500;
+    const auto whole = run(**m, ids, 20);
+    const auto steps = run(**m, ids, 1);
+    const auto chunks = run(**m, ids, 7);
+    ASSERT_TRUE(!whole.empty() && !steps.empty() && !chunks.empty());
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < whole.size(); ++i) {
+        ASSERT_TRUE(std::isfinite(whole[i]));
+        worst = std::max({worst, std::fabs(double(whole[i]) - steps[i]), std::fabs(double(whole[i]) - chunks[i])});
+        scale = std::max(scale, std::fabs(double(whole[i])));
+    }
+    ASSERT_TRUE(scale > 0);
+    ASSERT_TRUE(worst <= 1e-4 * scale) << "logits differ by " << worst << " (scale " << scale << ")";
+}

@@ -20,17 +20,21 @@
 //   below 0.1, or below twice the first-step logit difference measured on the
 //   same prompt (the noise level of that prompt). A wrong engine (RoPE, norm,
 //   attention, a kernel) moves logits by whole units and fails both checks.
-#include <QtTest>
+#include <gtest/gtest.h>
 
-#include <fstream>
-#include <numeric>
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "engine/backend/backend.h"
-#include "engine/kv/kv_geometry.h"
-#include "engine/model/model.h"
 #include "engine/runtime/sampling.h"
+#include "tests/support/reference_runner.h"
+#include "tests/support/reference_suite.h"
 #include "tests/support/test_paths.h"
 
 using nlohmann::json;
@@ -41,50 +45,9 @@ constexpr int k_required_identical = 32;
 constexpr double k_near_tie = 0.1;
 constexpr double k_logit_tolerance = 0.9;
 
-struct runner {
-    std::unique_ptr<kvlens::model> m;
-    std::unique_ptr<kvlens::backend> be;
-    std::vector<std::int32_t> table;
-    std::vector<float> logits;
-
-    bool open() {
-        auto mm = kvlens::model::load(kvlens::test::default_model().string());
-        if (!mm) return false;
-        m = std::move(*mm);
-        kvlens::backend_options o;
-        o.max_batch = 256;
-        o.max_ctx = 256;
-        auto b = kvlens::make_cpu_backend(*m, o);
-        if (!b) return false;
-        be = std::move(*b);
-        auto g = kvlens::make_kv_geometry(m->info(), kvlens::kv_dtype::f16, 16);
-        table.resize(16);
-        std::iota(table.begin(), table.end(), 0);
-        logits.resize(static_cast<std::size_t>(m->info().n_vocab));
-        return be->init_kv(g, 16).ok();
-    }
-    // Feeds ids at positions [pos, pos + n); logits of the last one.
-    void feed(const std::vector<std::int32_t>& ids, int pos) {
-        kvlens::forward_batch b;
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            b.tokens.push_back(ids[i]);
-            b.positions.push_back(pos + static_cast<int>(i));
-            b.block_tables.push_back(table.data());
-        }
-        b.logit_rows.push_back(static_cast<std::int32_t>(ids.size() - 1));
-        QVERIFY(be->forward(b, logits.data(), nullptr).ok());
-    }
-};
-
-json load_golden() {
-    std::ifstream in(kvlens::test::source_root() / "tests/reference/data/greedy.json");
-    return json::parse(in);
-}
-
 // The exact float64 pass's first-step logits of ids 0..31 for a prompt.
 std::vector<double> exact_logits_0_31(const std::string& name) {
-    std::ifstream in(kvlens::test::source_root() / "tests/reference/data/forward_f64.json");
-    const json f = json::parse(in);
+    const json f = kvlens::test::load_reference_data("forward_f64.json");
     for (const json& e : f["entries"])
         if (e["name"] == name) return e["first_step"]["logits_0_31"].get<std::vector<double>>();
     return {};
@@ -92,99 +55,60 @@ std::vector<double> exact_logits_0_31(const std::string& name) {
 
 }  // namespace
 
-class TestReferenceAgreement : public QObject {
-    Q_OBJECT
-    runner r_;
-    json golden_;
-
-    // Largest |kvlens - llama.cpp| over the first step's recorded logits; the
-    // prompt must just have been fed.
-    double first_step_difference(const json& e) const {
-        double worst = 0;
-        const auto ids = e["first_step"]["top10_ids"].get<std::vector<std::int32_t>>();
-        const auto ref = e["first_step"]["top10_logits"].get<std::vector<double>>();
-        for (std::size_t i = 0; i < ids.size(); ++i)
-            worst = std::max(worst, std::fabs(r_.logits[static_cast<std::size_t>(ids[i])] - ref[i]));
-        const auto slice = e["first_step"]["logits_0_31"].get<std::vector<double>>();
-        for (std::size_t i = 0; i < slice.size(); ++i) worst = std::max(worst, std::fabs(r_.logits[i] - slice[i]));
-        return worst;
-    }
-
-private slots:
-    void initTestCase() {
-        if (!kvlens::test::have_default_model()) QSKIP("default model not fetched (scripts/fetch-model)");
-        QVERIFY(r_.open());
-        golden_ = load_golden();
-        QCOMPARE(golden_["model_sha256"].get<std::string>(),
-                 std::string("b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53"));
-    }
-
-    void greedy_data() {
-        QTest::addColumn<int>("entry");
-        const json g = load_golden();
-        for (std::size_t i = 0; i < g["entries"].size(); ++i)
-            QTest::newRow(g["entries"][i]["name"].get<std::string>().c_str()) << static_cast<int>(i);
-    }
-
-    void greedy() {
-        QFETCH(int, entry);
-        const json& e = golden_["entries"][static_cast<std::size_t>(entry)];
-        const auto prompt = e["prompt_ids"].get<std::vector<std::int32_t>>();
-        const auto expected = e["generated_ids"].get<std::vector<std::int32_t>>();
-        const int n_check = std::min<int>(k_required_identical, static_cast<int>(expected.size()));
-
-        r_.feed(prompt, 0);
-        const double noise = first_step_difference(e);
-        int pos = static_cast<int>(prompt.size());
-        for (int step = 0; step < n_check; ++step) {
-            const std::int32_t got = kvlens::argmax(r_.logits);
-            if (got != expected[static_cast<std::size_t>(step)]) {
-                const double margin = e["steps"][static_cast<std::size_t>(step)]["margin"].get<double>();
-                QVERIFY2(margin < std::max(k_near_tie, 2 * noise),
-                         qPrintable(QString("step %1: got %2, llama.cpp %3 with a margin of %4 (this prompt's noise %5)")
-                                        .arg(step).arg(got).arg(expected[static_cast<std::size_t>(step)]).arg(margin).arg(noise)));
-                qInfo("parted from llama.cpp at step %d, a near tie (margin %.4f, first-step noise %.4f)", step, margin, noise);
-                return;
-            }
-            r_.feed({got}, pos++);
-        }
-        qInfo("identical to llama.cpp for all %d tokens", n_check);
-    }
-
-    void firstStepLogits_data() { greedy_data(); }
-
-    void firstStepLogits() {
-        QFETCH(int, entry);
-        const json& e = golden_["entries"][static_cast<std::size_t>(entry)];
-        r_.feed(e["prompt_ids"].get<std::vector<std::int32_t>>(), 0);
-        const auto ids = e["first_step"]["top10_ids"].get<std::vector<std::int32_t>>();
-        const auto ref = e["first_step"]["top10_logits"].get<std::vector<double>>();
-        double worst = 0;
-        for (std::size_t i = 0; i < ids.size(); ++i) {
-            const double d = std::fabs(r_.logits[static_cast<std::size_t>(ids[i])] - ref[i]);
-            worst = std::max(worst, d);
-            QVERIFY2(d <= k_logit_tolerance, qPrintable(QString("token %1: %2 vs llama.cpp %3")
-                                                            .arg(ids[i]).arg(r_.logits[static_cast<std::size_t>(ids[i])]).arg(ref[i])));
-        }
-        const auto slice = e["first_step"]["logits_0_31"].get<std::vector<double>>();
-        const auto exact = exact_logits_0_31(e["name"].get<std::string>());
-        QCOMPARE(exact.size(), slice.size());
-        for (std::size_t i = 0; i < slice.size(); ++i) {
-            const double d = std::fabs(r_.logits[i] - slice[i]);
-            const double d_exact = std::fabs(r_.logits[i] - exact[i]);
-            worst = std::max(worst, std::min(d, d_exact));
-            QVERIFY2(std::min(d, d_exact) <= k_logit_tolerance,
-                     qPrintable(QString("token %1: %2 vs llama.cpp %3, exact %4").arg(i).arg(r_.logits[i]).arg(slice[i]).arg(exact[i])));
-        }
-        // The same first token, unless the reference itself had a near tie there
-        // (chat_haiku: margin 0.07; summation order alone can flip it).
-        const double margin0 = e["steps"][0]["margin"].get<double>();
-        if (kvlens::argmax(r_.logits) != e["first_step"]["argmax"].get<std::int32_t>())
-            QVERIFY2(margin0 < std::max(k_near_tie, 2 * worst),
-                     qPrintable(QString("first token differs at a margin of %1").arg(margin0)));
-        qInfo("largest first-step logit difference: %.5f", worst);
-    }
+// SmolLM2 (the default model) and its golden data, loaded once for the suite
+// (reference_suite.h); the golden data is in the tree, so it is required.
+struct smollm2_files {
+    static std::filesystem::path model() { return kvlens::test::default_model(); }
+    static constexpr int max_batch = 256;
+    static constexpr const char* golden = "greedy.json";
+    static constexpr const char* sha256 = "b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53";
+    static constexpr const char* no_model = "default model not fetched (scripts/fetch-model)";
+    static constexpr const char* no_golden = "";
 };
 
-QTEST_GUILESS_MAIN(TestReferenceAgreement)
-#include "test_reference_agreement.moc"
+class ReferenceAgreement : public kvlens::test::reference_suite<smollm2_files> {};
+
+TEST_F(ReferenceAgreement, firstStepLogitsAreNearLlamaCppOrTheExactPass)
+{
+    for (const json& e : golden_["entries"]) {
+        SCOPED_TRACE(e["name"].get<std::string>());
+        [&] {
+            ASSERT_TRUE(r_.feed(e["prompt_ids"].get<std::vector<std::int32_t>>(), 0).ok());
+            const auto ids = e["first_step"]["top10_ids"].get<std::vector<std::int32_t>>();
+            const auto ref = e["first_step"]["top10_logits"].get<std::vector<double>>();
+            double worst = 0;
+            for (std::size_t i = 0; i < ids.size(); ++i) {
+                const double d = std::fabs(r_.logits[static_cast<std::size_t>(ids[i])] - ref[i]);
+                worst = std::max(worst, d);
+                ASSERT_TRUE(d <= k_logit_tolerance) << "token " << ids[i] << ": "
+                                                    << r_.logits[static_cast<std::size_t>(ids[i])] << " vs llama.cpp "
+                                                    << ref[i];
+            }
+            const auto slice = e["first_step"]["logits_0_31"].get<std::vector<double>>();
+            const auto exact = exact_logits_0_31(e["name"].get<std::string>());
+            ASSERT_EQ(exact.size(), slice.size());
+            for (std::size_t i = 0; i < slice.size(); ++i) {
+                const double d = std::fabs(r_.logits[i] - slice[i]);
+                const double d_exact = std::fabs(r_.logits[i] - exact[i]);
+                worst = std::max(worst, std::min(d, d_exact));
+                ASSERT_TRUE(std::min(d, d_exact) <= k_logit_tolerance)
+                    << "token " << i << ": " << r_.logits[i] << " vs llama.cpp " << slice[i] << ", exact " << exact[i];
+            }
+            // The same first token, unless the reference itself had a near tie there
+            // (chat_haiku: margin 0.07; summation order alone can flip it).
+            const double margin0 = e["steps"][0]["margin"].get<double>();
+            if (kvlens::argmax(r_.logits) != e["first_step"]["argmax"].get<std::int32_t>())
+                ASSERT_TRUE(margin0 < std::max(k_near_tie, 2 * worst)) << "first token differs at a margin of " << margin0;
+            fmt::print("largest first-step logit difference: {:.5f}\n", worst);
+        }();
+    }
+}
+
+// One case per recorded prompt (the rows of the Qt Test suite's greedy_data).
+TEST_F(ReferenceAgreement, greedyContinuationsMatchLlamaCppOrPartOnlyAtANearTie)
+{
+    for (const auto& g : kvlens::test::check_greedy_all(r_, golden_, k_required_identical, k_near_tie)) {
+        EXPECT_TRUE(g.ok) << g.name << ": " << g.failure;
+        if (g.ok) fmt::print("{}: {}\n", g.name, g.note);
+    }
+}

@@ -3,14 +3,23 @@
 // stderr captured: text and JSON output, page ranges, and one-line errors.
 #include "app/cli/cmd_extract.h"
 #include "tests/support/test_paths.h"
+#include "tests/support/text_checks.h"
 
 #include <CLI/CLI.hpp>
-#include <QtTest>
+#include <gtest/gtest.h>
+
+#include "tests/support/table_rows.h"
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
+
+using kvlens::test::contains;
 
 namespace {
 
@@ -44,75 +53,85 @@ cli_run run_cli(std::vector<std::string> args) {
 
 }  // namespace
 
-class TestExtractCommand : public QObject {
-    Q_OBJECT
-private slots:
-    void initTestCase() {
-        if (!std::filesystem::exists(samples)) QSKIP("../shared/testdata/pdfs is not here");
+// Every test skips when the shared test PDFs are not here, and finds the
+// helper through $KVLENS_PDF_HELPER.
+class ExtractCommand : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (!std::filesystem::exists(samples)) GTEST_SKIP() << "../shared/testdata/pdfs is not here";
         ::setenv("KVLENS_PDF_HELPER", KVLENS_PDF_HELPER_PATH, 1);
-    }
-
-    void plainText() {
-        const cli_run r = run_cli({"extract", (samples / "001-trivial/minimal-document.pdf").string()});
-        QCOMPARE(r.exit_code, 0);
-        QVERIFY(QString::fromStdString(r.out).startsWith("Lorem ipsum"));
-        QVERIFY(r.err.empty());
-    }
-
-    void jsonWithPages() {
-        const cli_run r = run_cli({"extract", (samples / "004-pdflatex-4-pages/pdflatex-4-pages.pdf").string(),
-                                   "--pages", "2-3", "--json"});
-        QCOMPARE(r.exit_code, 0);
-        const auto j = nlohmann::json::parse(r.out, nullptr, false);
-        QVERIFY(!j.is_discarded());
-        QCOMPARE(int(j["pages"].size()), 2);
-        QCOMPARE(j["pages"][0]["number"].get<int>(), 2);
-        QCOMPARE(j["pages"][1]["number"].get<int>(), 3);
-        const std::string text = j["pages"][0]["text"].get<std::string>();
-        QCOMPARE(j["pages"][0]["chars"].get<std::size_t>(), std::size_t(QString::fromStdString(text).toUcs4().size()));
-        QVERIFY(text.size() > 1000);
-        QCOMPARE(j["metadata"]["page_count"].get<int>(), 4);
-        QCOMPARE(j["metadata"]["producer"].get<std::string>(), std::string("pdfTeX-1.40.23"));
-        QVERIFY(j["warnings"].is_array());
-    }
-
-    void password() {
-        const auto file = kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf";
-        const cli_run r = run_cli({"extract", file.string(), "--password", "kvlens"});
-        QCOMPARE(r.exit_code, 0);
-        QVERIFY(QString::fromStdString(r.out).contains("Prefill reads the prompt"));
-    }
-
-    void scannedPagesWarnOnStderr() {
-        const cli_run r = run_cli({"extract", (samples / "007-imagemagick-images/imagemagick-images.pdf").string()});
-        QCOMPARE(r.exit_code, 0);
-        QVERIFY(QString::fromStdString(r.err).contains("no text layer: scanned?"));
-    }
-
-    void errors_data() {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("says");
-        const QString locked = QString::fromStdString(
-            (samples / "005-libreoffice-writer-password/libreoffice-writer-password.pdf").string());
-        QTest::newRow("needs password") << QStringList{"extract", locked} << "needs a password (use --password)";
-        QTest::newRow("wrong password") << QStringList{"extract", locked, "--password", "nope"} << "wrong password";
-        QTest::newRow("bad range") << QStringList{"extract", locked, "--pages", "5-2"} << "bad --pages";
-        QTest::newRow("not a pdf") << QStringList{"extract", QString::fromStdString((samples / "LICENSE").string())}
-                                   << "not a PDF";
-    }
-    void errors() {
-        QFETCH(QStringList, args);
-        QFETCH(QString, says);
-        std::vector<std::string> a;
-        for (const QString& s : args) a.push_back(s.toStdString());
-        const cli_run r = run_cli(a);
-        QCOMPARE(r.exit_code, 1);
-        QVERIFY(r.out.empty());
-        const QString err = QString::fromStdString(r.err);
-        QVERIFY2(err.contains(says), qPrintable(err));
-        QCOMPARE(err.count('\n'), 1);  // one line
     }
 };
 
-QTEST_APPLESS_MAIN(TestExtractCommand)
-#include "test_extract_command.moc"
+TEST_F(ExtractCommand, plainText)
+{
+    const cli_run r = run_cli({"extract", (samples / "001-trivial/minimal-document.pdf").string()});
+    ASSERT_EQ(r.exit_code, 0);
+    ASSERT_TRUE(r.out.starts_with("Lorem ipsum"));
+    ASSERT_TRUE(r.err.empty());
+}
+
+TEST_F(ExtractCommand, jsonWithPages)
+{
+    const cli_run r = run_cli({"extract", (samples / "004-pdflatex-4-pages/pdflatex-4-pages.pdf").string(),
+                               "--pages", "2-3", "--json"});
+    ASSERT_EQ(r.exit_code, 0);
+    const auto j = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(!j.is_discarded());
+    ASSERT_EQ(int(j["pages"].size()), 2);
+    ASSERT_EQ(j["pages"][0]["number"].get<int>(), 2);
+    ASSERT_EQ(j["pages"][1]["number"].get<int>(), 3);
+    const std::string text = j["pages"][0]["text"].get<std::string>();
+    ASSERT_EQ(j["pages"][0]["chars"].get<std::size_t>(), kvlens::test::code_points(text));
+    ASSERT_TRUE(text.size() > 1000);
+    ASSERT_EQ(j["metadata"]["page_count"].get<int>(), 4);
+    ASSERT_EQ(j["metadata"]["producer"].get<std::string>(), std::string("pdfTeX-1.40.23"));
+    ASSERT_TRUE(j["warnings"].is_array());
+}
+
+TEST_F(ExtractCommand, password)
+{
+    const auto file = kvlens::test::source_root() / "tests/pdf/data/encrypted-password-kvlens.pdf";
+    const cli_run r = run_cli({"extract", file.string(), "--password", "kvlens"});
+    ASSERT_EQ(r.exit_code, 0);
+    ASSERT_TRUE(contains(r.out, "Prefill reads the prompt"));
+}
+
+TEST_F(ExtractCommand, scannedPagesWarnOnStderr)
+{
+    const cli_run r = run_cli({"extract", (samples / "007-imagemagick-images/imagemagick-images.pdf").string()});
+    ASSERT_EQ(r.exit_code, 0);
+    ASSERT_TRUE(contains(r.err, "no text layer: scanned?"));
+}
+
+struct errors_row {
+    std::string tag;
+    std::vector<std::string> args;
+    std::string says;
+};
+
+std::vector<errors_row> errors_rows()
+{
+    std::vector<errors_row> rows;
+    const std::string locked = ((samples / "005-libreoffice-writer-password/libreoffice-writer-password.pdf").string());
+    rows.push_back({"needs password", std::vector<std::string>{"extract", locked}, "needs a password (use --password)"});
+    rows.push_back({"wrong password", std::vector<std::string>{"extract", locked, "--password", "nope"}, "wrong password"});
+    rows.push_back({"bad range", std::vector<std::string>{"extract", locked, "--pages", "5-2"}, "bad --pages"});
+    rows.push_back({"not a pdf", std::vector<std::string>{"extract", ((samples / "LICENSE").string())}, "not a PDF"});
+    return rows;
+}
+
+TEST_F(ExtractCommand, errors)
+{
+    kvlens::test::for_each_row(errors_rows(), [&](const errors_row& row) {
+        std::vector<std::string> a;
+        for (const std::string& s : row.args) a.push_back(s);
+        const cli_run r = run_cli(a);
+        ASSERT_EQ(r.exit_code, 1);
+        ASSERT_TRUE(r.out.empty());
+        const std::string err = r.err;
+        ASSERT_TRUE(contains(err, row.says)) << err;
+        ASSERT_EQ(std::count(err.begin(), err.end(), '\n'), 1);  // one line
+    });
+}

@@ -4,12 +4,18 @@
 // that does not exist.
 #include "pdf/subprocess.h"
 
-#include <QtTest>
+#include <gtest/gtest.h>
 
 #include <csignal>
+#include <atomic>
+#include <chrono>
+#include <string>
 #include <thread>
 
+#include "tests/support/text_checks.h"
+
 using namespace kvlens::pdf;
+using kvlens::test::contains;
 
 namespace {
 process_request shell(const std::string& script, std::chrono::milliseconds timeout = std::chrono::seconds(20)) {
@@ -21,89 +27,91 @@ process_request shell(const std::string& script, std::chrono::milliseconds timeo
 }
 }  // namespace
 
-class TestSubprocess : public QObject {
-    Q_OBJECT
-private slots:
-    void stdinToStdoutIntact() {
-        process_request r = shell("cat");
-        for (int i = 0; i < 300'000; ++i) r.stdin_data += char('a' + i % 26);  // larger than a pipe buffer
-        auto out = run_process(r);
-        QVERIFY(out.ok());
-        QCOMPARE(out->exit_code, 0);
-        QCOMPARE(out->term_signal, 0);
-        QVERIFY(!out->timed_out);
-        QCOMPARE(out->out.size(), r.stdin_data.size());
-        QVERIFY(out->out == r.stdin_data);
-    }
+TEST(Subprocess, stdinToStdoutIntact)
+{
+    process_request r = shell("cat");
+    for (int i = 0; i < 300'000; ++i) r.stdin_data += char('a' + i % 26);  // larger than a pipe buffer
+    auto out = run_process(r);
+    ASSERT_TRUE(out.ok());
+    ASSERT_EQ(out->exit_code, 0);
+    ASSERT_EQ(out->term_signal, 0);
+    ASSERT_TRUE(!out->timed_out);
+    ASSERT_EQ(out->out.size(), r.stdin_data.size());
+    ASSERT_TRUE(out->out == r.stdin_data);
+}
 
-    void exitCodeAndStderr() {
-        auto out = run_process(shell("echo oops >&2; exit 7"));
-        QVERIFY(out.ok());
-        QCOMPARE(out->exit_code, 7);
-        QCOMPARE(QString::fromStdString(out->err), QString("oops\n"));
-    }
+TEST(Subprocess, exitCodeAndStderr)
+{
+    auto out = run_process(shell("echo oops >&2; exit 7"));
+    ASSERT_TRUE(out.ok());
+    ASSERT_EQ(out->exit_code, 7);
+    ASSERT_EQ(out->err, std::string("oops\n"));
+}
 
-    void signalReported() {
-        auto out = run_process(shell("kill -SEGV $$"));
-        QVERIFY(out.ok());
-        QCOMPARE(out->term_signal, SIGSEGV);
-        QCOMPARE(out->exit_code, -1);
-    }
+TEST(Subprocess, signalReported)
+{
+    auto out = run_process(shell("kill -SEGV $$"));
+    ASSERT_TRUE(out.ok());
+    ASSERT_EQ(out->term_signal, SIGSEGV);
+    ASSERT_EQ(out->exit_code, -1);
+}
 
-    void killedAtDeadline() {
-        auto out = run_process(shell("sleep 30", std::chrono::milliseconds(300)));
-        QVERIFY(out.ok());
-        QVERIFY(out->timed_out);
-        QCOMPARE(out->term_signal, SIGKILL);
-    }
+TEST(Subprocess, killedAtDeadline)
+{
+    auto out = run_process(shell("sleep 30", std::chrono::milliseconds(300)));
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE(out->timed_out);
+    ASSERT_EQ(out->term_signal, SIGKILL);
+}
 
-    void childThatClosesOutputButRunsIsKilled() {
-        auto out = run_process(shell("exec >&- 2>&-; sleep 30", std::chrono::milliseconds(300)));
-        QVERIFY(out.ok());
-        QVERIFY(out->timed_out);
-    }
+TEST(Subprocess, childThatClosesOutputButRunsIsKilled)
+{
+    auto out = run_process(shell("exec >&- 2>&-; sleep 30", std::chrono::milliseconds(300)));
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE(out->timed_out);
+}
 
-    void cancelledFromAnotherThread() {
-        std::atomic<bool> cancel{false};
-        process_request r = shell("sleep 30");
-        r.cancel = &cancel;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            cancel = true;
-        });
-        auto out = run_process(r);
-        canceller.join();
-        QVERIFY(out.ok());
-        QVERIFY(out->cancelled);
-        QVERIFY(!out->timed_out);
-        QCOMPARE(out->term_signal, SIGKILL);
-    }
+TEST(Subprocess, cancelledFromAnotherThread)
+{
+    std::atomic<bool> cancel{false};
+    process_request r = shell("sleep 30");
+    r.cancel = &cancel;
+    std::thread canceller([&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+        cancel = true;
+    });
+    auto out = run_process(r);
+    canceller.join();
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE(out->cancelled);
+    ASSERT_TRUE(!out->timed_out);
+    ASSERT_EQ(out->term_signal, SIGKILL);
+}
 
-    void outputCapped() {
-        process_request r = shell("yes");
-        r.max_stdout_bytes = 100'000;
-        auto out = run_process(r);
-        QVERIFY(out.ok());
-        QVERIFY(out->output_capped);
-        QCOMPARE(out->out.size(), std::size_t(100'000));
-    }
+TEST(Subprocess, outputCapped)
+{
+    process_request r = shell("yes");
+    r.max_stdout_bytes = 100'000;
+    auto out = run_process(r);
+    ASSERT_TRUE(out.ok());
+    ASSERT_TRUE(out->output_capped);
+    ASSERT_EQ(out->out.size(), std::size_t(100'000));
+}
 
-    void childIgnoringStdin() {
-        process_request r = shell("exit 0");
-        r.stdin_data.assign(1 << 20, 'x');  // the child never reads it: no SIGPIPE for us
-        auto out = run_process(r);
-        QVERIFY(out.ok());
-        QCOMPARE(out->exit_code, 0);
-    }
+TEST(Subprocess, childIgnoringStdin)
+{
+    process_request r = shell("exit 0");
+    r.stdin_data.assign(1 << 20, 'x');  // the child never reads it: no SIGPIPE for us
+    auto out = run_process(r);
+    ASSERT_TRUE(out.ok());
+    ASSERT_EQ(out->exit_code, 0);
+}
 
-    void missingProgram() {
-        process_request r;
-        r.executable = "/nonexistent/program";
-        auto out = run_process(r);
-        QVERIFY(!out.ok());
-        QVERIFY(QString::fromStdString(out.message()).contains("cannot start"));
-    }
-};
-
-QTEST_APPLESS_MAIN(TestSubprocess)
-#include "test_subprocess.moc"
+TEST(Subprocess, missingProgram)
+{
+    process_request r;
+    r.executable = "/nonexistent/program";
+    auto out = run_process(r);
+    ASSERT_TRUE(!out.ok());
+    ASSERT_TRUE(contains(out.message(), "cannot start"));
+}

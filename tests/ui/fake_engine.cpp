@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-// FakeEngine: timed synthetic event sequences.
+// FakeEngine: timed synthetic event sequences. It records the moments of each
+// request in a request_timeline and takes every figure from figures_of(), as
+// the engine does, so the tests see the figures the one formula gives.
 #include "fake_engine.h"
 
 #include <chrono>
+
+#include "engine/metrics/request_figures.h"
+#include "tests/support/event_fixtures.h"
 
 namespace kvlens::test {
 
@@ -111,28 +116,30 @@ void FakeEngine::run(Job& job)
     const std::int64_t perToken = info_.kv_bytes_per_token_f16;
     kvlens::event_done done;
     done.request = job.id;
-    done.figures.prompt_tokens = prompt;
+    kvlens::request_timeline moments;   // ms since t0, as the engine records them
+    moments.prompt_tokens = prompt;
     job.sink(kvlens::event_queued{job.id, prompt});
     // The TTFT segments at their own moments, as the engine measures them.
     const double tokenizeMs = msSince(t0);
     const double scheduledMs = msSince(t0);
+    moments.tokenized_ms = tokenizeMs;
+    moments.scheduled_ms = scheduledMs;
     job.sink(kvlens::event_started{job.id, scheduledMs - tokenizeMs, tokenizeMs, scheduledMs});
     int doneTokens = 0;
     const std::int64_t block = 16;
     auto kvOf = [&](std::int64_t tokens, auto& ev) {
         if (mode_ == kvlens::kv_mode::off)
             return;
-        ev.kv_tokens = tokens;
-        ev.kv_bytes = tokens * perToken;
-        ev.kv_allocated_bytes = (tokens + block - 1) / block * block * perToken;
-        ev.kv_reserved_bytes = mode_ == kvlens::kv_mode::static_reserve ? (prompt + job.params.max_tokens) * perToken
-                                                                        : ev.kv_allocated_bytes;
+        const std::int64_t allocated = (tokens + block - 1) / block * block * perToken;
+        set_kv(ev, {tokens, tokens * perToken, allocated,
+                    mode_ == kvlens::kv_mode::static_reserve ? (prompt + job.params.max_tokens) * perToken : allocated});
     };
     while (doneTokens < prompt) {
         if (cancelled()) {
             done.reason = kvlens::finish_reason::cancelled;
-            done.figures.computed_tokens = doneTokens;
-            done.figures.e2e_ms = msSince(t0);
+            moments.computed_tokens = doneTokens;
+            moments.end_ms = msSince(t0);
+            done.figures = kvlens::figures_of(moments);
             job.sink(done);
             return;
         }
@@ -144,9 +151,11 @@ void FakeEngine::run(Job& job)
         job.sink(chunk);
     }
     const double prefillDoneMs = msSince(t0);
-    const double prefillMs = prefillDoneMs - scheduledMs;
+    moments.prefill_done_ms = prefillDoneMs;
+    moments.computed_tokens = doneTokens;
+    moments.prefill_forward_ms = prefillDoneMs - scheduledMs;   // the fake's "forward passes" are its whole prefill
     std::string text;
-    double last = 0, first = 0;
+    std::int64_t kvBytesPeak = 0;
     const int maxNew = std::min(timing_.generate, job.params.max_tokens);
     for (int i = 0; i < maxNew; ++i) {
         if (cancelled()) {
@@ -157,45 +166,32 @@ void FakeEngine::run(Job& job)
         const double t = msSince(t0);
         const std::string piece = i == 0 ? "The" : " word" + std::to_string(i);
         if (i == 0) {
-            first = t;
+            moments.first_token_ms = t;
+            moments.first_visible_ms = t;
+            const kvlens::request_figures so_far = kvlens::figures_of(moments);
             kvlens::event_first_token ft{job.id, t, 100, piece};
-            ft.tokenize_ms = tokenizeMs;
-            ft.queue_ms = scheduledMs - tokenizeMs;
-            ft.prefill_ms = prefillMs;
-            ft.first_sample_ms = t - prefillDoneMs;
+            ft.tokenize_ms = so_far.tokenize_ms;
+            ft.queue_ms = so_far.queue_ms;
+            ft.prefill_ms = so_far.prefill_ms;
+            ft.first_sample_ms = so_far.first_sample_ms;
             job.sink(ft);
         }
-        kvlens::event_token ev;
-        ev.request = job.id;
-        ev.index = i;
-        ev.id = 100 + i;
-        ev.text = piece;
-        ev.latency_ms = i == 0 ? t : t - last;
-        ev.t_ms = t;
+        kvlens::event_token ev = token_event(job.id, i, 100 + i, piece, i == 0 ? t : t - moments.last_token_ms, t);
         kvOf(prompt + i + 1, ev);
         if (mode_ == kvlens::kv_mode::off && i > 0)
             ev.recomputed_tokens = prompt + i;
         job.sink(ev);
         text += piece;
-        last = t;
-        done.figures.generated_tokens = i + 1;
-        done.figures.kv_bytes_peak = ev.kv_bytes;
+        moments.last_token_ms = t;
+        moments.generated_tokens = i + 1;
+        kvBytesPeak = ev.kv_bytes;
     }
     if (done.reason != kvlens::finish_reason::cancelled)
         done.reason = kvlens::finish_reason::length;
+    moments.end_ms = msSince(t0);
     auto& f = done.figures;
-    f.computed_tokens = doneTokens;
-    f.tokenize_ms = tokenizeMs;
-    f.queue_ms = scheduledMs - tokenizeMs;
-    f.prefill_ms = prefillMs;
-    f.first_sample_ms = first > 0 ? first - prefillDoneMs : 0;
-    f.ttft_ms = first;
-    f.ttft_visible_ms = first;
-    f.decode_ms = last - first;
-    f.e2e_ms = msSince(t0);
-    f.prefill_tok_s = prefillMs > 0 ? doneTokens * 1000.0 / prefillMs : 0;
-    f.decode_tok_s = f.generated_tokens > 1 && f.decode_ms > 0 ? (f.generated_tokens - 1) * 1000.0 / f.decode_ms : 0;
-    f.tpot_ms = f.generated_tokens > 1 ? f.decode_ms / (f.generated_tokens - 1) : 0;
+    f = kvlens::figures_of(moments);
+    f.kv_bytes_peak = kvBytesPeak;
     f.device_memory_peak = info_.weight_bytes + kv_pool_bytes() + scratch_bytes();
     done.text = text;
     job.sink(done);

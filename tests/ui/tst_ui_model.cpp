@@ -16,6 +16,7 @@
 #include "ui/model/run_export.h"
 #include "ui/model/run_history_model.h"
 #include "ui/model/run_record.h"
+#include "tests/support/event_fixtures.h"
 
 using namespace kvlens::ui;
 using kvlens::test::parseEvents;
@@ -101,6 +102,8 @@ private slots:
         QCOMPARE(r.text(), QStringLiteral("Hello world!"));
         QCOMPARE(r.latencyPoints(), (QVector<QPointF>{{0, 75}, {1, 10}, {2, 20}}));
         QCOMPARE(r.movingAverageLatency(2), (QVector<double>{75, 42.5, 15}));
+        // As the latency chart calls it: the first token (its latency is the TTFT) left out.
+        QCOMPARE(r.movingAverageLatency(2, 1), (QVector<double>{10, 15}));
         QCOMPARE(qRound(r.decodeTokPerSecond() * 100), 6667);  // 2 tokens in 30 ms
         QCOMPARE(r.kvPoints(RunRecord::KvKind::Logical),
                  (QVector<QPointF>{{101, 2020}, {102, 2040}, {103, 2060}}));
@@ -155,17 +158,8 @@ private slots:
         QFETCH(QString, tokenText);
         QFETCH(QString, csvText);
         RunRecord r(4, RunConfig{});
-        kvlens::event_token t;
-        t.request = 4;
-        t.index = 0;
-        t.id = 42;
-        t.text = tokenText.toStdString();
-        t.latency_ms = 12.5;
-        t.t_ms = 12.5;
-        t.kv_tokens = 10;
-        t.kv_bytes = 200;
-        t.kv_allocated_bytes = 320;
-        t.kv_reserved_bytes = 320;
+        kvlens::event_token t = kvlens::test::token_event(4, 0, 42, tokenText.toStdString(), 12.5, 12.5);
+        kvlens::test::set_kv(t, {10, 200, 320, 320});
         r.ingest(RunEvent{4, t});
         const QString csv = runToCsv(r);
         QCOMPARE(csv, runCsvHeader() + QStringLiteral("\n4,0,42,") + csvText

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: Apache-2.0
+// The AVX2 vector type V that the SIMD bodies (ops_simd_body.h,
+// attention_simd_body.h) are written against: loads and stores of f32, f16
+// and int8 lanes, arithmetic, reductions, a transpose-and-sum and exp. One
+// definition for every SIMD file: include it inside the file's own
+// namespace, in its KVLENS_SIMD_BEGIN_AVX2 region (simd_target.h); no
+// include guard on purpose, like the bodies.
+
+#include "engine/backend/cpu/simd_exp_constants.h"
+
+struct V {
+    using reg = __m256;
+    static constexpr int width = 8;
+    static reg zero() { return _mm256_setzero_ps(); }
+    static reg set1(float x) { return _mm256_set1_ps(x); }
+    static reg load(const float* p) { return _mm256_loadu_ps(p); }
+    static void store(float* p, reg v) { _mm256_storeu_ps(p, v); }
+    static reg load_h(const std::uint16_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))); }
+    static reg load_q8(const std::int8_t* p) {
+        return _mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
+    }
+    static reg round_h(reg v) { return _mm256_cvtph_ps(_mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT)); }
+    static reg add(reg a, reg b) { return _mm256_add_ps(a, b); }
+    static reg sub(reg a, reg b) { return _mm256_sub_ps(a, b); }
+    static reg mul(reg a, reg b) { return _mm256_mul_ps(a, b); }
+    static reg div(reg a, reg b) { return _mm256_div_ps(a, b); }
+    static reg max(reg a, reg b) { return _mm256_max_ps(a, b); }
+    static reg fmadd(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
+    static float first(reg v) { return _mm256_cvtss_f32(v); }
+    static float reduce_add(reg v) {
+        __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+        s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+        return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+    }
+    static double reduce_add_double(reg v) {
+        __m256d d = _mm256_add_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(v)), _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1)));
+        __m128d s = _mm_add_pd(_mm256_castpd256_pd128(d), _mm256_extractf128_pd(d, 1));
+        return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+    }
+    // Sum of the lanes' squares, each squared in double.
+    static double sum_squares_double(reg v) {
+        const __m256d lo = _mm256_cvtps_pd(_mm256_castps256_ps128(v)), hi = _mm256_cvtps_pd(_mm256_extractf128_ps(v, 1));
+        const __m256d d = _mm256_fmadd_pd(hi, hi, _mm256_mul_pd(lo, lo));
+        const __m128d s = _mm_add_pd(_mm256_castpd256_pd128(d), _mm256_extractf128_pd(d, 1));
+        return _mm_cvtsd_f64(_mm_add_sd(s, _mm_unpackhi_pd(s, s)));
+    }
+    static float reduce_max(reg v) {
+        __m128 m = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+        m = _mm_max_ps(m, _mm_movehl_ps(m, m));
+        return _mm_cvtss_f32(_mm_max_ss(m, _mm_movehdup_ps(m)));
+    }
+    // Lane k of the result: the sum of v[k]'s lanes, k < 8.
+    static reg sum_each(const reg v[8]) {
+        reg t[4], u[2];
+        for (int i = 0; i < 4; ++i)
+            t[i] = _mm256_add_ps(_mm256_unpacklo_ps(v[2 * i], v[2 * i + 1]), _mm256_unpackhi_ps(v[2 * i], v[2 * i + 1]));
+        for (int i = 0; i < 2; ++i)
+            u[i] = _mm256_add_ps(_mm256_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                 _mm256_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+        return _mm256_add_ps(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31));
+    }
+    static reg exp(reg x) {
+        KVLENS_SIMD_EXP_CONSTANTS
+        x = _mm256_min_ps(_mm256_max_ps(x, set1(lo)), set1(hi));
+        const reg n = _mm256_round_ps(_mm256_mul_ps(x, set1(log2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        reg r = _mm256_fnmadd_ps(n, set1(ln2_hi), x);
+        r = _mm256_fnmadd_ps(n, set1(ln2_lo), r);
+        reg p = set1(c[7]);
+        for (int i = 6; i >= 0; --i) p = _mm256_fmadd_ps(p, r, set1(c[i]));
+        const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+        return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
+    }
+};

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// The AVX-512 vector type V that the SIMD bodies (ops_simd_body.h,
+// attention_simd_body.h) are written against: loads and stores of f32, f16
+// and int8 lanes, arithmetic, reductions, a transpose-and-sum and exp. One
+// definition for every SIMD file: include it inside the file's own
+// namespace, in its KVLENS_SIMD_BEGIN_AVX512 region (simd_target.h); no
+// include guard on purpose, like the bodies.
+
+#include "engine/backend/cpu/simd_exp_constants.h"
+
+struct V {
+    using reg = __m512;
+    static constexpr int width = 16;
+    static reg zero() { return _mm512_setzero_ps(); }
+    static reg set1(float x) { return _mm512_set1_ps(x); }
+    static reg load(const float* p) { return _mm512_loadu_ps(p); }
+    static void store(float* p, reg v) { _mm512_storeu_ps(p, v); }
+    static reg load_h(const std::uint16_t* p) { return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))); }
+    static reg load_q8(const std::int8_t* p) {
+        return _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))));
+    }
+    static reg round_h(reg v) { return _mm512_cvtph_ps(_mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT)); }
+    static reg add(reg a, reg b) { return _mm512_add_ps(a, b); }
+    static reg sub(reg a, reg b) { return _mm512_sub_ps(a, b); }
+    static reg mul(reg a, reg b) { return _mm512_mul_ps(a, b); }
+    static reg div(reg a, reg b) { return _mm512_div_ps(a, b); }
+    static reg max(reg a, reg b) { return _mm512_max_ps(a, b); }
+    static reg fmadd(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
+    static float first(reg v) { return _mm512_cvtss_f32(v); }
+    static float reduce_add(reg v) { return _mm512_reduce_add_ps(v); }
+    static double reduce_add_double(reg v) {
+        const __m512d d = _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)),
+                                        _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1))));
+        return _mm512_reduce_add_pd(d);
+    }
+    static float reduce_max(reg v) { return _mm512_reduce_max_ps(v); }
+    // Sum of the lanes' squares, each squared in double.
+    static double sum_squares_double(reg v) {
+        const __m512d lo = _mm512_cvtps_pd(_mm512_castps512_ps256(v));
+        const __m512d hi = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(v), 1)));
+        return _mm512_reduce_add_pd(_mm512_fmadd_pd(hi, hi, _mm512_mul_pd(lo, lo)));
+    }
+    // Lane k of the result: the sum of v[k]'s lanes, k < 16.
+    static reg sum_each(const reg v[16]) {
+        reg t[8], u[4], w[2];
+        for (int i = 0; i < 8; ++i)
+            t[i] = _mm512_add_ps(_mm512_unpacklo_ps(v[2 * i], v[2 * i + 1]), _mm512_unpackhi_ps(v[2 * i], v[2 * i + 1]));
+        for (int i = 0; i < 4; ++i)
+            u[i] = _mm512_add_ps(_mm512_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+                                 _mm512_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+        for (int i = 0; i < 2; ++i)
+            w[i] = _mm512_add_ps(_mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+                                 _mm512_shuffle_f32x4(u[2 * i], u[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+        return _mm512_add_ps(_mm512_shuffle_f32x4(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)),
+                             _mm512_shuffle_f32x4(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+    static reg exp(reg x) {
+        KVLENS_SIMD_EXP_CONSTANTS
+        x = _mm512_min_ps(_mm512_max_ps(x, set1(lo)), set1(hi));
+        const reg n = _mm512_roundscale_ps(_mm512_mul_ps(x, set1(log2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        reg r = _mm512_fnmadd_ps(n, set1(ln2_hi), x);
+        r = _mm512_fnmadd_ps(n, set1(ln2_lo), r);
+        reg p = set1(c[7]);
+        for (int i = 6; i >= 0; --i) p = _mm512_fmadd_ps(p, r, set1(c[i]));
+        return _mm512_scalef_ps(p, n);
+    }
+};
