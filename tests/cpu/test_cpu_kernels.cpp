@@ -22,7 +22,7 @@
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/ops.h"
-#include "engine/backend/cpu/quant_blocks.h"
+#include "engine/quant/quant_blocks.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/kv/kv_storage.h"
