@@ -25,3 +25,9 @@ if(TARGET kvlens-cli AND TARGET kvlens-pdf-helper AND TARGET kvlens)
     KVLENS_BUILD_DIR="${CMAKE_BINARY_DIR}" KVLENS_CMAKE="${CMAKE_COMMAND}" KVLENS_CPACK="${CMAKE_CPACK_COMMAND}")
   target_include_directories(tst_packaging PRIVATE ${PROJECT_SOURCE_DIR})
 endif()
+
+# The lesson headless on the default model (issue 13). It measures timings:
+# alone, like tst_ui_engine.
+kvlens_add_qtest(tst_lesson tst_lesson.cpp LIBS kvlens_ui)
+target_include_directories(tst_lesson PRIVATE ${PROJECT_SOURCE_DIR})
+set_tests_properties(tst_lesson PROPERTIES RUN_SERIAL TRUE)

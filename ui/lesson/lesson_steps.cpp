@@ -4,6 +4,7 @@
 #include "ui/lesson/lesson_steps.h"
 
 #include <QCoreApplication>
+#include <algorithm>
 
 #include "ui/model/model_summary.h"
 #include "ui/model/run_record.h"
@@ -27,9 +28,25 @@ constexpr StepWords kSteps[] = {
     {LessonStepId::HiddenReasoning, "hidden-reasoning"},
 };
 
-QString slice(int slices, int of) { return QStringLiteral("%1/%2").arg(of).arg(slices); }
+// "1/4" for 2 of 8 slices (the fraction in lowest terms).
+QString slice(int slices, int of)
+{
+    int a = of, b = slices;
+    while (b != 0) {
+        const int t = a % b;
+        a = b;
+        b = t;
+    }
+    const int g = std::max(1, a);
+    return QStringLiteral("%1/%2").arg(of / g).arg(slices / g);
+}
 
 }  // namespace
+
+QString lessonSlice(int slices, int of)
+{
+    return slice(slices, of);
+}
 
 QVector<LessonStepId> lessonStepIds()
 {
@@ -52,7 +69,8 @@ bool lessonStepFromKey(const QString& key, LessonStepId& out)
 
 LessonStep lessonStep(LessonStepId id, const LessonSizes& z)
 {
-    LessonStep s{id, 0, {}, {}, {}, {}, {}};
+    LessonStep s;
+    s.id = id;
     for (int i = 0; i < int(std::size(kSteps)); ++i) {
         if (kSteps[i].id == id) {
             s.number = i + 1;

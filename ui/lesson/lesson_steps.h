@@ -49,7 +49,7 @@ struct LessonSizes {
 };
 
 struct LessonStep {
-    LessonStepId id;
+    LessonStepId id = LessonStepId::ShortVsLong;
     int number = 0;     // 1-based, as the articles' experiments are numbered here
     QString key;        // "input-sweep": file names and JSON
     QString title;      // translated
@@ -59,6 +59,8 @@ struct LessonStep {
 };
 
 QVector<LessonStepId> lessonStepIds();
+// "1/4": `of` slices of `slices`, in lowest terms.
+QString lessonSlice(int slices, int of);
 LessonStep lessonStep(LessonStepId id, const LessonSizes& sizes = {});
 bool lessonStepFromKey(const QString& key, LessonStepId& out);
 

@@ -94,10 +94,10 @@ QString inputSweep(const QVector<LessonRun>& runs)
     const LessonRun& hi = runs.last();
     QString first;
     const QString fit = tr("fit: TTFT ≈ %1 + %2 ms × tokens, R² %3")
-                            .arg(ms(ttft.intercept), QString::number(ttft.slope, 'f', 3), QString::number(ttft.r2, 'f', 2));
+                            .arg(ms(ttft.intercept), QString::number(ttft.slope, 'g', 3), QString::number(ttft.r2, 'f', 2));
     if (ttft.slope > 0)
         first = tr("Each prompt token added %1 ms to TTFT (%2; %3 → %4 tokens: %5).")
-                    .arg(QString::number(ttft.slope, 'f', 3), fit, count(lo.promptTokens), count(hi.promptTokens),
+                    .arg(QString::number(ttft.slope, 'g', 3), fit, count(lo.promptTokens), count(hi.promptTokens),
                          arrow(ms(lo.ttftMs), ms(hi.ttftMs)));
     else
         first = tr("TTFT did not grow with the prompt in these runs (%1; %2 → %3 tokens: %4).")
@@ -150,7 +150,7 @@ QString kvOffOn(const LessonRun& on, const LessonRun& off)
     const line_fit fOn = latencyFit(on);
     const line_fit fOff = latencyFit(off);
     const QString slopes = tr("%1 ms per token without the cache, %2 ms per token with it")
-                               .arg(QString::number(fOff.slope, 'f', 3), QString::number(fOn.slope, 'f', 3));
+                               .arg(QString::number(fOff.slope, 'g', 3), QString::number(fOn.slope, 'g', 3));
     QString first;
     if (fOff.valid() && fOn.valid() && fOff.slope > fOn.slope)
         first = tr("Without the cache each token's latency climbed faster (%1): every step ran all %2 earlier "

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+// The lesson on the real engine: `kvlens --headless --lesson` on the default
+// model writes every step's slide (PNG and SVG), the handout and lesson.json,
+// with a caption for every step and, for each step that ran, a takeaway from
+// its measured runs. The whole lesson takes minutes on a 2-core CPU: the suite
+// runs a few steps, KVLENS_LONG_TESTS=1 runs all of them.
+#include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+
+#include "tests/support/test_paths.h"
+#include "ui/headless_runner.h"
+#include "ui/lesson/lesson_export.h"
+#include "ui/lesson/lesson_headless.h"
+
+using namespace kvlens::ui;
+
+class TstLesson : public QObject {
+    Q_OBJECT
+public:
+    // Before QApplication: the settings of this test only, never the user's.
+    static void initMain()
+    {
+        static QTemporaryDir config;
+        qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+    }
+
+private:
+    // The first `chars` characters of the built-in report (cut after a
+    // sentence), as a .txt the headless lesson reads: a short lesson.
+    static QString shortReport(const QString& dir, int chars)
+    {
+        QFile in(lessonBuiltInReportPath());
+        if (!in.open(QIODevice::ReadOnly))
+            return {};
+        QString text = QString::fromUtf8(in.readAll());
+        text.truncate(text.lastIndexOf(QLatin1Char('.'), chars) + 1);
+        const QString path = QDir(dir).filePath(QStringLiteral("report.txt"));
+        QFile out(path);
+        if (!out.open(QIODevice::WriteOnly) || out.write(text.toUtf8()) <= 0)
+            return {};
+        return path;
+    }
+
+    QJsonObject runLesson(const QStringList& steps, const QString& report, const QString& out, int& code)
+    {
+        HeadlessOptions o;
+        o.report = report;
+        o.lesson = true;
+        o.outDir = out;
+        o.model = QString::fromStdString(kvlens::test::default_model().string());
+        o.lessonSteps = steps;
+        code = runLessonHeadless(o);
+        QFile f(QDir(out).filePath(QStringLiteral("lesson.json")));
+        if (!f.open(QIODevice::ReadOnly))
+            return {};
+        return QJsonDocument::fromJson(f.readAll()).object();
+    }
+
+private slots:
+    void theHeadlessArgumentsTakeTheLessonWithoutAReport()
+    {
+        HeadlessOptions o;
+        bool wanted = false;
+        QString error;
+        QVERIFY(parseHeadlessArgs({QStringLiteral("--headless"), QStringLiteral("--lesson"), QStringLiteral("--out"),
+                                   QStringLiteral("/tmp/x"), QStringLiteral("--lesson-steps"),
+                                   QStringLiteral("kv-q8,follow-up")},
+                                  o, wanted, error));
+        QVERIFY(wanted);
+        QVERIFY(o.lesson);
+        QVERIFY(o.report.isEmpty());
+        QCOMPARE(o.lessonSteps, (QStringList{QStringLiteral("kv-q8"), QStringLiteral("follow-up")}));
+        HeadlessOptions plain;
+        QVERIFY(!parseHeadlessArgs({QStringLiteral("--headless"), QStringLiteral("--out"), QStringLiteral("/tmp/x")},
+                                   plain, wanted, error));
+        QVERIFY(QFileInfo::exists(lessonBuiltInReportPath()));
+    }
+
+    void aSlideIsDrawnForAStepThatHasNotRun()
+    {
+        QTemporaryDir dir;
+        const LessonStep step = lessonStep(LessonStepId::InputSweep);
+        LessonResult r;
+        r.id = step.id;
+        const QString png = dir.filePath(QStringLiteral("s.png")), svg = dir.filePath(QStringLiteral("s.svg"));
+        QCOMPARE(exportLessonSlide(png, step, r), QString());
+        QCOMPARE(exportLessonSlide(svg, step, r), QString());
+        QCOMPARE(QImage(png).size(), QSize(1280, 720));
+        QFile f(svg);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().contains("Input-length sweep"));
+    }
+
+    void theLessonRunsHeadlessAndWritesEveryStepsFiguresAndCaptions()
+    {
+        if (!kvlens::test::have_default_model())
+            QSKIP("no default model (scripts/fetch-model)");
+        const bool all = qEnvironmentVariableIntValue("KVLENS_LONG_TESTS") == 1;
+        // The short lesson: a cold pair, the prefix cache, q8_0, and a step
+        // that is skipped on this model (no sliding window).
+        const QStringList steps = all ? QStringList{}
+                                      : QStringList{QStringLiteral("short-vs-long"), QStringLiteral("follow-up"),
+                                                    QStringLiteral("kv-q8"), QStringLiteral("sliding-window")};
+        QTemporaryDir dir;
+        // The short lesson reads a third of the report (a 2-core CPU shared
+        // with other work prefills it in seconds); the long one all of it.
+        const QString report = all ? QString() : shortReport(dir.path(), 1000);
+        QVERIFY(all || !report.isEmpty());
+        int code = -1;
+        const QJsonObject lesson = runLesson(steps, report, dir.filePath(QStringLiteral("out")), code);
+        QCOMPARE(code, 0);
+        const QJsonArray js = lesson.value(QStringLiteral("steps")).toArray();
+        QCOMPARE(js.size(), all ? int(lessonStepIds().size()) : int(steps.size()));
+        const QDir out(dir.filePath(QStringLiteral("out")));
+        QFile handout(out.filePath(QStringLiteral("handout.md")));
+        QVERIFY(handout.open(QIODevice::ReadOnly));
+        const QString md = QString::fromUtf8(handout.readAll());
+        for (const QJsonValue& v : js) {
+            const QJsonObject s = v.toObject();
+            const QString key = s.value(QStringLiteral("key")).toString();
+            QVERIFY2(!s.value(QStringLiteral("caption")).toString().isEmpty(), qPrintable(key));
+            QVERIFY(QFileInfo(out.filePath(s.value(QStringLiteral("slide_png")).toString())).size() > 0);
+            QVERIFY(QFileInfo(out.filePath(s.value(QStringLiteral("slide_svg")).toString())).size() > 0);
+            const QString state = s.value(QStringLiteral("state")).toString();
+            QVERIFY2(state == QLatin1String("done") || state == QLatin1String("skipped"), qPrintable(key + state));
+            if (state == QLatin1String("done")) {
+                const QString takeaway = s.value(QStringLiteral("takeaway")).toString();
+                QVERIFY2(!takeaway.isEmpty(), qPrintable(key));
+                QVERIFY2(md.contains(takeaway), qPrintable(key));
+                for (const QJsonValue& r : s.value(QStringLiteral("runs")).toArray()) {
+                    QVERIFY(r.toObject().value(QStringLiteral("prompt_tokens")).toInt() > 0);
+                    QVERIFY(r.toObject().value(QStringLiteral("ttft_ms")).toDouble() > 0);
+                }
+            } else {
+                QVERIFY2(!s.value(QStringLiteral("reason")).toString().isEmpty(), qPrintable(key));
+            }
+            if (key == QLatin1String("sliding-window"))
+                QCOMPARE(state, QStringLiteral("skipped"));   // SmolLM2 has none
+            if (key == QLatin1String("follow-up")) {
+                // The prefix cache: the follow-up reused the report's blocks.
+                const QJsonArray runs = s.value(QStringLiteral("runs")).toArray();
+                QCOMPARE(runs.size(), 2);
+                QVERIFY(runs[1].toObject().value(QStringLiteral("cached_tokens")).toInt() > 0);
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TstLesson)
+#include "tst_lesson.moc"
