@@ -13,6 +13,11 @@
 
 #include "tests/support/test_paths.h"
 #include "ui/headless_runner.h"
+#include "ui/i18n.h"
+#include "ui/lesson/lesson_pane.h"
+#include "ui/run_controller.h"
+#include <QListWidget>
+#include <QPushButton>
 #include "ui/lesson/lesson_export.h"
 #include "ui/lesson/lesson_headless.h"
 
@@ -93,6 +98,47 @@ private slots:
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("Input-length sweep"));
+    }
+
+    void theLessonSpeaksSimplifiedChinese()
+    {
+        QVERIFY(i18n::install(QStringLiteral("zh_CN")));
+        QCOMPARE(lessonStep(LessonStepId::InputSweep).title, QStringLiteral("输入长度扫描"));
+        QVERIFY(lessonStep(LessonStepId::KvQ8).caption.contains(QStringLiteral("q8_0")));
+        LessonRun a, b;
+        a.promptTokens = 40;
+        a.ttftMs = 100;
+        b.promptTokens = 640;
+        b.ttftMs = 1500;
+        QVERIFY(lessonTakeaway(LessonStepId::ShortVsLong, {a, b}).contains(QStringLiteral("TTFT 增加了")));
+        QVERIFY(i18n::install(QStringLiteral("en")));
+        QCOMPARE(lessonStep(LessonStepId::InputSweep).title, QStringLiteral("Input-length sweep"));
+    }
+
+    void theLessonPaneListsEveryStepAndWaitsForAModel()
+    {
+        RunController c;
+        LessonPane pane(&c);
+        pane.resize(1000, 500);
+        pane.show();
+        auto* list = pane.findChild<QListWidget*>();
+        QVERIFY(list);
+        QCOMPARE(list->count(), int(lessonStepIds().size()));
+        QVERIFY(list->item(0)->text().contains(lessonStep(LessonStepId::ShortVsLong).title));
+        pane.selectStep(LessonStepId::KvQ8);
+        QCOMPARE(pane.selectedStep(), LessonStepId::KvQ8);
+        // No model loaded: nothing can run, and the click says so by doing nothing.
+        for (QPushButton* b : pane.findChildren<QPushButton*>()) {
+            if (b->text() == QLatin1String("Run step"))
+                QVERIFY(!b->isEnabled());
+        }
+        pane.useOpenDocumentOrSample();
+        QVERIFY(pane.runner()->report().pageCount() == pane.runner()->sizes().reportSlices);
+        QVERIFY(!pane.runSelected() || pane.runner()->result(LessonStepId::KvQ8).state == LessonState::Skipped);
+        QCOMPARE(pane.runner()->result(LessonStepId::KvQ8).reason, QStringLiteral("no model is loaded"));
+        QImage shot(pane.slideView()->size(), QImage::Format_ARGB32);
+        pane.slideView()->render(&shot);
+        QVERIFY(!shot.isNull());
     }
 
     void theLessonRunsHeadlessAndWritesEveryStepsFiguresAndCaptions()

@@ -43,7 +43,7 @@ struct LessonSizes {
     int sweepAnswerTokens = 24;     // max new tokens in the input sweep
     QVector<int> outputSweep{8, 32, 96};   // max new tokens of the output sweep
     int kvOffSlices = 1;            // KV off recomputes everything: 1/8 of the report
-    int kvOffAnswerTokens = 48;
+    int kvOffAnswerTokens = 24;     // each step recomputes the whole prefix: keep it short
     int concurrentRequests = 3;     // with the default 2 decoded together, one queues
     QString twoWordQuestion = QStringLiteral("Main point?");
 };
