@@ -28,6 +28,8 @@ request_timeline finished_request() {
     t.prefill_forward_ms = 80.0;
     t.prefill_flop = 8e9;
     t.decode_bytes = 1e9;
+    t.prefill_bytes = 4e8;
+    t.decode_flop = 2e9;
     return t;
 }
 
@@ -54,6 +56,9 @@ TEST(RequestFigures, DecodeRatesCountTheTokensAfterTheFirst) {
     // Prefill throughput over its forward passes, not the wall segment.
     EXPECT_DOUBLE_EQ(f.prefill_tok_s, 1000.0);
     EXPECT_DOUBLE_EQ(f.prefill_flop_s, 1e11);
+    // Counted, passed on as recorded (the roofline divides them).
+    EXPECT_DOUBLE_EQ(f.prefill_bytes, 4e8);
+    EXPECT_DOUBLE_EQ(f.decode_flop, 2e9);
 }
 
 TEST(RequestFigures, ARequestCancelledInTheQueueHasOnlyTokenizeAndQueue) {
