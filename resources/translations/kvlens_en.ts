@@ -2141,6 +2141,10 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <source>kvlens · %1 · %2 · %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LessonRunner</name>
@@ -2305,6 +2309,73 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>Export slides…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RooflineChart</name>
+    <message>
+        <source>%1 prefill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 decode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline: this machine&apos;s measured ceilings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>arithmetic intensity, FLOP per byte read (counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>achieved FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>f32 peak %1/s (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 peak %1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory %1/s (read probe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s ceilings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no ceilings measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

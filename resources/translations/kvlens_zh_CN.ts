@@ -2141,6 +2141,10 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <source>kvlens · %1 · %2 · %3</source>
         <translation>kvlens · %1 · %2 · %3</translation>
     </message>
+    <message>
+        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <translation>无法测量本机的性能上限：%1</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LessonRunner</name>
@@ -2306,6 +2310,73 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
     <message>
         <source>Export slides…</source>
         <translation>导出幻灯片…</translation>
+    </message>
+    <message>
+        <source>Slide</source>
+        <translation>幻灯片</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RooflineChart</name>
+    <message>
+        <source>%1 prefill</source>
+        <translation>%1 预填充</translation>
+    </message>
+    <message>
+        <source>%1 decode</source>
+        <translation>%1 解码</translation>
+    </message>
+    <message>
+        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
+        <translation>#%1 解码：每步读取 %2 → 按实测 %4/s 至少需要 %3；实测每个 token %5</translation>
+    </message>
+    <message>
+        <source>Roofline: this machine&apos;s measured ceilings</source>
+        <translation>屋顶线：本机实测的性能上限</translation>
+    </message>
+    <message>
+        <source>arithmetic intensity, FLOP per byte read (counted)</source>
+        <translation>算术强度，每读取一字节的 FLOP（计数）</translation>
+    </message>
+    <message>
+        <source>achieved FLOP/s</source>
+        <translation>实际 FLOP/s</translation>
+    </message>
+    <message>
+        <source>f32 peak %1/s (%2)</source>
+        <translation>f32 峰值 %1/s（%2）</translation>
+    </message>
+    <message>
+        <source>int8 peak %1/s</source>
+        <translation>int8 峰值 %1/s</translation>
+    </message>
+    <message>
+        <source>memory %1/s (read probe)</source>
+        <translation>内存 %1/s（读取探测）</translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s ceilings…</source>
+        <translation>正在测量本机的性能上限…</translation>
+    </message>
+    <message>
+        <source>no ceilings measured</source>
+        <translation>尚未测量性能上限</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 </TS>

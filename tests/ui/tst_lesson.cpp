@@ -13,7 +13,10 @@
 
 #include "tests/support/test_paths.h"
 #include "ui/headless_runner.h"
+#include "ui/charts/roofline_chart.h"
 #include "ui/i18n.h"
+#include "ui/model/format.h"
+#include "ui/model/run_record.h"
 #include "ui/lesson/lesson_pane.h"
 #include "ui/run_controller.h"
 #include <QListWidget>
@@ -98,6 +101,60 @@ private slots:
         QFile f(svg);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().contains("Input-length sweep"));
+    }
+
+    void theRooflinePlacesARunAtItsCountedIntensity()
+    {
+        RunRecord r(7, RunConfig{});
+        kvlens::event_done d;
+        d.reason = kvlens::finish_reason::stop;
+        d.figures.prefill_flop = 8e9;
+        d.figures.prefill_bytes = 4e8;
+        d.figures.prefill_forward_ms = 80;
+        d.figures.prefill_flop_s = 1e11;
+        d.figures.decode_flop = 2e9;
+        d.figures.decode_bytes = 1e9;
+        d.figures.decode_ms = 200;
+        d.figures.generated_tokens = 11;
+        d.figures.tpot_ms = 20;
+        r.ingest(RunEvent{7, d});
+        const QVector<RooflinePoint> pts = rooflinePoints(r);
+        QCOMPARE(pts.size(), 2);
+        QCOMPARE(pts[0].intensity, 20.0);       // 8 GFLOP over 0.4 GB
+        QCOMPARE(pts[0].flopS, 1e11);
+        QVERIFY(!pts[0].decode);
+        QCOMPARE(pts[1].intensity, 2.0);        // 2 GFLOP over 1 GB
+        QCOMPARE(pts[1].flopS, 1e10);           // 2 GFLOP in 200 ms
+        QVERIFY(pts[1].decode);
+        // 1 GB over 10 decode steps at 10 GB/s: at least 10 ms a step, 20 ms measured.
+        kvlens::machine_ceilings c;
+        c.read_bytes_s = 1e10;
+        c.f32_flop_s = 1e11;
+        c.int8_op_s = 4e11;
+        const QString note = decodeExpectation(r, c);
+        QVERIFY2(note.contains(formatMs(10.0)) && note.contains(formatMs(20.0)), qPrintable(note));
+
+        RooflineChart chart;
+        chart.setCeilings(c);
+        chart.setPoints(pts, note);
+        QTemporaryDir dir;
+        QCOMPARE(chart.exportTo(dir.filePath(QStringLiteral("r.png"))), QString());
+        QCOMPARE(chart.exportTo(dir.filePath(QStringLiteral("r.svg"))), QString());
+        QCOMPARE(QImage(dir.filePath(QStringLiteral("r.png"))).size(), QSize(1280, 720));
+    }
+
+    void theMachinesCeilingsAreMeasuredOnceAndCached()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QFile::remove(machineCeilingsCachePath());
+        QString error;
+        const kvlens::machine_ceilings first = cachedMachineCeilings(&error);
+        QVERIFY2(first.valid(), qPrintable(error));
+        QVERIFY(QFileInfo::exists(machineCeilingsCachePath()));
+        const kvlens::machine_ceilings again = cachedMachineCeilings(&error);
+        QCOMPARE(again.read_bytes_s, QString::number(first.read_bytes_s, 'e', 6).toDouble());
+        QCOMPARE(again.isa, first.isa);
+        QFile::remove(machineCeilingsCachePath());
     }
 
     void theLessonSpeaksSimplifiedChinese()

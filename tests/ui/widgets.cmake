@@ -30,4 +30,5 @@ endif()
 # alone, like tst_ui_engine.
 kvlens_add_qtest(tst_lesson tst_lesson.cpp LIBS kvlens_ui)
 target_include_directories(tst_lesson PRIVATE ${PROJECT_SOURCE_DIR})
-set_tests_properties(tst_lesson PROPERTIES RUN_SERIAL TRUE)
+# KVLENS_LONG_TESTS=1 runs the whole lesson: tens of minutes on a loaded 2-core CPU.
+set_tests_properties(tst_lesson PROPERTIES RUN_SERIAL TRUE TIMEOUT 3600)

@@ -12,6 +12,9 @@
 #include <cstdio>
 
 #include "ui/app_settings.h"
+#include "ui/charts/roofline_chart.h"
+#include "ui/model/run_history_model.h"
+#include "ui/model/run_record.h"
 #include "ui/headless_runner.h"
 #include "ui/lesson/lesson_export.h"
 #include "ui/lesson/lesson_runner.h"
@@ -135,6 +138,37 @@ int runLessonHeadless(const HeadlessOptions& o, EngineWorker* worker)
     if (!err.isEmpty()) {
         say(err);
         return 1;
+    }
+    // The roofline of the input sweep (else of the first step that ran):
+    // each run's prefill and decode at their counted intensity.
+    QString roofErr;
+    const kvlens::machine_ceilings ceilings = cachedMachineCeilings(&roofErr);
+    if (!roofErr.isEmpty())
+        say(tr("the machine's ceilings could not be measured: %1").arg(roofErr));
+    QVector<int> ids = runner.result(LessonStepId::InputSweep).runIds;
+    for (LessonStepId id : steps) {
+        if (ids.isEmpty() && runner.result(id).state == LessonState::Done)
+            ids = runner.result(id).runIds;
+    }
+    RooflineChart roof;
+    roof.setCeilings(ceilings);
+    QVector<RooflinePoint> points;
+    QString note;
+    for (int id : ids) {
+        if (const RunRecord* r = c.history()->run(id)) {
+            points += rooflinePoints(*r);
+            note = decodeExpectation(*r, ceilings);
+        }
+    }
+    roof.setPoints(points, note);
+    for (const QString& suffix : {QStringLiteral("png"), QStringLiteral("svg")}) {
+        const QString path = QDir(o.outDir).filePath(QStringLiteral("roofline.") + suffix);
+        const QString e = roof.exportTo(path);
+        if (!e.isEmpty()) {
+            say(e);
+            return 1;
+        }
+        written << path;
     }
     for (const QString& f : written)
         std::printf("%s\n", f.toUtf8().constData());

@@ -12,9 +12,12 @@
 #include <QPainter>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "ui/charts/roofline_chart.h"
 #include "ui/lesson/lesson_export.h"
+#include "ui/model/run_record.h"
 #include "ui/lesson/lesson_headless.h"
 #include "ui/run_controller.h"
 
@@ -54,6 +57,10 @@ LessonPane::LessonPane(RunController* controller, QWidget* parent)
     cancelButton_ = new QPushButton(this);
     exportButton_ = new QPushButton(this);
     slide_ = new LessonSlideView(this);
+    roofline_ = new RooflineChart(this);
+    views_ = new QTabWidget(this);
+    views_->addTab(slide_, QString());
+    views_->addTab(roofline_, QString());
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(runButton_);
@@ -68,7 +75,7 @@ LessonPane::LessonPane(RunController* controller, QWidget* parent)
     leftLayout->addLayout(buttons);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
-    split->addWidget(slide_);
+    split->addWidget(views_);
     split->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(split);
@@ -93,6 +100,12 @@ LessonPane::LessonPane(RunController* controller, QWidget* parent)
     });
     connect(runner_, &LessonRunner::stepFinished, this, &LessonPane::refresh);
     connect(c_, &RunController::modelChanged, this, &LessonPane::refresh);
+    connect(c_, &RunController::runFinished, this, &LessonPane::refreshRoofline);
+    connect(c_, &RunController::selectionChanged, this, &LessonPane::refreshRoofline);
+    connect(views_, &QTabWidget::currentChanged, this, [this](int index) {
+        if (views_->widget(index) == roofline_)
+            roofline_->ensureCeilings();   // measured once, then read from the cache folder
+    });
     steps_->setCurrentRow(0);
     retranslate();
 }
@@ -167,6 +180,22 @@ void LessonPane::refresh()
                               : tr("Report: %1 (%2 slices)").arg(runner_->report().title).arg(runner_->report().pageCount()));
 }
 
+void LessonPane::refreshRoofline()
+{
+    // The selected run and the one compared with it, as the charts show them.
+    QVector<RooflinePoint> points;
+    QString note;
+    for (const RunRecord* r : {c_->selected(), c_->compared()}) {
+        if (!r)
+            continue;
+        points += rooflinePoints(*r);
+        const QString line = decodeExpectation(*r, roofline_->ceilings());
+        if (!line.isEmpty())
+            note += (note.isEmpty() ? QString() : QStringLiteral("\n")) + line;
+    }
+    roofline_->setPoints(points, note);
+}
+
 void LessonPane::exportDialog()
 {
     const QString dir = QFileDialog::getExistingDirectory(this, tr("Export the lesson's slides"));
@@ -192,6 +221,8 @@ void LessonPane::retranslate()
     runAllButton_->setText(tr("Run all"));
     cancelButton_->setText(tr("Cancel"));
     exportButton_->setText(tr("Export slides…"));
+    views_->setTabText(0, tr("Slide"));
+    views_->setTabText(1, tr("Roofline"));
     refresh();
 }
 

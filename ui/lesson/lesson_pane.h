@@ -13,9 +13,11 @@
 class QLabel;
 class QListWidget;
 class QPushButton;
+class QTabWidget;
 
 namespace kvlens::ui {
 
+class RooflineChart;
 class RunController;
 
 // The slide of one step, painted to the widget's size.
@@ -45,6 +47,7 @@ public:
     LessonStepId selectedStep() const;
     bool runSelected();
     LessonSlideView* slideView() const { return slide_; }
+    RooflineChart* roofline() const { return roofline_; }
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -52,6 +55,7 @@ protected:
 private:
     void retranslate();
     void refresh();
+    void refreshRoofline();
     void exportDialog();
     QString footer() const;
 
@@ -64,6 +68,8 @@ private:
     QPushButton* cancelButton_;
     QPushButton* exportButton_;
     LessonSlideView* slide_;
+    RooflineChart* roofline_;
+    QTabWidget* views_;
 };
 
 }  // namespace kvlens::ui
