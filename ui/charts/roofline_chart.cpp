@@ -172,7 +172,7 @@ void RooflineChart::paint(QPainter& p, const QRectF& rect) const
     widen(ceilings_.int8_op_s, y0, y1);
     const double noteH = note_.isEmpty() ? 0 : fm.height() * 2.6;
     const QRectF area(rect.left() + fm.horizontalAdvance(QStringLiteral("10¹³ FLOP/s")) + 16, titleBox.bottom() + 8,
-                      rect.width() - fm.horizontalAdvance(QStringLiteral("10¹³ FLOP/s")) - 32,
+                      rect.width() - fm.horizontalAdvance(QStringLiteral("10¹³ FLOP/s")) - 56,
                       rect.height() - titleBox.height() - 3 * fm.height() - noteH - 24);
     auto X = [&](double v) { return area.left() + (std::log10(v) - x0) / (x1 - x0) * area.width(); };
     auto Y = [&](double v) { return area.bottom() - (std::log10(v) - y0) / (y1 - y0) * area.height(); };
@@ -214,9 +214,11 @@ void RooflineChart::paint(QPainter& p, const QRectF& rect) const
              tr("f32 peak %1/s (%2)").arg(si(ceilings_.f32_flop_s, "FLOP"), QString::fromStdString(ceilings_.isa)));
         roof(ceilings_.int8_op_s, ChartStyle::formulaColor(), Qt::DashLine,
              tr("int8 peak %1/s").arg(si(ceilings_.int8_op_s, "op")));
+        // The bandwidth label where its roof is inside the plot, low on the left.
         p.setPen(fg);
-        const double xb = std::pow(10.0, x0 + 0.3);
-        p.drawText(QPointF(X(xb), Y(xb * ceilings_.read_bytes_s) - 8),
+        const double xb = std::max(std::pow(10.0, x0 + 0.1),
+                                   std::pow(10.0, y0 + (y1 - y0) / 6.0) / ceilings_.read_bytes_s);
+        p.drawText(QPointF(X(xb) + 8, Y(xb * ceilings_.read_bytes_s) + fm.height()),
                    tr("memory %1/s (read probe)").arg(si(ceilings_.read_bytes_s, "B")));
     } else {
         p.setPen(fg);
