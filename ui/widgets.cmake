@@ -61,6 +61,7 @@ target_sources(kvlens_ui PRIVATE
   lesson/lesson_pane.h lesson/lesson_pane.cpp
   lesson/main_window_lesson.cpp
   charts/roofline_chart.h charts/roofline_chart.cpp
+  charts/chart_callouts.h charts/chart_callouts.cpp
 )
 qt_add_resources(kvlens_ui kvlens_ui_lesson
   PREFIX /lesson

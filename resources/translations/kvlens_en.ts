@@ -287,6 +287,14 @@
         <source>reserved</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 = %2 tokens × %3 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 held at %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>

@@ -284,6 +284,14 @@
         <source>reserved</source>
         <translation>预留</translation>
     </message>
+    <message>
+        <source>%1 = %2 tokens × %3 B</source>
+        <translation>%1 = %2 个 token × %3 B</translation>
+    </message>
+    <message>
+        <source>%1 held at %2 tokens</source>
+        <translation>%2 个 token 时占用 %1</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>

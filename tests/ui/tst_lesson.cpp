@@ -13,7 +13,10 @@
 
 #include "tests/support/test_paths.h"
 #include "ui/headless_runner.h"
+#include "ui/charts/chart_callouts.h"
+#include "ui/charts/kv_chart.h"
 #include "ui/charts/roofline_chart.h"
+#include <QChart>
 #include "ui/i18n.h"
 #include "ui/model/format.h"
 #include "ui/model/run_record.h"
@@ -141,6 +144,72 @@ private slots:
         QCOMPARE(chart.exportTo(dir.filePath(QStringLiteral("r.png"))), QString());
         QCOMPARE(chart.exportTo(dir.filePath(QStringLiteral("r.svg"))), QString());
         QCOMPARE(QImage(dir.filePath(QStringLiteral("r.png"))).size(), QSize(1280, 720));
+    }
+
+    // A run whose KV grows by 23,040 B a token: a 512-token prefill in four
+    // chunks, then 40 decode steps (552 tokens held at the end).
+    static void feedKvRun(RunRecord& r)
+    {
+        const qint64 perToken = 23040;
+        r.setKvBytesPerToken(perToken);
+        auto ev = [&](kvlens::event e) { r.ingest(RunEvent{r.id(), std::move(e)}); };
+        kvlens::event_queued q;
+        q.prompt_tokens = 512;
+        ev(q);
+        ev(kvlens::event_started{});
+        for (int c = 1; c <= 4; ++c) {
+            kvlens::event_prefill_chunk pc;
+            pc.tokens_done = pc.kv_tokens = 128 * c;
+            pc.tokens_total = 512;
+            pc.kv_bytes = pc.kv_allocated_bytes = pc.kv_reserved_bytes = 128LL * c * perToken;
+            pc.t_ms = 10.0 * c;
+            ev(pc);
+        }
+        kvlens::event_first_token ft;
+        ft.ttft_ms = 50;
+        ev(ft);
+        for (int i = 0; i < 40; ++i) {
+            kvlens::event_token t;
+            t.index = i;
+            t.kv_tokens = 513 + i;
+            t.kv_bytes = t.kv_allocated_bytes = t.kv_reserved_bytes = (513LL + i) * perToken;
+            t.latency_ms = i == 0 ? 50 : 2;
+            t.t_ms = 50 + 2.0 * i;
+            ev(t);
+        }
+    }
+
+    void theKvCalloutSaysBytesAsTokensTimesBytesPerTokenAndCoversNoDataPoint()
+    {
+        RunRecord r(3, RunConfig{});
+        feedKvRun(r);
+        KvChart chart;
+        chart.resize(900, 560);
+        chart.setStyle(ChartStyle::fromApplication(true));   // presentation mode: callouts on
+        chart.show();
+        ChartInput in;
+        in.primary = &r;
+        chart.plot(in);
+        QCoreApplication::processEvents();   // the layout gives the plot its area
+        chart.plot(in);
+        ChartCallouts* c = chart.callouts();
+        QVERIFY(c->isEnabled());
+        QCOMPARE(c->texts(), QStringList{QStringLiteral("%1 = 552 tokens × 23,040 B").arg(formatBytes(552.0 * 23040))});
+        QCOMPARE(c->boxes().size(), 1);
+        const QRectF box = c->boxes().first();
+        const QRectF area = chart.chart()->plotArea();
+        QVERIFY2(area.contains(box), "the callout stays inside the plot");
+        const QVector<QPointF> points = c->avoidedPoints();
+        QCOMPARE(points.size(), 1 + 4 + 40);   // from 0, the chunks, the decode steps
+        const QRectF guard = box.adjusted(-ChartCallouts::kPointMargin, -ChartCallouts::kPointMargin,
+                                          ChartCallouts::kPointMargin, ChartCallouts::kPointMargin);
+        for (const QPointF& p : points)
+            QVERIFY2(!guard.contains(p), qPrintable(QStringLiteral("the callout covers the point (%1, %2)")
+                                                        .arg(p.x()).arg(p.y())));
+        // Out of presentation mode the chart is left bare.
+        chart.setStyle(ChartStyle::fromApplication(false));
+        QVERIFY(!c->isEnabled());
+        QVERIFY(c->boxes().isEmpty());
     }
 
     void theMachinesCeilingsAreMeasuredOnceAndCached()
