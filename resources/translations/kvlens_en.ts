@@ -1418,6 +1418,10 @@ first sample: prefill done → first token sampled
 Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>TTFT %1 = prefill of %2 tokens at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui</name>

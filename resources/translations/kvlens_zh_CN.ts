@@ -1418,6 +1418,10 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
 首次采样：预填充完成 → 采样出首个词元
 四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。</translation>
     </message>
+    <message>
+        <source>TTFT %1 = prefill of %2 tokens at %3</source>
+        <translation>TTFT %1 = 以 %3 预填充 %2 个 token</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui</name>

@@ -15,6 +15,7 @@
 #include "ui/headless_runner.h"
 #include "ui/charts/chart_callouts.h"
 #include "ui/charts/kv_chart.h"
+#include "ui/charts/ttft_chart.h"
 #include "ui/charts/roofline_chart.h"
 #include <QChart>
 #include "ui/i18n.h"
@@ -210,6 +211,51 @@ private slots:
         chart.setStyle(ChartStyle::fromApplication(false));
         QVERIFY(!c->isEnabled());
         QVERIFY(c->boxes().isEmpty());
+    }
+
+    void theTtftCalloutExplainsTheBarAndCoversNoBar()
+    {
+        // Two finished runs: the shown one prefilled 2,048 tokens at 1,700 tok/s.
+        RunRecord a(1, RunConfig{}), b(2, RunConfig{});
+        for (RunRecord* r : {&a, &b}) {
+            const double prefill = r == &b ? 2048 / 1.7 : 300;
+            kvlens::event_first_token ft;
+            ft.ttft_ms = prefill + 20;
+            ft.tokenize_ms = 15;
+            ft.prefill_ms = prefill;
+            ft.first_sample_ms = 5;
+            r->ingest(RunEvent{r->id(), ft});
+            kvlens::event_done d;
+            d.figures.ttft_ms = ft.ttft_ms;
+            d.figures.tokenize_ms = ft.tokenize_ms;
+            d.figures.prefill_ms = ft.prefill_ms;
+            d.figures.first_sample_ms = ft.first_sample_ms;
+            d.figures.computed_tokens = r == &b ? 2048 : 512;
+            d.figures.prefill_tok_s = r == &b ? 1700 : 1706;
+            r->ingest(RunEvent{r->id(), d});
+        }
+        TtftChart chart;
+        chart.resize(900, 560);
+        chart.setStyle(ChartStyle::fromApplication(true));
+        chart.show();
+        ChartInput in;
+        in.primary = &b;
+        in.compare = &a;
+        chart.plot(in);
+        QCoreApplication::processEvents();
+        chart.plot(in);
+        ChartCallouts* c = chart.callouts();
+        QCOMPARE(c->texts(), QStringList{QStringLiteral("TTFT %1 = prefill of 2,048 tokens at %2")
+                                             .arg(formatMs(2048 / 1.7 + 20), formatTokS(1700))});
+        QCOMPARE(c->boxes().size(), 1);
+        const QRectF box = c->boxes().first();
+        QVERIFY(chart.chart()->plotArea().contains(box));
+        const QRectF guard = box.adjusted(-ChartCallouts::kPointMargin, -ChartCallouts::kPointMargin,
+                                          ChartCallouts::kPointMargin, ChartCallouts::kPointMargin);
+        int covered = 0;
+        for (const QPointF& p : c->avoidedPoints())
+            covered += guard.contains(p) ? 1 : 0;
+        QCOMPARE(covered, 0);
     }
 
     void theMachinesCeilingsAreMeasuredOnceAndCached()

@@ -18,10 +18,9 @@ ChartCallouts::ChartCallouts(QChart* chart) : QObject(chart), chart_(chart)
     connect(chart_, &QChart::plotAreaChanged, this, &ChartCallouts::relayout);
 }
 
-ChartCallouts::~ChartCallouts()
-{
-    dropItems();
-}
+// The items are child items of the chart, which is this object's parent: the
+// chart deletes them (before its QObject children, so not here).
+ChartCallouts::~ChartCallouts() = default;
 
 void ChartCallouts::setEnabled(bool on)
 {
