@@ -13,6 +13,7 @@
 #include <cstdio>
 
 #include "ui/app_settings.h"
+#include "ui/lesson/lesson_headless.h"
 #include "ui/model/run_history_model.h"
 #include "ui/pdf_bridge.h"
 #include "ui/run_controller.h"
@@ -85,8 +86,16 @@ bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& want
         };
         if (a == QLatin1String("--headless")) {
             wanted = true;
-            if (!value(out.report))
+            // The report may be left out before another option (--lesson).
+            if (i + 1 < args.size() && !args[i + 1].startsWith(QLatin1String("--")))
+                out.report = args[++i];
+        } else if (a == QLatin1String("--lesson")) {
+            out.lesson = true;
+        } else if (a == QLatin1String("--lesson-steps")) {
+            QString v;
+            if (!value(v))
                 return false;
+            out.lessonSteps = v.split(QLatin1Char(','), Qt::SkipEmptyParts);
         } else if (a == QLatin1String("--out")) {
             if (!value(out.outDir))
                 return false;
@@ -135,6 +144,10 @@ bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& want
             return false;
         }
     }
+    if (wanted && out.report.isEmpty() && !out.lesson) {
+        error = tr("--headless needs a report (or --lesson)");
+        return false;
+    }
     if (wanted && out.outDir.isEmpty()) {
         error = tr("--headless needs --out DIR");
         return false;
@@ -144,6 +157,8 @@ bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& want
 
 int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
 {
+    if (o.lesson)
+        return runLessonHeadless(o, worker);
     if (!QFileInfo::exists(o.report)) {
         fail(tr("no such report: %1").arg(o.report));
         return 2;

@@ -5,6 +5,7 @@
 // controller (no window), runs the same request the Run button would, and
 // writes summary.txt, every chart as PNG and SVG, run.json and run.csv into
 // DIR. Progress goes to stderr; a PDF without text is refused (exit 1).
+// With --lesson: the lesson's steps and their slide set (ui/lesson/).
 #pragma once
 
 #include <QString>
@@ -24,6 +25,10 @@ struct HeadlessOptions {
     QString kvMode;         // empty: the settings'
     int firstPage = 0;      // --pages A-B, 1-based inclusive; 0: all pages
     int lastPage = 0;
+    // --lesson: the lesson's steps instead of one run (ui/lesson/lesson_headless.h);
+    // REPORT may then be left out. --lesson-steps KEY,KEY: only those steps.
+    bool lesson = false;
+    QStringList lessonSteps;
 };
 
 // Parses the arguments after the program name; false and a message when

@@ -9,6 +9,7 @@
 #include <QStyle>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
@@ -223,6 +224,7 @@ void MainWindow::buildMenus()
         a->setData(int(e));
         experimentActs_ << a;
     }
+    lessonAct_ = runMenu_->addAction(QString(), this, &MainWindow::showLesson);
     runMenu_->addSeparator();
     settingsAct_ = runMenu_->addAction(QString(), this, &MainWindow::showSettings);
     settingsAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Comma));
@@ -294,6 +296,9 @@ void MainWindow::retranslate()
     experimentMenu_->setTitle(tr("&Experiments"));
     for (QAction* a : experimentActs_)
         a->setText(experimentTitle(Experiment(a->data().toInt())));
+    lessonAct_->setText(tr("&Lesson mode…"));
+    if (lessonDock_)
+        lessonDock_->setWindowTitle(tr("Lesson"));
     viewMenu_->setTitle(tr("&View"));
     presentationAct_->setText(tr("&Presentation mode"));
     languageMenu_->setTitle(tr("&Language"));

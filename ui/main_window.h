@@ -17,6 +17,7 @@
 #include "ui/run_controller.h"
 
 class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QSplitter;
@@ -30,6 +31,7 @@ class DocumentPane;
 class EngineWorker;
 class EventCoalescer;
 class HistoryPane;
+class LessonPane;
 class ModelPanel;
 class RunHistoryModel;
 class RunRecord;
@@ -66,6 +68,9 @@ public:
     const ModelSummary& model() const { return controller_->model(); }
     void selectRun(int id, int compareId = -1);
     void setPresentation(bool on);
+    // Lesson mode (ui/lesson/): the lesson pane in a dock, shown and raised.
+    void showLesson();
+    LessonPane* lessonPane() const { return lessonPane_; }
     QString exportRun(int id, const QString& dir) { return controller_->exportRun(id, dir); }
     QString lastError() const { return lastError_; }
 
@@ -142,6 +147,10 @@ private:
     QList<QAction*> languageActs_;
     QMenu* experimentMenu_ = nullptr;
     QList<QAction*> experimentActs_;
+
+    QAction* lessonAct_ = nullptr;
+    QDockWidget* lessonDock_ = nullptr;
+    LessonPane* lessonPane_ = nullptr;
 
     quint64 tokenTicket_ = 0;
     QString lastError_;

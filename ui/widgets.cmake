@@ -52,3 +52,20 @@ if(KVLENS_TS_FILES)
     RESOURCE_PREFIX /i18n
     LUPDATE_OPTIONS -no-obsolete)
 endif()
+
+# The lesson (issue 13): the runner over the run controller, its slides,
+# exports and headless mode, and the built-in report it reads by default.
+target_sources(kvlens_ui PRIVATE
+  lesson/lesson_runner.h lesson/lesson_runner.cpp
+  lesson/lesson_slide.h lesson/lesson_slide.cpp
+  lesson/lesson_export.h lesson/lesson_export.cpp
+  lesson/lesson_headless.h lesson/lesson_headless.cpp
+  lesson/lesson_pane.h lesson/lesson_pane.cpp
+  lesson/main_window_lesson.cpp
+  charts/roofline_chart.h charts/roofline_chart.cpp
+  charts/chart_callouts.h charts/chart_callouts.cpp
+)
+qt_add_resources(kvlens_ui kvlens_ui_lesson
+  PREFIX /lesson
+  BASE ${PROJECT_SOURCE_DIR}/resources
+  FILES ${PROJECT_SOURCE_DIR}/resources/sample-report.txt)

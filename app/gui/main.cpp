@@ -32,10 +32,15 @@ const char* kUsage =
     "Usage: kvlens [REPORT.pdf]\n"
     "       kvlens --headless REPORT.pdf --out DIR [--model FILE.gguf] [--task one-line|key-points|detailed]\n"
     "              [--question TEXT] [--pages A-B] [--max-tokens N] [--kv paged|static|off]\n"
+    "       kvlens --lesson                      the window in lesson mode\n"
+    "       kvlens --headless [REPORT] --lesson --out DIR [--model FILE.gguf] [--lesson-steps KEY,...]\n"
     "\n"
     "The window: open a report, run a task and watch the prefill, the first token, every decoded\n"
     "token and the KV cache, live. With --headless: the same run without a window; writes\n"
     "summary.txt, every chart as PNG and SVG, run.json and run.csv into DIR, progress on stderr.\n"
+    "With --lesson: the lesson's steps (TTFT vs input, decode vs output, KV off/on, prefix cache,\n"
+    "concurrency, q8_0 KV, ...) measured on REPORT (default: the built-in sample report); headless\n"
+    "writes one slide per step (PNG, SVG), handout.md and lesson.json into DIR.\n"
     "\n"
     "  -h, --help     this text\n"
     "  --version      the version\n"
@@ -94,7 +99,11 @@ int main(int argc, char** argv)
         window.showFullScreen();
     else
         window.show();
+    if (QApplication::arguments().contains(QStringLiteral("--lesson")))
+        window.showLesson();
     for (const QString& a : QApplication::arguments().mid(1)) {
+        if (a == QLatin1String("--lesson"))
+            continue;
         if (a.startsWith(QLatin1Char('-'))) {
             std::fprintf(stderr, "kvlens: unknown option %s (see kvlens --help)\n", a.toUtf8().constData());
             return 2;

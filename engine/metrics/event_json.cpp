@@ -49,7 +49,8 @@ json figures_json(const request_figures& f) {
                 {"decode_tok_s", f.decode_tok_s},       {"tpot_ms", f.tpot_ms},
                 {"kv_bytes_peak", f.kv_bytes_peak},     {"device_memory_peak", f.device_memory_peak},
                 {"prefill_flop", f.prefill_flop},       {"prefill_flop_s", f.prefill_flop_s},
-                {"decode_bytes", f.decode_bytes},       {"decode_bytes_s", f.decode_bytes_s}};
+                {"decode_bytes", f.decode_bytes},       {"decode_bytes_s", f.decode_bytes_s},
+                {"prefill_bytes", f.prefill_bytes},     {"decode_flop", f.decode_flop}};
     add_remote_figures(j, f);
     return j;
 }

@@ -46,6 +46,8 @@ request_figures figures_of(const request_timeline& t) {
     f.prefill_flop = t.prefill_flop;
     f.prefill_flop_s = per_second(t.prefill_flop, t.prefill_forward_ms);
     f.decode_bytes = t.decode_bytes;
+    f.prefill_bytes = t.prefill_bytes;
+    f.decode_flop = t.decode_flop;
     return f;
 }
 

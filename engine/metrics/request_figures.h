@@ -95,6 +95,8 @@ struct request_timeline {
     double prefill_forward_ms = 0;   // wall time of the forward passes that held its prompt chunks
     double prefill_flop = 0;         // counted FLOPs of those passes, its share
     double decode_bytes = 0;         // counted bytes read by its decode steps (weights + KV)
+    double prefill_bytes = 0;        // counted bytes read by the passes that held its prompt chunks, its share
+    double decode_flop = 0;          // counted FLOPs of the passes of its decode steps, its share (by tokens)
     std::int64_t kv_bytes_peak = 0;  // largest logical KV held, bytes
     std::int64_t device_memory_peak = 0;  // weights + KV pool + scratch on the device, bytes
 };
@@ -124,6 +126,8 @@ struct request_figures {
     double prefill_flop_s = 0;           // achieved FLOP/s: prefill_flop / prefill_forward_ms
     double decode_bytes = 0;             // counted bytes read by the decode steps (weights + KV)
     double decode_bytes_s = 0;           // achieved bytes/s: decode_bytes / decode_ms
+    double prefill_bytes = 0;            // counted bytes read by the prefill (weights + KV), its share
+    double decode_flop = 0;              // counted FLOPs of the decode steps, its share
     // Remote engines (issue 17): `source` is client, the times above were taken
     // at the HTTP client, and the fields named in server_fields (e.g.
     // "prompt_tokens", "cached_tokens", "prefill_ms") came from the server.

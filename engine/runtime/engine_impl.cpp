@@ -323,6 +323,7 @@ void engine_impl::apply_decode_result(request_state& r, const float* logits, con
     r.seq->commit({&r.pending_token, 1});
     // Every weight once, plus the K/V this sequence's attention read.
     r.tl.decode_bytes += counts.weight_bytes + static_cast<double>(pool_->geometry().logical_bytes(r.seq->n_tokens()));
+    r.tl.decode_flop += counts.flop / static_cast<double>(batch_.size());
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
     emit_token(r, r.samp->sample({logits, V}), t_done, 0);
 }
@@ -334,6 +335,7 @@ void engine_impl::apply_prefill_result(request_state& r, int n, const float* log
     r.tl.prefill_forward_ms += step_ms;
     r.tl.computed_tokens += n;
     r.tl.prefill_flop += counts.flop * n / static_cast<double>(batch_.size());
+    r.tl.prefill_bytes += (counts.weight_bytes + counts.kv_bytes) * n / static_cast<double>(batch_.size());
     event_prefill_chunk ev;
     ev.request = r.id;
     ev.tokens_done = r.n_prompt_done;
@@ -363,7 +365,7 @@ void engine_impl::recompute_without_cache(request_state& r) {
     status s = r.seq->ensure_capacity(static_cast<std::int64_t>(all.size()));
     if (!s) { finish(r, finish_reason::error, "KV pool exhausted during recompute: " + s.message()); return; }
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
-    double bytes = 0;
+    double bytes = 0, flop = 0;
     for (std::size_t done = 0; done < all.size();) {
         const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(opts_.chunk), all.size() - done);
         batch_.clear();
@@ -373,10 +375,12 @@ void engine_impl::recompute_without_cache(request_state& r) {
         s = backend_->forward(batch_, logits_.data(), &counts);
         if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); return; }
         bytes += counts.weight_bytes + counts.kv_bytes;
+        flop += counts.flop;
         r.seq->commit({all.data() + done, n});
         done += n;
     }
     r.tl.decode_bytes += bytes;
+    r.tl.decode_flop += flop;
     const std::int32_t id = r.samp->sample({logits_.data(), V});
     emit_token(r, id, steady::now(), static_cast<std::int64_t>(all.size()));
 }

@@ -305,6 +305,13 @@
     </message>
     <message>
         <source>%1: the server&apos;s whole KV cache, %2% in use (server /metrics)</source>
+    </message>
+    <message>
+        <source>%1 = %2 tokens × %3 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 held at %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -619,6 +626,13 @@
     </message>
     <message>
         <source>Not a model file</source>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Lesson mode…</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1579,6 +1593,9 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>%1: %2 at the client = queue %3 + server and network %4</source>
+    </message>
+    <message>
+        <source>TTFT %1 = prefill of %2 tokens at %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1826,6 +1843,730 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>remote %1</source>
+    </message>
+    <message>
+        <source>A two-word question vs the report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the input: the question alone, then the question after the whole report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT: the report is read (prefilled) before the first token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>We ask &quot;%1&quot; alone, then after the whole report (both cold, greedy, at most %2 new tokens). Watch TTFT.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A one-line vs a detailed answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the output: a one-line summary, then a detailed one, on the same report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT stays; the decode time grows with the answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same report (cold) with a one-line summary (at most %1 new tokens), then a detailed one (at most %2). Watch TTFT and the decode time.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Input-length sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the length of the report: %1, %2, %3 and all of it, cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT against prompt tokens with its least-squares line; time per output token against the context (the KV reads)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The report cut to %1, %2, %3 and all of it, each run cold with at most %4 new tokens. Watch TTFT grow with the prompt, and the time per output token grow slowly.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Output-length sweep</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the answer limit: %1 new tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode time against answer tokens; TTFT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same report (cold, a detailed summary) with at most %1 new tokens. Watch the decode time follow the answer&apos;s length while TTFT stays.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV cache on vs off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the KV cache: kept (paged), then off (use_cache=False: every step recomputes the prefix)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the latency of each token: flat with the cache, climbing without it; the total time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of the report, at most %2 new tokens, with the KV cache and without it. Watch each token&apos;s latency.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A follow-up question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a second question on the same report, after the first answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cached prompt tokens and TTFT: the prefix cache</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A one-line summary of the report (at most %1 new tokens), then a follow-up question in the same conversation. Watch the cached tokens and TTFT.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A broken prefix</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the first bytes of the prompt: the same request again, then with a timestamp in the system prompt</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cached prompt tokens: a change at the start means no reuse</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A one-line summary (cold), the same request again, then the request with a timestamp in front of the system prompt. Watch the cached tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Requests at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>concurrency: one request alone, then %1 copies at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the queue time and the KV held together (KV × N)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A one-line summary of %1 of the report alone, then %2 copies submitted together (the engine decodes the number of requests set in Settings together; the rest queue). Watch the queue time and the KV.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The KV cache as q8_0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the KV cache&apos;s number format: f16, then q8_0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>bytes per token and the KV peak; how many answer tokens change</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The same request (cold, greedy, at most %1 new tokens) with the KV cache in f16 and in q8_0. Watch the memory and the answer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A sliding-window model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing: one run of a model whose local layers attend to a window</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the KV bytes held per token against the all-layers formula</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole report on a sliding-window model (Gemma 3), at most %1 new tokens. Watch whether the local layers cap their KV.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden reasoning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing: a question to a model that may think in &lt;think&gt;…&lt;/think&gt; first</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT against the time to the first visible token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A question on %1 of the report, at most %2 new tokens. Watch the hidden tokens before the first visible one.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no model is loaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs a sliding-window model (Gemma 3); %1 (%2) attends to the whole context in every layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT grew %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT fell %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT stayed about the same (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 as the prompt grew %2 tokens: the whole report is prefilled before the first token (%3 tokens at %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 although the prompt grew %2 tokens: here the input did not lengthen the wait.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the decode time grew %1 with the answer (%2 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the decode time fell %1 (answers of %2 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the decode time stayed about the same %1 (answers of %2 tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (the same report), while %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The prompts all had the same length: no line to fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>fit: TTFT ≈ %1 + %2 ms × tokens, R² %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Each prompt token added %1 ms to TTFT (%2; %3 → %4 tokens: %5).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT did not grow with the prompt in these runs (%1; %2 → %3 tokens: %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The time per output token grew slowly with the context, %1 (+%2, %3 ms per 1,000 tokens of context): each step reads the KV of every earlier token.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The time per output token did not grow with the context here (%1): at these lengths reading the weights costs far more than reading the KV.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answers all had %1 tokens (the model stopped on its own): no line to fit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The decode time followed the answer: %1 ms per token (fit, R² %2; %3 tokens: %4).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The decode time did not grow with the answer in these runs (%1 tokens: %2).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms per token without the cache, %2 ms per token with it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the cache each token&apos;s latency climbed faster (%1): every step ran all %2 earlier tokens again (%3 recomputed in all).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without the cache the latency did not climb faster than with it (%1).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total time %1: the cache saved the recomputation.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total time %1: without the cache it was faster here.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Total time about the same: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The follow-up reused %1 of its %2 prompt tokens from the prefix cache (the report and the first answer).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The follow-up reused none of its %1 prompt tokens: no prefix cache hit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, prefilling %1 tokens instead of %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same request again reused %1 of %2 prompt tokens (TTFT %3); with a timestamp in the system prompt %4 of %5 (TTFT %6)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A changed first block breaks reuse: %1. Keep what changes at the end of the prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The timestamp did not reduce reuse here: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %1 requests at once the longest queue time was %2 (alone: %3): the ones beyond the engine&apos;s parallel slots waited.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>With %1 requests at once no request waited longer than alone (queue %2, alone %3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Together they held %1 of KV at their peaks, %2× one request alone (%3).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 per token (%2 of f16), peak %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q8_0 held about half the KV memory: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q8_0 did not halve the KV memory here: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The greedy answer was the same, token for token (%1 tokens).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The greedy answer changed at %1 of %2 token positions, first at token %3.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at %1 tokens held (window %2) the engine held %3; every layer for every token would be %4 (%1 × %5)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run stayed inside the window, so no cap can show: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The local layers capped their KV: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The engine does not cap the local layers&apos; KV yet: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The model emitted no &lt;think&gt; block: 0 of %1 tokens were hidden, TTFT %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>All %1 tokens were hidden reasoning: TTFT %2, and no visible token within the limit.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens were hidden reasoning: TTFT %3, but the first visible token came at %4.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>latency, ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT, ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>answer tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode time</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>prompt tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>time per output token × 10</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>queue, ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV peak, bytes</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no measurements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>least-squares line (R² %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>| run | prompt tokens | cached | answer tokens | TTFT | prefill | decode | time per token | queue | KV peak | total |</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source># The lesson: prefill, decode and the KV cache, measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>## %1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>*What we change:* %1. *What to watch:* %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**Skipped:** %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**Failed:** %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**Takeaway:** %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown lesson step &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no extractable text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lesson did not finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonRunner</name>
+    <message>
+        <source>step %1 (%2) skipped: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question + report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one-line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timestamp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at once %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>f16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q8_0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>whole report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a run gave no figures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonPane</name>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report: the open document, else the built-in sample report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report: %1 (%2 slices)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the lesson&apos;s slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export slides…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RooflineChart</name>
+    <message>
+        <source>%1 prefill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 decode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline: this machine&apos;s measured ceilings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>arithmetic intensity, FLOP per byte read (counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>achieved FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>f32 peak %1/s (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 peak %1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory %1/s (read probe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s ceilings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no ceilings measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

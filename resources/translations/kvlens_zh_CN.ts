@@ -304,6 +304,14 @@
         <source>%1: the server's whole KV cache, %2% in use (server /metrics)</source>
         <translation>%1：服务器整个 KV 缓存已用 %2%（服务器 /metrics）</translation>
     </message>
+    <message>
+        <source>%1 = %2 tokens × %3 B</source>
+        <translation>%1 = %2 个 token × %3 B</translation>
+    </message>
+    <message>
+        <source>%1 held at %2 tokens</source>
+        <translation>%2 个 token 时占用 %1</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -617,6 +625,14 @@
     <message>
         <source>Not a model file</source>
         <translation>不是模型文件</translation>
+    </message>
+    <message>
+        <source>Lesson</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>&amp;Lesson mode…</source>
+        <translation>课程模式(&amp;L)…</translation>
     </message>
 </context>
 <context>
@@ -1581,6 +1597,10 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <source>%1: %2 at the client = queue %3 + server and network %4</source>
         <translation>%1：客户端测得 %2 = 排队 %3 + 服务器与网络 %4</translation>
     </message>
+    <message>
+        <source>TTFT %1 = prefill of %2 tokens at %3</source>
+        <translation>TTFT %1 = 以 %3 预填充 %2 个 token</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui</name>
@@ -1827,6 +1847,731 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
     <message>
         <source>remote %1</source>
         <translation>远程 %1</translation>
+    </message>
+    <message>
+        <source>A two-word question vs the report</source>
+        <translation>两个词的问题 vs 整份报告</translation>
+    </message>
+    <message>
+        <source>the input: the question alone, then the question after the whole report</source>
+        <translation>输入：先只问问题，再把问题放在整份报告之后</translation>
+    </message>
+    <message>
+        <source>TTFT: the report is read (prefilled) before the first token</source>
+        <translation>TTFT：第一个 token 之前要先读完（预填充）报告</translation>
+    </message>
+    <message>
+        <source>We ask &quot;%1&quot; alone, then after the whole report (both cold, greedy, at most %2 new tokens). Watch TTFT.</source>
+        <translation>先单独问“%1”，再在整份报告之后问（都是冷启动、贪心解码、最多 %2 个新 token）。观察 TTFT。</translation>
+    </message>
+    <message>
+        <source>A one-line vs a detailed answer</source>
+        <translation>一句话回答 vs 详细回答</translation>
+    </message>
+    <message>
+        <source>the output: a one-line summary, then a detailed one, on the same report</source>
+        <translation>输出：同一份报告，先要一句话摘要，再要详细摘要</translation>
+    </message>
+    <message>
+        <source>TTFT stays; the decode time grows with the answer</source>
+        <translation>TTFT 不变；解码时间随回答变长</translation>
+    </message>
+    <message>
+        <source>The same report (cold) with a one-line summary (at most %1 new tokens), then a detailed one (at most %2). Watch TTFT and the decode time.</source>
+        <translation>同一份报告（冷启动），先要一句话摘要（最多 %1 个新 token），再要详细摘要（最多 %2 个）。观察 TTFT 和解码时间。</translation>
+    </message>
+    <message>
+        <source>Input-length sweep</source>
+        <translation>输入长度扫描</translation>
+    </message>
+    <message>
+        <source>the length of the report: %1, %2, %3 and all of it, cold</source>
+        <translation>报告长度：%1、%2、%3 和全文，冷启动</translation>
+    </message>
+    <message>
+        <source>TTFT against prompt tokens with its least-squares line; time per output token against the context (the KV reads)</source>
+        <translation>TTFT 与提示词 token 数的关系及其最小二乘直线；每个输出 token 的时间与上下文的关系（KV 读取）</translation>
+    </message>
+    <message>
+        <source>The report cut to %1, %2, %3 and all of it, each run cold with at most %4 new tokens. Watch TTFT grow with the prompt, and the time per output token grow slowly.</source>
+        <translation>报告截取为 %1、%2、%3 和全文，每次冷启动，最多 %4 个新 token。观察 TTFT 随提示词增长，而每个输出 token 的时间增长缓慢。</translation>
+    </message>
+    <message>
+        <source>Output-length sweep</source>
+        <translation>输出长度扫描</translation>
+    </message>
+    <message>
+        <source>the answer limit: %1 new tokens</source>
+        <translation>回答上限：%1 个新 token</translation>
+    </message>
+    <message>
+        <source>decode time against answer tokens; TTFT</source>
+        <translation>解码时间与回答 token 数的关系；TTFT</translation>
+    </message>
+    <message>
+        <source>The same report (cold, a detailed summary) with at most %1 new tokens. Watch the decode time follow the answer&apos;s length while TTFT stays.</source>
+        <translation>同一份报告（冷启动，详细摘要），最多 %1 个新 token。观察解码时间跟随回答长度，而 TTFT 不变。</translation>
+    </message>
+    <message>
+        <source>KV cache on vs off</source>
+        <translation>KV 缓存开 vs 关</translation>
+    </message>
+    <message>
+        <source>the KV cache: kept (paged), then off (use_cache=False: every step recomputes the prefix)</source>
+        <translation>KV 缓存：保留（分页），然后关闭（use_cache=False：每一步都重新计算前缀）</translation>
+    </message>
+    <message>
+        <source>the latency of each token: flat with the cache, climbing without it; the total time</source>
+        <translation>每个 token 的延迟：有缓存时平稳，无缓存时攀升；总时间</translation>
+    </message>
+    <message>
+        <source>%1 of the report, at most %2 new tokens, with the KV cache and without it. Watch each token&apos;s latency.</source>
+        <translation>报告的 %1，最多 %2 个新 token，分别开启和关闭 KV 缓存。观察每个 token 的延迟。</translation>
+    </message>
+    <message>
+        <source>A follow-up question</source>
+        <translation>追问</translation>
+    </message>
+    <message>
+        <source>a second question on the same report, after the first answer</source>
+        <translation>在第一次回答之后，就同一份报告再问一个问题</translation>
+    </message>
+    <message>
+        <source>cached prompt tokens and TTFT: the prefix cache</source>
+        <translation>缓存命中的提示词 token 与 TTFT：前缀缓存</translation>
+    </message>
+    <message>
+        <source>A one-line summary of the report (at most %1 new tokens), then a follow-up question in the same conversation. Watch the cached tokens and TTFT.</source>
+        <translation>先要报告的一句话摘要（最多 %1 个新 token），再在同一对话中追问。观察缓存的 token 和 TTFT。</translation>
+    </message>
+    <message>
+        <source>A broken prefix</source>
+        <translation>被破坏的前缀</translation>
+    </message>
+    <message>
+        <source>the first bytes of the prompt: the same request again, then with a timestamp in the system prompt</source>
+        <translation>提示词开头：同一请求再发一次，然后在系统提示词中加时间戳</translation>
+    </message>
+    <message>
+        <source>cached prompt tokens: a change at the start means no reuse</source>
+        <translation>缓存命中的提示词 token：开头一变就无法复用</translation>
+    </message>
+    <message>
+        <source>A one-line summary (cold), the same request again, then the request with a timestamp in front of the system prompt. Watch the cached tokens.</source>
+        <translation>一句话摘要（冷启动），同一请求再发一次，然后在系统提示词前加时间戳再发。观察缓存的 token。</translation>
+    </message>
+    <message>
+        <source>Requests at once</source>
+        <translation>同时发出多个请求</translation>
+    </message>
+    <message>
+        <source>concurrency: one request alone, then %1 copies at once</source>
+        <translation>并发：先单独一个请求，再同时发 %1 份</translation>
+    </message>
+    <message>
+        <source>the queue time and the KV held together (KV × N)</source>
+        <translation>排队时间与同时占用的 KV（KV × N）</translation>
+    </message>
+    <message>
+        <source>A one-line summary of %1 of the report alone, then %2 copies submitted together (the engine decodes the number of requests set in Settings together; the rest queue). Watch the queue time and the KV.</source>
+        <translation>单独对报告的 %1 要一句话摘要，然后同时提交 %2 份（引擎按设置中的数量同时解码，其余排队）。观察排队时间和 KV。</translation>
+    </message>
+    <message>
+        <source>The KV cache as q8_0</source>
+        <translation>以 q8_0 存储 KV 缓存</translation>
+    </message>
+    <message>
+        <source>the KV cache&apos;s number format: f16, then q8_0</source>
+        <translation>KV 缓存的数值格式：先 f16，后 q8_0</translation>
+    </message>
+    <message>
+        <source>bytes per token and the KV peak; how many answer tokens change</source>
+        <translation>每个 token 的字节数与 KV 峰值；回答中有多少 token 改变</translation>
+    </message>
+    <message>
+        <source>The same request (cold, greedy, at most %1 new tokens) with the KV cache in f16 and in q8_0. Watch the memory and the answer.</source>
+        <translation>同一请求（冷启动、贪心解码、最多 %1 个新 token），KV 缓存分别用 f16 和 q8_0。观察内存和回答。</translation>
+    </message>
+    <message>
+        <source>A sliding-window model</source>
+        <translation>滑动窗口模型</translation>
+    </message>
+    <message>
+        <source>nothing: one run of a model whose local layers attend to a window</source>
+        <translation>不变：运行一次局部层只关注一个窗口的模型</translation>
+    </message>
+    <message>
+        <source>the KV bytes held per token against the all-layers formula</source>
+        <translation>每个 token 实际占用的 KV 字节与全层公式的比较</translation>
+    </message>
+    <message>
+        <source>The whole report on a sliding-window model (Gemma 3), at most %1 new tokens. Watch whether the local layers cap their KV.</source>
+        <translation>在滑动窗口模型（Gemma 3）上处理整份报告，最多 %1 个新 token。观察局部层是否限制其 KV。</translation>
+    </message>
+    <message>
+        <source>Hidden reasoning</source>
+        <translation>隐藏推理</translation>
+    </message>
+    <message>
+        <source>nothing: a question to a model that may think in &lt;think&gt;…&lt;/think&gt; first</source>
+        <translation>不变：向可能先在 &lt;think&gt;…&lt;/think&gt; 中思考的模型提问</translation>
+    </message>
+    <message>
+        <source>TTFT against the time to the first visible token</source>
+        <translation>TTFT 与首个可见 token 时间的比较</translation>
+    </message>
+    <message>
+        <source>A question on %1 of the report, at most %2 new tokens. Watch the hidden tokens before the first visible one.</source>
+        <translation>就报告的 %1 提问，最多 %2 个新 token。观察首个可见 token 之前的隐藏 token。</translation>
+    </message>
+    <message>
+        <source>no model is loaded</source>
+        <translation>未加载模型</translation>
+    </message>
+    <message>
+        <source>needs a sliding-window model (Gemma 3); %1 (%2) attends to the whole context in every layer</source>
+        <translation>需要滑动窗口模型（Gemma 3）；%1（%2）的每一层都关注整个上下文</translation>
+    </message>
+    <message>
+        <source>TTFT grew %1</source>
+        <translation>TTFT 增加了 %1</translation>
+    </message>
+    <message>
+        <source>TTFT fell %1</source>
+        <translation>TTFT 下降了 %1</translation>
+    </message>
+    <message>
+        <source>TTFT stayed about the same (%1)</source>
+        <translation>TTFT 基本不变（%1）</translation>
+    </message>
+    <message>
+        <source>%1 as the prompt grew %2 tokens: the whole report is prefilled before the first token (%3 tokens at %4).</source>
+        <translation>%1，提示词从 %2 个 token 增长：第一个 token 之前要预填充整份报告（%3 个 token，速度 %4）。</translation>
+    </message>
+    <message>
+        <source>%1 although the prompt grew %2 tokens: here the input did not lengthen the wait.</source>
+        <translation>%1，尽管提示词从 %2 个 token 增长：这里输入没有延长等待。</translation>
+    </message>
+    <message>
+        <source>the decode time grew %1 with the answer (%2 tokens)</source>
+        <translation>解码时间随回答增加了 %1（%2 个 token）</translation>
+    </message>
+    <message>
+        <source>the decode time fell %1 (answers of %2 tokens)</source>
+        <translation>解码时间下降了 %1（回答 %2 个 token）</translation>
+    </message>
+    <message>
+        <source>the decode time stayed about the same %1 (answers of %2 tokens)</source>
+        <translation>解码时间基本不变 %1（回答 %2 个 token）</translation>
+    </message>
+    <message>
+        <source>%1 (the same report), while %2.</source>
+        <translation>%1（同一份报告），而%2。</translation>
+    </message>
+    <message>
+        <source>The prompts all had the same length: no line to fit.</source>
+        <translation>所有提示词长度相同：无法拟合直线。</translation>
+    </message>
+    <message>
+        <source>fit: TTFT ≈ %1 + %2 ms × tokens, R² %3</source>
+        <translation>拟合：TTFT ≈ %1 + %2 ms × token 数，R² %3</translation>
+    </message>
+    <message>
+        <source>Each prompt token added %1 ms to TTFT (%2; %3 → %4 tokens: %5).</source>
+        <translation>每个提示词 token 使 TTFT 增加 %1 ms（%2；%3 → %4 个 token：%5）。</translation>
+    </message>
+    <message>
+        <source>TTFT did not grow with the prompt in these runs (%1; %2 → %3 tokens: %4).</source>
+        <translation>在这些运行中 TTFT 没有随提示词增长（%1；%2 → %3 个 token：%4）。</translation>
+    </message>
+    <message>
+        <source>The time per output token grew slowly with the context, %1 (+%2, %3 ms per 1,000 tokens of context): each step reads the KV of every earlier token.</source>
+        <translation>每个输出 token 的时间随上下文缓慢增长，%1（+%2，每 1000 个上下文 token 增加 %3 ms）：每一步都要读取之前所有 token 的 KV。</translation>
+    </message>
+    <message>
+        <source>The time per output token did not grow with the context here (%1): at these lengths reading the weights costs far more than reading the KV.</source>
+        <translation>这里每个输出 token 的时间没有随上下文增长（%1）：在这个长度下读取权重的开销远大于读取 KV。</translation>
+    </message>
+    <message>
+        <source>The answers all had %1 tokens (the model stopped on its own): no line to fit.</source>
+        <translation>所有回答都是 %1 个 token（模型自行停止）：无法拟合直线。</translation>
+    </message>
+    <message>
+        <source>The decode time followed the answer: %1 ms per token (fit, R² %2; %3 tokens: %4).</source>
+        <translation>解码时间跟随回答长度：每个 token %1 ms（拟合，R² %2；%3 个 token：%4）。</translation>
+    </message>
+    <message>
+        <source>The decode time did not grow with the answer in these runs (%1 tokens: %2).</source>
+        <translation>在这些运行中解码时间没有随回答增长（%1 个 token：%2）。</translation>
+    </message>
+    <message>
+        <source>%1 ms per token without the cache, %2 ms per token with it</source>
+        <translation>无缓存时每个 token 增加 %1 ms，有缓存时每个 token 增加 %2 ms</translation>
+    </message>
+    <message>
+        <source>Without the cache each token&apos;s latency climbed faster (%1): every step ran all %2 earlier tokens again (%3 recomputed in all).</source>
+        <translation>没有缓存时每个 token 的延迟攀升更快（%1）：每一步都把之前的 %2 个 token 重新算一遍（共重算 %3 个）。</translation>
+    </message>
+    <message>
+        <source>Without the cache the latency did not climb faster than with it (%1).</source>
+        <translation>没有缓存时延迟并没有比有缓存时攀升得更快（%1）。</translation>
+    </message>
+    <message>
+        <source>Total time %1: the cache saved the recomputation.</source>
+        <translation>总时间 %1：缓存省去了重算。</translation>
+    </message>
+    <message>
+        <source>Total time %1: without the cache it was faster here.</source>
+        <translation>总时间 %1：这里没有缓存反而更快。</translation>
+    </message>
+    <message>
+        <source>Total time about the same: %1.</source>
+        <translation>总时间基本相同：%1。</translation>
+    </message>
+    <message>
+        <source>The follow-up reused %1 of its %2 prompt tokens from the prefix cache (the report and the first answer).</source>
+        <translation>追问从前缀缓存复用了 %2 个提示词 token 中的 %1 个（报告和第一次回答）。</translation>
+    </message>
+    <message>
+        <source>The follow-up reused none of its %1 prompt tokens: no prefix cache hit.</source>
+        <translation>追问的 %1 个提示词 token 一个也没有复用：前缀缓存未命中。</translation>
+    </message>
+    <message>
+        <source>, prefilling %1 tokens instead of %2.</source>
+        <translation>，只预填充 %1 个 token 而不是 %2 个。</translation>
+    </message>
+    <message>
+        <source>the same request again reused %1 of %2 prompt tokens (TTFT %3); with a timestamp in the system prompt %4 of %5 (TTFT %6)</source>
+        <translation>同一请求再发一次复用了 %2 个提示词 token 中的 %1 个（TTFT %3）；系统提示词加时间戳后为 %5 个中的 %4 个（TTFT %6）</translation>
+    </message>
+    <message>
+        <source>A changed first block breaks reuse: %1. Keep what changes at the end of the prompt.</source>
+        <translation>开头的块一变就无法复用：%1。把会变的内容放在提示词末尾。</translation>
+    </message>
+    <message>
+        <source>The timestamp did not reduce reuse here: %1.</source>
+        <translation>这里时间戳没有减少复用：%1。</translation>
+    </message>
+    <message>
+        <source>With %1 requests at once the longest queue time was %2 (alone: %3): the ones beyond the engine&apos;s parallel slots waited.</source>
+        <translation>同时 %1 个请求时最长排队时间为 %2（单独时：%3）：超出引擎并行槽位的请求需要等待。</translation>
+    </message>
+    <message>
+        <source>With %1 requests at once no request waited longer than alone (queue %2, alone %3).</source>
+        <translation>同时 %1 个请求时没有请求比单独时等待更久（排队 %2，单独 %3）。</translation>
+    </message>
+    <message>
+        <source>Together they held %1 of KV at their peaks, %2× one request alone (%3).</source>
+        <translation>它们峰值时合计占用 %1 的 KV，是单个请求（%3）的 %2 倍。</translation>
+    </message>
+    <message>
+        <source>%1 per token (%2 of f16), peak %3</source>
+        <translation>每个 token %1（为 f16 的 %2），峰值 %3</translation>
+    </message>
+    <message>
+        <source>q8_0 held about half the KV memory: %1.</source>
+        <translation>q8_0 的 KV 内存约为一半：%1。</translation>
+    </message>
+    <message>
+        <source>q8_0 did not halve the KV memory here: %1.</source>
+        <translation>这里 q8_0 没有把 KV 内存减半：%1。</translation>
+    </message>
+    <message>
+        <source>The greedy answer was the same, token for token (%1 tokens).</source>
+        <translation>贪心解码的回答逐 token 完全相同（%1 个 token）。</translation>
+    </message>
+    <message>
+        <source>The greedy answer changed at %1 of %2 token positions, first at token %3.</source>
+        <translation>贪心解码的回答在 %2 个 token 位置中有 %1 个改变，第一处在第 %3 个 token。</translation>
+    </message>
+    <message>
+        <source>at %1 tokens held (window %2) the engine held %3; every layer for every token would be %4 (%1 × %5)</source>
+        <translation>持有 %1 个 token 时（窗口 %2）引擎占用 %3；每层每个 token 都保存则为 %4（%1 × %5）</translation>
+    </message>
+    <message>
+        <source>The run stayed inside the window, so no cap can show: %1.</source>
+        <translation>这次运行没有超出窗口，因此看不出上限：%1。</translation>
+    </message>
+    <message>
+        <source>The local layers capped their KV: %1.</source>
+        <translation>局部层限制了其 KV：%1。</translation>
+    </message>
+    <message>
+        <source>The engine does not cap the local layers&apos; KV yet: %1.</source>
+        <translation>引擎尚未限制局部层的 KV：%1。</translation>
+    </message>
+    <message>
+        <source>The model emitted no &lt;think&gt; block: 0 of %1 tokens were hidden, TTFT %2.</source>
+        <translation>模型没有输出 &lt;think&gt; 块：%1 个 token 中 0 个被隐藏，TTFT %2。</translation>
+    </message>
+    <message>
+        <source>All %1 tokens were hidden reasoning: TTFT %2, and no visible token within the limit.</source>
+        <translation>全部 %1 个 token 都是隐藏推理：TTFT %2，上限内没有可见 token。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tokens were hidden reasoning: TTFT %3, but the first visible token came at %4.</source>
+        <translation>%2 个 token 中有 %1 个是隐藏推理：TTFT %3，但首个可见 token 在 %4 才出现。</translation>
+    </message>
+    <message>
+        <source>token</source>
+        <translation>token</translation>
+    </message>
+    <message>
+        <source>latency, ms</source>
+        <translation>延迟，ms</translation>
+    </message>
+    <message>
+        <source>TTFT, ms</source>
+        <translation>TTFT，ms</translation>
+    </message>
+    <message>
+        <source>answer tokens</source>
+        <translation>回答 token 数</translation>
+    </message>
+    <message>
+        <source>ms</source>
+        <translation>ms</translation>
+    </message>
+    <message>
+        <source>decode time</source>
+        <translation>解码时间</translation>
+    </message>
+    <message>
+        <source>TTFT</source>
+        <translation>TTFT</translation>
+    </message>
+    <message>
+        <source>prompt tokens</source>
+        <translation>提示词 token 数</translation>
+    </message>
+    <message>
+        <source>time per output token × 10</source>
+        <translation>每个输出 token 的时间 × 10</translation>
+    </message>
+    <message>
+        <source>queue, ms</source>
+        <translation>排队，ms</translation>
+    </message>
+    <message>
+        <source>KV peak, bytes</source>
+        <translation>KV 峰值，字节</translation>
+    </message>
+    <message>
+        <source>Not run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>no measurements</source>
+        <translation>没有测量数据</translation>
+    </message>
+    <message>
+        <source>least-squares line (R² %1)</source>
+        <translation>最小二乘直线（R² %1）</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>第 %1 步 · %2</translation>
+    </message>
+    <message>
+        <source>| run | prompt tokens | cached | answer tokens | TTFT | prefill | decode | time per token | queue | KV peak | total |</source>
+        <translation>| 运行 | 提示词 token | 缓存 | 回答 token | TTFT | 预填充 | 解码 | 每 token 时间 | 排队 | KV 峰值 | 总计 |</translation>
+    </message>
+    <message>
+        <source># The lesson: prefill, decode and the KV cache, measured</source>
+        <translation># 课程：实测预填充、解码与 KV 缓存</translation>
+    </message>
+    <message>
+        <source>## %1. %2</source>
+        <translation>## %1. %2</translation>
+    </message>
+    <message>
+        <source>*What we change:* %1. *What to watch:* %2.</source>
+        <translation>*改变什么：* %1。*观察什么：* %2。</translation>
+    </message>
+    <message>
+        <source>**Skipped:** %1</source>
+        <translation>**已跳过：** %1</translation>
+    </message>
+    <message>
+        <source>**Failed:** %1</source>
+        <translation>**失败：** %1</translation>
+    </message>
+    <message>
+        <source>Not run.</source>
+        <translation>未运行。</translation>
+    </message>
+    <message>
+        <source>**Takeaway:** %1</source>
+        <translation>**结论：** %1</translation>
+    </message>
+    <message>
+        <source>unknown lesson step &quot;%1&quot;</source>
+        <translation>未知的课程步骤“%1”</translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <source>no extractable text</source>
+        <translation>没有可提取的文字</translation>
+    </message>
+    <message>
+        <source>the lesson did not finish</source>
+        <translation>课程未完成</translation>
+    </message>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation>kvlens · %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <translation>无法测量本机的性能上限：%1</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonRunner</name>
+    <message>
+        <source>step %1 (%2) skipped: %3</source>
+        <translation>第 %1 步（%2）已跳过：%3</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>question alone</source>
+        <translation>只有问题</translation>
+    </message>
+    <message>
+        <source>question + report</source>
+        <translation>问题 + 报告</translation>
+    </message>
+    <message>
+        <source>one-line</source>
+        <translation>一句话</translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation>详细</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全文</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最多 %1</translation>
+    </message>
+    <message>
+        <source>KV on</source>
+        <translation>KV 开</translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation>KV 关</translation>
+    </message>
+    <message>
+        <source>first question</source>
+        <translation>第一个问题</translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation>追问</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>same again</source>
+        <translation>再发一次</translation>
+    </message>
+    <message>
+        <source>timestamp</source>
+        <translation>时间戳</translation>
+    </message>
+    <message>
+        <source>alone</source>
+        <translation>单独</translation>
+    </message>
+    <message>
+        <source>at once %1</source>
+        <translation>同时 %1</translation>
+    </message>
+    <message>
+        <source>f16</source>
+        <translation>f16</translation>
+    </message>
+    <message>
+        <source>q8_0</source>
+        <translation>q8_0</translation>
+    </message>
+    <message>
+        <source>whole report</source>
+        <translation>整份报告</translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>the run could not start</source>
+        <translation>运行无法开始</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>a run gave no figures</source>
+        <translation>有一次运行没有给出数据</translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3</source>
+        <translation>第 %1 步 %2：%3</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonPane</name>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation>kvlens · %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3)</source>
+        <translation>%1. %2（%3）</translation>
+    </message>
+    <message>
+        <source>Report: the open document, else the built-in sample report.</source>
+        <translation>报告：已打开的文档，否则为内置示例报告。</translation>
+    </message>
+    <message>
+        <source>Report: %1 (%2 slices)</source>
+        <translation>报告：%1（%2 段）</translation>
+    </message>
+    <message>
+        <source>Export the lesson&apos;s slides</source>
+        <translation>导出课程幻灯片</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Run step</source>
+        <translation>运行此步</translation>
+    </message>
+    <message>
+        <source>Run all</source>
+        <translation>全部运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export slides…</source>
+        <translation>导出幻灯片…</translation>
+    </message>
+    <message>
+        <source>Slide</source>
+        <translation>幻灯片</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RooflineChart</name>
+    <message>
+        <source>%1 prefill</source>
+        <translation>%1 预填充</translation>
+    </message>
+    <message>
+        <source>%1 decode</source>
+        <translation>%1 解码</translation>
+    </message>
+    <message>
+        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
+        <translation>#%1 解码：每步读取 %2 → 按实测 %4/s 至少需要 %3；实测每个 token %5</translation>
+    </message>
+    <message>
+        <source>Roofline: this machine&apos;s measured ceilings</source>
+        <translation>屋顶线：本机实测的性能上限</translation>
+    </message>
+    <message>
+        <source>arithmetic intensity, FLOP per byte read (counted)</source>
+        <translation>算术强度，每读取一字节的 FLOP（计数）</translation>
+    </message>
+    <message>
+        <source>achieved FLOP/s</source>
+        <translation>实际 FLOP/s</translation>
+    </message>
+    <message>
+        <source>f32 peak %1/s (%2)</source>
+        <translation>f32 峰值 %1/s（%2）</translation>
+    </message>
+    <message>
+        <source>int8 peak %1/s</source>
+        <translation>int8 峰值 %1/s</translation>
+    </message>
+    <message>
+        <source>memory %1/s (read probe)</source>
+        <translation>内存 %1/s（读取探测）</translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s ceilings…</source>
+        <translation>正在测量本机的性能上限…</translation>
+    </message>
+    <message>
+        <source>no ceilings measured</source>
+        <translation>尚未测量性能上限</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 </TS>

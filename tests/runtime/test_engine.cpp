@@ -118,6 +118,10 @@ TEST(Engine, eventsComeInOrderWithTheirFigures) {
     ASSERT_TRUE(f.e2e_ms >= f.ttft_ms + f.decode_ms - 0.01);
     ASSERT_TRUE(f.prefill_tok_s > 0 && f.decode_tok_s > 0);
     ASSERT_TRUE(f.prefill_flop > 0 && f.decode_bytes > 0);
+    // The roofline's other halves: a prefill reads bytes, a decode step does FLOPs,
+    // and the prefill's arithmetic intensity is far above the decode's.
+    ASSERT_TRUE(f.prefill_bytes > 0 && f.decode_flop > 0);
+    ASSERT_GT(f.prefill_flop / f.prefill_bytes, f.decode_flop / f.decode_bytes);
     ASSERT_DOUBLE_EQ(log.tokens.front().latency_ms, f.ttft_ms);
 }
 

@@ -32,3 +32,10 @@ kvlens_add_qtest(tst_remote_window tst_remote_window.cpp fake_engine.h fake_engi
   ${PROJECT_SOURCE_DIR}/tests/remote/fake_http_server.cpp LIBS kvlens_ui)
 target_include_directories(tst_remote_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/tests/remote)
 set_tests_properties(tst_remote_window PROPERTIES LABELS remote)
+
+# The lesson headless on the default model (issue 13). It measures timings:
+# alone, like tst_ui_engine.
+kvlens_add_qtest(tst_lesson tst_lesson.cpp LIBS kvlens_ui)
+target_include_directories(tst_lesson PRIVATE ${PROJECT_SOURCE_DIR})
+# KVLENS_LONG_TESTS=1 runs the whole lesson: tens of minutes on a loaded 2-core CPU.
+set_tests_properties(tst_lesson PROPERTIES RUN_SERIAL TRUE TIMEOUT 3600)

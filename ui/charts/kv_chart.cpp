@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/charts/chart_callouts.h"
 #include "ui/model/run_record.h"
 #include "ui/model/run_types.h"
 
@@ -38,6 +39,7 @@ QList<QPointF> serverKvPoints(const RunRecord* r)
 
 KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
 {
+    callouts_ = new ChartCallouts(chart_);
     formula_ = new QLineSeries;
     reserved_ = new QLineSeries;
     allocated_ = new QLineSeries;
@@ -75,6 +77,7 @@ void KvChart::setDecodeZoom(bool on)
 
 void KvChart::restyle()
 {
+    callouts_->setEnabled(style_.presentation);
     // Axis titles depend on the data (KiB or MiB, KV off): plot() sets them.
     style_.applyTo(x_, tr("tokens held"));
     style_.applyTo(y_, tr("KV cache (MiB)"));
@@ -153,6 +156,7 @@ void KvChart::plot(const ChartInput& in)
     compareRecomputed_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
     for (QLineSeries* s : {recomputed_, compareRecomputed_})
         s->replace(QList<QPointF>());
+    callouts_->clear();
     if (remote(p)) {
         plotServerKv(in);
         return;
@@ -294,6 +298,16 @@ void KvChart::plot(const ChartInput& in)
         fig = in.kvFormula;
     }
     setHeader(tr("KV cache"), fig);
+    // The callout at the end of the logical line: its bytes as tokens × the
+    // formula's bytes per token when they agree exactly, else as measured.
+    if (kv && !logical.isEmpty()) {
+        const QString text = perToken > 0 && kv->logicalBytes == kv->tokens * perToken
+                                 ? tr("%1 = %2 tokens × %3 B").arg(formatBytes(double(kv->logicalBytes)),
+                                                                   formatCount(kv->tokens), formatCount(perToken))
+                                 : tr("%1 held at %2 tokens").arg(formatBytes(double(kv->logicalBytes)),
+                                                                  formatCount(kv->tokens));
+        callouts_->add(text, logical_, logical.last(), QVector<QPointF>(logical.begin(), logical.end()));
+    }
     formula_->setName(tr("formula"));
     // In front of a class the legend keeps what differs; the formula line is
     // named in the tooltip and the heading.

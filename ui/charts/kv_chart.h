@@ -18,6 +18,8 @@ class QValueAxis;
 
 namespace kvlens::ui {
 
+class ChartCallouts;
+
 class KvChart : public ChartPanel {
     Q_OBJECT
 public:
@@ -29,6 +31,9 @@ public:
     bool decodeZoom() const { return zoom_; }
     void setDecodeZoom(bool on);
     QToolButton* zoomButton() const { return zoomButton_; }
+    // "98.9 MiB = 4,503 tokens × 23,040 B" at the end of the logical line
+    // (ui/charts/chart_callouts.h); on in presentation mode.
+    ChartCallouts* callouts() const { return callouts_; }
 
 protected:
     void restyle() override;
@@ -46,6 +51,7 @@ private:
     QLineSeries* recomputed_;
     QLineSeries* compareRecomputed_;
     QToolButton* zoomButton_;
+    ChartCallouts* callouts_;
     bool zoom_ = false;
     ChartInput last_;
     QString xTitle_, yTitle_;   // as the data asks (units, KV off); restyle keeps them

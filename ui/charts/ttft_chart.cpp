@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/charts/chart_callouts.h"
 #include "ui/model/run_config.h"
 #include "ui/model/run_record.h"
 
@@ -17,6 +18,7 @@ namespace kvlens::ui {
 
 TtftChart::TtftChart(QWidget* parent) : ChartPanel(QStringLiteral("ttft"), parent)
 {
+    callouts_ = new ChartCallouts(chart_);
     series_ = new QHorizontalStackedBarSeries;
     queue_ = new QBarSet(QString());
     tokenize_ = new QBarSet(QString());
@@ -39,6 +41,7 @@ TtftChart::TtftChart(QWidget* parent) : ChartPanel(QStringLiteral("ttft"), paren
 
 void TtftChart::restyle()
 {
+    callouts_->setEnabled(style_.presentation);
     style_.applyTo(ms_, tr("time to first token (ms)"));
     style_.applyTo(runs_, tr("run"));
     runs_->setTitleVisible(!style_.presentation);   // the run names say it; their width is needed
@@ -128,6 +131,24 @@ void TtftChart::plot(const ChartInput& in)
     fill(prefill_, p);
     fill(sample_, s);
     setNiceRange(ms_, maxMs / unit * 1.02);
+
+    // The callout at the top corner of the shown run's bar end; it avoids
+    // every bar (sampled over its area, in the series' units: ms, category).
+    callouts_->clear();
+    const int shown = int(runs.indexOf(in.primary));
+    if (shown >= 0 && in.primary->hasFigures() && in.primary->figures().computed_tokens > 0) {
+        const RunFigures& f = in.primary->figures();
+        QVector<QPointF> bars;
+        for (int i = 0; i < runs.size(); ++i) {
+            const double end = runs[i]->ttftParts().total() / unit;
+            for (int xs = 0; xs <= 30; ++xs)
+                for (int ys = -3; ys <= 3; ++ys)
+                    bars << QPointF(end * xs / 30.0, i + 0.1 * ys);
+        }
+        callouts_->add(tr("TTFT %1 = prefill of %2 tokens at %3")
+                           .arg(formatMs(f.ttft_ms), formatCount(f.computed_tokens), formatTokS(f.prefill_tok_s)),
+                       series_, QPointF(in.primary->ttftParts().total() / unit, shown + 0.3), bars);
+    }
 
     QString fig;
     if (in.primary && in.primary->hasFirstToken() && in.primary->config().engine.isRemote()) {

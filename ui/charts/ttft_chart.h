@@ -13,12 +13,17 @@ class QValueAxis;
 
 namespace kvlens::ui {
 
+class ChartCallouts;
+
 class TtftChart : public ChartPanel {
     Q_OBJECT
 public:
     explicit TtftChart(QWidget* parent = nullptr);
     void plot(const ChartInput& in) override;
     static constexpr int kMaxRuns = 6;
+    // "TTFT 1.2 s = prefill of 2,048 tokens at 1,700 tok/s" at the shown run's
+    // bar (ui/charts/chart_callouts.h); on in presentation mode.
+    ChartCallouts* callouts() const { return callouts_; }
 
 protected:
     void restyle() override;
@@ -31,6 +36,7 @@ private:
     QBarSet* sample_;
     QBarCategoryAxis* runs_;
     QValueAxis* ms_;
+    ChartCallouts* callouts_;
 };
 
 }  // namespace kvlens::ui

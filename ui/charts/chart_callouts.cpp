@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: Apache-2.0
+// Callout placement: candidate boxes around the anchor (above-left first,
+// where a rising line leaves room), the first inside the plot area that
+// covers no data point wins; otherwise the one covering the fewest.
+#include "ui/charts/chart_callouts.h"
+
+#include <QChart>
+#include <QFontMetricsF>
+#include <QGraphicsLineItem>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QPen>
+
+namespace kvlens::ui {
+
+ChartCallouts::ChartCallouts(QChart* chart) : QObject(chart), chart_(chart)
+{
+    connect(chart_, &QChart::plotAreaChanged, this, &ChartCallouts::relayout);
+}
+
+// The items are child items of the chart, which is this object's parent: the
+// chart deletes them (before its QObject children, so not here).
+ChartCallouts::~ChartCallouts() = default;
+
+void ChartCallouts::setEnabled(bool on)
+{
+    if (enabled_ == on)
+        return;
+    enabled_ = on;
+    relayout();
+}
+
+void ChartCallouts::clear()
+{
+    specs_.clear();
+    relayout();
+}
+
+void ChartCallouts::add(const QString& text, QAbstractSeries* series, QPointF value, const QVector<QPointF>& avoid)
+{
+    specs_.append({text, series, value, avoid});
+    relayout();
+}
+
+QVector<QRectF> ChartCallouts::boxes() const
+{
+    return boxes_;
+}
+
+QVector<QPointF> ChartCallouts::avoidedPoints() const
+{
+    return mappedAvoid_;
+}
+
+QStringList ChartCallouts::texts() const
+{
+    QStringList out;
+    if (enabled_)
+        for (const Spec& s : specs_)
+            out << s.text;
+    return out;
+}
+
+void ChartCallouts::dropItems()
+{
+    for (QGraphicsItem* item : items_)
+        delete item;
+    items_.clear();
+    boxes_.clear();
+    mappedAvoid_.clear();
+}
+
+void ChartCallouts::relayout()
+{
+    dropItems();
+    const QRectF area = chart_->plotArea();
+    if (!enabled_ || area.isEmpty())
+        return;
+    QFont font = chart_->font();
+    font.setBold(true);
+    const QFontMetricsF fm(font);
+    const QColor fg = chart_->titleBrush().color().isValid() ? chart_->titleBrush().color() : QColor(Qt::black);
+    const QColor bg = chart_->backgroundBrush().color();
+    for (const Spec& s : specs_) {
+        if (!s.series)
+            continue;
+        const QPointF anchor = chart_->mapToPosition(s.value, s.series);
+        QVector<QPointF> avoid;
+        for (const QPointF& v : s.avoid)
+            avoid << chart_->mapToPosition(v, s.series);
+        mappedAvoid_ += avoid;
+        const QSizeF size(fm.horizontalAdvance(s.text) + 14, fm.height() + 8);
+        const double gap = 18;
+        const QPointF offsets[] = {
+            {-size.width() - gap, -size.height() - gap}, {gap, -size.height() - gap}, {-size.width() - gap, gap},
+            {gap, gap}, {-size.width() / 2, -size.height() - 2 * gap}, {-size.width() - gap, -size.height() / 2},
+        };
+        auto covered = [&](const QRectF& box) {
+            int n = 0;
+            const QRectF grown = box.adjusted(-kPointMargin, -kPointMargin, kPointMargin, kPointMargin);
+            for (const QPointF& p : avoid)
+                n += grown.contains(p) ? 1 : 0;
+            return n;
+        };
+        QRectF best;
+        int bestCovered = 1 << 30;
+        for (const QPointF& o : offsets) {
+            QRectF box(anchor + o, size);
+            // Inside the plot area: shifted in, never out of it.
+            box.moveLeft(std::clamp(box.left(), area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2)));
+            box.moveTop(std::clamp(box.top(), area.top() + 2, std::max(area.top() + 2, area.bottom() - box.height() - 2)));
+            const int n = covered(box) + (box.contains(anchor) ? 1 : 0);
+            if (n < bestCovered) {
+                best = box;
+                bestCovered = n;
+            }
+            if (n == 0)
+                break;
+        }
+        auto* line = new QGraphicsLineItem(chart_);
+        const QPointF end(std::clamp(anchor.x(), best.left(), best.right()), std::clamp(anchor.y(), best.top(), best.bottom()));
+        line->setLine(QLineF(anchor, end));
+        line->setPen(QPen(fg, 1.2));
+        auto* rect = new QGraphicsRectItem(best, chart_);
+        rect->setPen(QPen(fg, 1.0));
+        QColor fill = bg.isValid() ? bg : QColor(Qt::white);
+        fill.setAlpha(235);
+        rect->setBrush(fill);
+        auto* text = new QGraphicsSimpleTextItem(s.text, rect);
+        text->setFont(font);
+        text->setBrush(fg);
+        text->setPos(best.topLeft() + QPointF(7, 4));
+        for (QGraphicsItem* item : std::initializer_list<QGraphicsItem*>{line, rect})
+            item->setZValue(20);
+        items_ << line << rect;
+        boxes_ << best;
+    }
+}
+
+}  // namespace kvlens::ui

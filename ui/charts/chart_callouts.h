@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: Apache-2.0
+// Callouts: figures that explain themselves. A callout is a short sentence
+// with the measured numbers ("98.9 MiB = 4,503 tokens × 23,040 B") in a box
+// with a leader line to the point it explains. The box is placed around its
+// anchor where it covers none of the data points it must avoid and stays
+// inside the plot area; it follows the chart when the plot area changes.
+// On by default in presentation mode (the charts decide when).
+#pragma once
+
+#include <QObject>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <QVector>
+
+class QAbstractSeries;
+class QChart;
+class QGraphicsItem;
+
+namespace kvlens::ui {
+
+class ChartCallouts : public QObject {
+    Q_OBJECT
+public:
+    explicit ChartCallouts(QChart* chart);
+    ~ChartCallouts() override;
+
+    void setEnabled(bool on);
+    bool isEnabled() const { return enabled_; }
+    void clear();
+    // A callout at `value` of `series` (in the series' units); its box avoids
+    // every point of `avoid` (same units and series).
+    void add(const QString& text, QAbstractSeries* series, QPointF value, const QVector<QPointF>& avoid);
+
+    // Geometry as drawn, in the chart's coordinates (tests check it).
+    QVector<QRectF> boxes() const;
+    QVector<QPointF> avoidedPoints() const;   // the data points, mapped
+    QStringList texts() const;
+
+    // Marker size around each avoided point that a box must not touch, px.
+    static constexpr double kPointMargin = 5.0;
+
+private:
+    struct Spec {
+        QString text;
+        QAbstractSeries* series = nullptr;
+        QPointF value;
+        QVector<QPointF> avoid;
+    };
+    void relayout();
+    void dropItems();
+
+    QChart* chart_;
+    bool enabled_ = false;
+    QVector<Spec> specs_;
+    QVector<QGraphicsItem*> items_;
+    QVector<QRectF> boxes_;
+    QVector<QPointF> mappedAvoid_;
+};
+
+}  // namespace kvlens::ui
