@@ -1240,7 +1240,7 @@
         <translation>任务</translation>
     </message>
     <message>
-        <source>One sentence</source>
+        <source>One line</source>
         <translation>一句话</translation>
     </message>
     <message>

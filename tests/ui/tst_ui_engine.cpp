@@ -64,6 +64,46 @@ private:
         return window_.get();
     }
 
+    // Detailed vs one line, both varying the same base (its document in the
+    // prefix cache, so both prefill only their instruction): the same TTFT
+    // within noise and more decode time. Noise is measured, not assumed: the
+    // one-line run is made twice, around the detailed one, and the detailed
+    // run's TTFT must differ from their mean by less than its extra decode
+    // time and by less than the one-line pair's own spread plus a third.
+    void detailedVersusOneLine(RunController* c, int base)
+    {
+        auto vary = [&](Experiment e) {
+            c->selectRun(base);
+            const int id = c->runExperiment(e);
+            [&] { QTRY_VERIFY_WITH_TIMEOUT(c->history()->run(id)->isFinished(), 120000); }();
+            const RunRecord* r = c->history()->run(id);
+            [&] { QVERIFY2(r->finishReason() != FinishReason::Error, qPrintable(r->error())); }();
+            return r->figures();
+        };
+        const RunFigures one = vary(Experiment::ShorterAnswer);
+        const RunFigures detailed = vary(Experiment::LongerAnswer);
+        const RunFigures oneAgain = vary(Experiment::ShorterAnswer);
+        if (QTest::currentTestFailed())
+            return;
+        const QString figures = QStringLiteral("TTFT one line %1 / %2 ms, detailed %3 ms; decode %4 / %5 ms vs %6 ms; "
+                                               "tokens %7 vs %8")
+                                    .arg(one.ttft_ms).arg(oneAgain.ttft_ms).arg(detailed.ttft_ms)
+                                    .arg(one.decode_ms).arg(oneAgain.decode_ms).arg(detailed.decode_ms)
+                                    .arg(one.generated_tokens).arg(detailed.generated_tokens);
+        qInfo("%s", qPrintable(figures));
+        // The document part of the prompt came from the cache for all three.
+        for (const RunFigures* f : {&one, &detailed, &oneAgain})
+            QVERIFY2(f->cached_tokens > f->prompt_tokens * 8 / 10, qPrintable(figures));
+        QVERIFY2(detailed.generated_tokens > one.generated_tokens, qPrintable(figures));
+        const double oneDecode = std::max(one.decode_ms, oneAgain.decode_ms);
+        QVERIFY2(detailed.decode_ms > oneDecode, qPrintable(figures));
+        const double oneTtft = (one.ttft_ms + oneAgain.ttft_ms) / 2;
+        const double spread = qAbs(one.ttft_ms - oneAgain.ttft_ms);
+        const double ttftChange = qAbs(detailed.ttft_ms - oneTtft);
+        QVERIFY2(ttftChange < detailed.decode_ms - oneDecode, qPrintable(figures));
+        QVERIFY2(ttftChange < spread + oneTtft / 3, qPrintable(figures));
+    }
+
 private slots:
     void initTestCase()
     {
@@ -219,6 +259,7 @@ private slots:
         QVERIFY(w->charts()->caption().contains(QStringLiteral("TTFT")));
         // TTFT segments are measured and add up to TTFT.
         QVERIFY(qAbs(hf.tokenize_ms + hf.queue_ms + hf.prefill_ms + hf.first_sample_ms - hf.ttft_ms) < 0.1);
+        detailedVersusOneLine(c, base);
         report_ = memo;
     }
 
@@ -234,7 +275,8 @@ private slots:
         if (!QFileInfo::exists(thesis))
             QSKIP("no shared test PDFs");
         report_ = thesis;
-        MainWindow* w = open(QString::fromStdString(kvlens::test::default_model().string()), 48);
+        // Short stage answers: the test is about the stages, not their prose.
+        MainWindow* w = open(QString::fromStdString(kvlens::test::default_model().string()), 32);
         report_ = dir_.filePath(QStringLiteral("memo.txt"));
         QVERIFY(w);
         QCOMPARE(w->documentPane()->document().text.pageCount(), 117);

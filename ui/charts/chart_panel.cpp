@@ -7,6 +7,8 @@
 #include <QContextMenuEvent>
 #include <QLabel>
 #include <QLayout>
+#include <QLegend>
+#include <QLegendMarker>
 #include <QMenu>
 #include <QHBoxLayout>
 #include <QToolButton>
@@ -24,7 +26,7 @@ ChartPanel::ChartPanel(const QString& key, QWidget* parent) : QWidget(parent), k
     view_ = new QChartView(chart_, this);
     view_->setRenderHint(QPainter::Antialiasing);
     view_->setFrameShape(QFrame::NoFrame);
-    view_->setMinimumSize(200, 150);
+    view_->setMinimumSize(160, 100);
     title_ = new QLabel;
     figures_ = new QLabel;
     title_->setTextFormat(Qt::PlainText);
@@ -39,7 +41,7 @@ ChartPanel::ChartPanel(const QString& key, QWidget* parent) : QWidget(parent), k
     layout->addLayout(headerRow_);
     layout->addWidget(figures_);
     layout->addWidget(view_, 1);
-    setMinimumSize(260, 220);
+    setMinimumSize(200, 160);   // six of them and the stats card fit a 1280×720 screen
     setAutoFillBackground(true);
     style_ = ChartStyle::fromApplication(false);
 }
@@ -75,6 +77,25 @@ void ChartPanel::setStyle(const ChartStyle& style)
     style_.applyTo(chart_);
     styleHeader();
     restyle();
+    placeLegend();
+}
+
+void ChartPanel::placeLegend()
+{
+    QLegend* legend = chart_->legend();
+    const QFontMetricsF fm(legend->font());
+    double row = 0;
+    for (QLegendMarker* m : legend->markers()) {
+        if (m->isVisible() && !m->label().isEmpty())
+            row += fm.horizontalAdvance(m->label()) + fm.height() * 2.4;   // marker, gaps
+    }
+    const QSize room = view_->size();
+    // Below: one row must fit, and the chart must be tall enough to give a
+    // legend row away (a short cell keeps its height for the plot).
+    const bool fitsBelow = row < room.width() - 24 && room.height() > 16 * fm.height();
+    const Qt::Alignment want = fitsBelow || room.width() < room.height() ? Qt::AlignBottom : Qt::AlignRight;
+    if (legend->alignment() != want)
+        legend->setAlignment(want);
 }
 
 void ChartPanel::styleHeader()
@@ -108,6 +129,7 @@ void ChartPanel::resizeEvent(QResizeEvent* e)
 {
     QWidget::resizeEvent(e);
     setHeader(title_->text(), figuresText_);
+    placeLegend();
 }
 
 QString ChartPanel::title() const

@@ -50,6 +50,10 @@ public:
     // decode zoom); the panel owns it.
     QToolButton* addHeaderToggle(const QString& text);
     virtual void plot(const ChartInput& in) = 0;
+    // The legend below the plot when its entries fit the width in one row
+    // and the plot keeps its height, else beside it (one entry per line):
+    // Qt Charts cuts legend entries that do not fit, it never wraps them.
+    void placeLegend();
     // Writes the chart to `path` (format from the suffix); "" or the reason.
     // A valid `size` draws it at that size (logical pixels) instead of its own.
     QString exportTo(const QString& path, QSize size = QSize()) const;

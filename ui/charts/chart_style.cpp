@@ -5,6 +5,7 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QPalette>
 #include <QValueAxis>
@@ -81,11 +82,12 @@ void ChartStyle::applyTo(QChart* chart) const
     chart->setTitleFont(titleFont());
     chart->setTitleBrush(textColor());
     chart->setMargins(QMargins(6, 4, 6, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);   // the panel has its own margins
     chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
     QLegend* legend = chart->legend();
     legend->setFont(labelFont());
     legend->setLabelColor(textColor());
-    legend->setAlignment(Qt::AlignBottom);
+    // Placement (below or beside the plot) is the panel's: it depends on the size.
     legend->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 

@@ -50,9 +50,6 @@ void MemoryChart::restyle()
     kvFree_->setLabel(tr("KV free"));
     scratch_->setLabel(tr("scratch"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
-    // Four kinds side by side do not fit the narrow normal cell; in
-    // presentation mode the cell is wider and the run names need the width.
-    chart_->legend()->setAlignment(style_.presentation ? Qt::AlignBottom : Qt::AlignRight);
     runs_->setTitleVisible(!style_.presentation);
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {

@@ -132,8 +132,10 @@ QString ChartsBoard::caption() const
 
 void ChartsBoard::plot(const ChartInput& in)
 {
-    for (ChartPanel* c : charts_)
+    for (ChartPanel* c : charts_) {
         c->plot(in);
+        c->placeLegend();   // the entries may have changed
+    }
     stats_->showRuns(in.primary, in.compare);
     ++redraws_;
 }

@@ -73,7 +73,16 @@ void ModelPanel::changeEvent(QEvent* e)
 void ModelPanel::setSummary(const ModelSummary& s)
 {
     summary_ = s;
+    template_ = s.isValid() ? readTemplateInfo(s.path) : TemplateInfo{};
     status_.clear();
+    rebuild();
+}
+
+void ModelPanel::setSystemPrompt(const QString& system)
+{
+    if (system == system_)
+        return;
+    system_ = system;
     rebuild();
 }
 
@@ -144,6 +153,22 @@ void ModelPanel::rebuild()
         types << QStringLiteral("%1 × %2").arg(it.key()).arg(it.value());
     row(tr("Tensor types"), types.join(QStringLiteral(", ")));
     row(tr("Vocabulary"), tr("%1 tokens, %2 chat format").arg(loc.toString(s.nVocab), s.chatTemplate));
+    // The system prompt as the template makes the model read it, and the one
+    // the template would put in on its own (issue 15: a hidden default).
+    if (template_.error.isEmpty()) {
+        const QString sent = system_.isEmpty() ? systemPrompt() : system_;
+        QString seen = systemAsSeen(template_, sent);
+        if (template_.format.llama3_dated_system)
+            seen += QLatin1Char('\n') + tr("(the template always puts the knowledge-cutoff lines in front)");
+        if (template_.format.kind == kvlens::chat_kind::gemma)
+            seen += QLatin1Char('\n') + tr("(no system role in this format: it opens the first user turn)");
+        row(tr("System prompt sent"), seen);
+        row(tr("Template's default"), template_.defaultSystem().isEmpty()
+                                          ? tr("none (the template adds no system prompt of its own)")
+                                          : tr("“%1” — inserted when a chat brings no system prompt; "
+                                               "kvlens always sends its own, so the model does not see it")
+                                                .arg(template_.defaultSystem()));
+    }
     row(tr("KV cache per token"), tr("%1 (f16) · %2 (q8_0)")
                                       .arg(formatBytes(double(s.kvBytesPerTokenF16)),
                                            formatBytes(double(s.kvBytesPerTokenQ8))));
