@@ -228,14 +228,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>KV cache (MiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>KV cache (KiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 logical</source>
         <translation type="unfinished"></translation>
     </message>
@@ -264,10 +256,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>tokens recomputed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: KV off, no cache kept</source>
         <translation type="unfinished"></translation>
     </message>
@@ -285,6 +273,18 @@
     </message>
     <message>
         <source>reserved</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recomputed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV (KiB)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -593,15 +593,23 @@
         <source>Run it all</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Saved runs skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Chat format: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The template&apos;s own system prompt, used only when a chat has none (not sent here): “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>memory (MiB)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -630,6 +638,10 @@
     </message>
     <message>
         <source>%1 at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -767,6 +779,30 @@
         <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM&apos;s request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM&apos;s prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI&apos;s usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>(the template always puts the knowledge-cutoff lines in front)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no system role in this format: it opens the first user turn)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template&apos;s default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (the template adds no system prompt of its own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” — inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>
@@ -814,10 +850,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>prompt tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>prompt</source>
         <translation type="unfinished"></translation>
     </message>
@@ -843,6 +875,10 @@
     </message>
     <message>
         <source>time (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -936,6 +972,10 @@
     </message>
     <message>
         <source>TTFT %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved run #%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1244,10 +1284,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>One sentence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Key points</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1351,15 +1387,23 @@
         <source>Three copies together: each one&apos;s queue time and their total KV memory add up.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>One line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt as the model reads it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chat template&apos;s rendering of this task: the system prompt (and the template&apos;s own default, if it has one), the document and the instruction</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::TtftChart</name>
     <message>
         <source>Time to first token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>time to first token (ms)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1383,10 +1427,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>time to first token (s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1400,6 +1440,14 @@ queue: tokenized → scheduled (vLLM&apos;s queue time)
 prefill: scheduled → last prompt chunk computed
 first sample: prefill done → first token sampled
 Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1643,6 +1691,111 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>at once %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>
+[… %1 characters of the document …]
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>map %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown event &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a saved run (no settings or events)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved before it finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a saved run (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::i18n</name>
+    <message>
+        <source>the prompt of %1 tokens does not fit the context of %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV pool full: a static reservation of %1 tokens needs %2 blocks, %3 available</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>out of memory while allocating the KV cache (%1 MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is empty, not a GGUF file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is not a GGUF file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is too short to be a GGUF file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: unsupported GGUF version %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the prompt is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the maximum of new tokens must be positive (got %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the engine reports: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -8,7 +8,7 @@
         <translation>按延迟为词元着色</translation>
     </message>
     <message>
-        <source>Each token's background shows how long it took to decode, from this run's fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
+        <source>Each token&apos;s background shows how long it took to decode, from this run&apos;s fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
         <translation>每个词元的背景色表示其解码耗时，从本次运行较快的词元（第 10 百分位）到较慢的词元（第 90 百分位）。首个词元为蓝色：它的时间就是首词元时间（TTFT）。</translation>
     </message>
     <message>
@@ -225,14 +225,6 @@
         <translation>已存词元数</translation>
     </message>
     <message>
-        <source>KV cache (MiB)</source>
-        <translation>KV 缓存（MiB）</translation>
-    </message>
-    <message>
-        <source>KV cache (KiB)</source>
-        <translation>KV 缓存（KiB）</translation>
-    </message>
-    <message>
         <source>%1 logical</source>
         <translation>%1 逻辑</translation>
     </message>
@@ -261,10 +253,6 @@
         <translation>解码步</translation>
     </message>
     <message>
-        <source>tokens recomputed</source>
-        <translation>重新计算的词元数</translation>
-    </message>
-    <message>
         <source>%1: KV off, no cache kept</source>
         <translation>%1：KV 关闭，不保留缓存</translation>
     </message>
@@ -284,6 +272,18 @@
         <source>reserved</source>
         <translation>预留</translation>
     </message>
+    <message>
+        <source>KV (MiB)</source>
+        <translation>KV (MiB)</translation>
+    </message>
+    <message>
+        <source>recomputed</source>
+        <translation>重新计算</translation>
+    </message>
+    <message>
+        <source>KV (KiB)</source>
+        <translation>KV (KiB)</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -297,7 +297,7 @@
     </message>
     <message>
         <source>latency (ms)</source>
-        <translation>延迟（毫秒）</translation>
+        <translation>延迟 (ms)</translation>
     </message>
     <message>
         <source>%1 mean</source>
@@ -579,7 +579,7 @@
         <translation>关闭 KV 缓存</translation>
     </message>
     <message>
-        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4's prefill speed (%5). Run it on the first %6 tokens instead?</source>
+        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4&apos;s prefill speed (%5). Run it on the first %6 tokens instead?</source>
         <translation>没有缓存时，%1 个解码步骤中的每一步都要重新计算约 %2 个词元：按运行 #%4 的预填充速度（%5）估计，总共约需 %3。改为只对前 %6 个词元运行吗？</translation>
     </message>
     <message>
@@ -590,16 +590,24 @@
         <source>Run it all</source>
         <translation>全部运行</translation>
     </message>
+    <message>
+        <source>Saved runs skipped</source>
+        <translation>已跳过保存的运行</translation>
+    </message>
+    <message>
+        <source>Chat format: %1</source>
+        <translation>对话格式：%1</translation>
+    </message>
+    <message>
+        <source>The template&apos;s own system prompt, used only when a chat has none (not sent here): “%1”</source>
+        <translation>模板自带的系统提示，仅在对话没有系统提示时使用（此处不会发送）：“%1”</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
     <message>
         <source>Memory</source>
         <translation>内存</translation>
-    </message>
-    <message>
-        <source>memory (MiB)</source>
-        <translation>内存（MiB）</translation>
     </message>
     <message>
         <source>run</source>
@@ -628,6 +636,10 @@
     <message>
         <source>%1 at once</source>
         <translation>同时 %1 个</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
     </message>
 </context>
 <context>
@@ -761,8 +773,32 @@
         <translation>这是一个小型演示模型（1.35 亿参数）：即使在笔记本电脑上也能实时显示每个指标，但它的回答比较简单，还可能重复。打开更大的 GGUF 模型可获得更好的回答。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM's request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM's prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI's usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
+        <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM&apos;s request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM&apos;s prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI&apos;s usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
         <translation>&lt;b&gt;各项指标的含义&lt;/b&gt;（每项都由引擎在两个时刻之间测得；TTFT 的四个部分相加等于 TTFT）：&lt;br&gt;&lt;b&gt;分词&lt;/b&gt;：到达 → 分词完成（对话模板和分词器；vLLM 在其 API 服务器中完成这一步）&lt;br&gt;&lt;b&gt;排队&lt;/b&gt;：分词完成 → 被调度（vLLM 的 request_queue_time）&lt;br&gt;&lt;b&gt;预填充&lt;/b&gt;：被调度 → 最后一个提示块计算完成&lt;br&gt;&lt;b&gt;首次采样&lt;/b&gt;：预填充完成 → 采样出首个词元（vLLM 的预填充时间 = 预填充 + 首次采样）&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;：到达 → 首个词元（vLLM 的 time_to_first_token；即兼容 OpenAI 的客户端测得的到首个流式词元的时间，不含网络）&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;：相邻两个词元的间隔（延迟图）；&lt;b&gt;TPOT&lt;/b&gt;：解码时间 ÷（词元数 − 1）&lt;br&gt;&lt;b&gt;提示 / 缓存 / 生成词元数&lt;/b&gt;：OpenAI 的 usage.prompt_tokens、prompt_tokens_details.cached_tokens 和 completion_tokens</translation>
+    </message>
+    <message>
+        <source>(the template always puts the knowledge-cutoff lines in front)</source>
+        <translation>（模板总会在前面加上知识截止日期的几行）</translation>
+    </message>
+    <message>
+        <source>(no system role in this format: it opens the first user turn)</source>
+        <translation>（此格式没有系统角色：它放在第一个用户轮次的开头）</translation>
+    </message>
+    <message>
+        <source>System prompt sent</source>
+        <translation>发送的系统提示</translation>
+    </message>
+    <message>
+        <source>Template&apos;s default</source>
+        <translation>模板默认</translation>
+    </message>
+    <message>
+        <source>none (the template adds no system prompt of its own)</source>
+        <translation>无（模板不会自行添加系统提示）</translation>
+    </message>
+    <message>
+        <source>“%1” — inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
+        <translation>“%1”——仅在对话没有系统提示时插入；kvlens 总会发送自己的系统提示，所以模型看不到它</translation>
     </message>
 </context>
 <context>
@@ -811,10 +847,6 @@
         <translation>时间（毫秒）</translation>
     </message>
     <message>
-        <source>prompt tokens</source>
-        <translation>提示词元</translation>
-    </message>
-    <message>
         <source>prompt</source>
         <translation>提示</translation>
     </message>
@@ -841,6 +873,10 @@
     <message>
         <source>time (s)</source>
         <translation>时间（秒）</translation>
+    </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
     </message>
 </context>
 <context>
@@ -934,6 +970,10 @@
         <source>TTFT %1 · %2</source>
         <translation>TTFT %1 · %2</translation>
     </message>
+    <message>
+        <source>saved run #%1: %2</source>
+        <translation>保存的运行 #%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::SettingsDialog</name>
@@ -1018,7 +1058,7 @@
         <translation>预填充分块：</translation>
     </message>
     <message>
-        <source>the model's</source>
+        <source>the model&apos;s</source>
         <translation>模型自身的</translation>
     </message>
     <message>
@@ -1344,8 +1384,16 @@
         <translation>KV 缓存以 8 位存储：每词元字节数约减半，回答长度不变。</translation>
     </message>
     <message>
-        <source>Three copies together: each one's queue time and their total KV memory add up.</source>
+        <source>Three copies together: each one&apos;s queue time and their total KV memory add up.</source>
         <translation>三个副本同时运行：各自的排队时间和总 KV 内存相加。</translation>
+    </message>
+    <message>
+        <source>Prompt as the model reads it</source>
+        <translation>模型读到的提示</translation>
+    </message>
+    <message>
+        <source>The chat template&apos;s rendering of this task: the system prompt (and the template&apos;s own default, if it has one), the document and the instruction</source>
+        <translation>对话模板对此任务的渲染结果：系统提示（以及模板自带的默认提示，如果有）、文档和指令</translation>
     </message>
 </context>
 <context>
@@ -1353,10 +1401,6 @@
     <message>
         <source>Time to first token</source>
         <translation>首词元时间</translation>
-    </message>
-    <message>
-        <source>time to first token (ms)</source>
-        <translation>首词元时间（毫秒）</translation>
     </message>
     <message>
         <source>run</source>
@@ -1379,10 +1423,6 @@
         <translation>首次采样</translation>
     </message>
     <message>
-        <source>time to first token (s)</source>
-        <translation>首词元时间（秒）</translation>
-    </message>
-    <message>
         <source>%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6</source>
         <translation>%1：%2 = 分词 %3 + 排队 %4 + 预填充 %5 + 首次采样 %6</translation>
     </message>
@@ -1392,15 +1432,23 @@
     </message>
     <message>
         <source>tokenize: arrival → tokenized (chat template and tokenizer)
-queue: tokenized → scheduled (vLLM's queue time)
+queue: tokenized → scheduled (vLLM&apos;s queue time)
 prefill: scheduled → last prompt chunk computed
 first sample: prefill done → first token sampled
-Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
+Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
         <translation>分词：到达 → 分词完成（对话模板和分词器）
 排队：分词完成 → 被调度（vLLM 的排队时间）
 预填充：被调度 → 最后一个提示块计算完成
 首次采样：预填充完成 → 采样出首个词元
 四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。</translation>
+    </message>
+    <message>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation>TTFT (s)</translation>
     </message>
 </context>
 <context>
@@ -1430,7 +1478,7 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <source>unknown image format "%1"</source>
+        <source>unknown image format &quot;%1&quot;</source>
         <translation>未知图像格式“%1”</translation>
     </message>
     <message>
@@ -1442,7 +1490,7 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>%1 需要一个值</translation>
     </message>
     <message>
-        <source>unknown task "%1" (one-line, key-points, detailed)</source>
+        <source>unknown task &quot;%1&quot; (one-line, key-points, detailed)</source>
         <translation>未知任务“%1”（one-line、key-points、detailed）</translation>
     </message>
     <message>
@@ -1450,7 +1498,7 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>--max-tokens 需要一个正数</translation>
     </message>
     <message>
-        <source>unknown argument "%1"</source>
+        <source>unknown argument &quot;%1&quot;</source>
         <translation>未知参数“%1”</translation>
     </message>
     <message>
@@ -1644,6 +1692,113 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
     <message>
         <source>at once %1</source>
         <translation>并发 %1</translation>
+    </message>
+    <message>
+        <source>
+[… %1 characters of the document …]
+</source>
+        <translation>
+[… 文档的 %1 个字符 …]
+</translation>
+    </message>
+    <message>
+        <source>paged</source>
+        <translation>分页</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静态</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation>归并</translation>
+    </message>
+    <message>
+        <source>map %1</source>
+        <translation>映射 %1</translation>
+    </message>
+    <message>
+        <source>unknown event &quot;%1&quot;</source>
+        <translation>未知事件“%1”</translation>
+    </message>
+    <message>
+        <source>not a saved run (no settings or events)</source>
+        <translation>不是保存的运行（没有设置或事件）</translation>
+    </message>
+    <message>
+        <source>saved before it finished</source>
+        <translation>在完成前保存</translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation>%1：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>%1: not a saved run (%2)</source>
+        <translation>%1：不是保存的运行（%2）</translation>
+    </message>
+    <message>
+        <source>not an object</source>
+        <translation>不是对象</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::i18n</name>
+    <message>
+        <source>the prompt of %1 tokens does not fit the context of %2 tokens</source>
+        <translation>%1 个词元的提示放不进 %2 个词元的上下文</translation>
+    </message>
+    <message>
+        <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
+        <translation>KV 池已满：%1 个词元还需要 %2 个块，只剩 %3 个</translation>
+    </message>
+    <message>
+        <source>KV pool full: a static reservation of %1 tokens needs %2 blocks, %3 available</source>
+        <translation>KV 池已满：静态预留 %1 个词元需要 %2 个块，只剩 %3 个</translation>
+    </message>
+    <message>
+        <source>out of memory while allocating the KV cache (%1 MiB)</source>
+        <translation>分配 KV 缓存时内存不足（%1 MiB）</translation>
+    </message>
+    <message>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a regular file</source>
+        <translation>%1 不是普通文件</translation>
+    </message>
+    <message>
+        <source>%1 is empty, not a GGUF file</source>
+        <translation>%1 是空文件，不是 GGUF 文件</translation>
+    </message>
+    <message>
+        <source>%1 is not a GGUF file</source>
+        <translation>%1 不是 GGUF 文件</translation>
+    </message>
+    <message>
+        <source>%1 is too short to be a GGUF file</source>
+        <translation>%1 太短，不可能是 GGUF 文件</translation>
+    </message>
+    <message>
+        <source>%1: unsupported GGUF version %2</source>
+        <translation>%1：不支持的 GGUF 版本 %2</translation>
+    </message>
+    <message>
+        <source>the prompt is empty</source>
+        <translation>提示为空</translation>
+    </message>
+    <message>
+        <source>the maximum of new tokens must be positive (got %1)</source>
+        <translation>最大新词元数必须为正数（得到 %1）</translation>
+    </message>
+    <message>
+        <source>the engine reports: %1</source>
+        <translation>引擎报告：%1</translation>
     </message>
 </context>
 </TS>

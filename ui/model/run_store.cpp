@@ -14,7 +14,6 @@ namespace kvlens::ui {
 
 namespace {
 
-QString tr(const char* s) { return QCoreApplication::translate("kvlens::ui", s); }
 
 std::string toEngineText(const QJsonValue& v) { return v.toString().toStdString(); }
 qint64 i64(const QJsonObject& o, const char* key) { return qint64(o.value(QLatin1String(key)).toDouble()); }
@@ -218,7 +217,7 @@ bool eventFromJson(const QJsonObject& o, kvlens::event& out, QString& error)
         e.figures = figuresFromJson(o.value(QLatin1String("figures")).toObject());
         out = e;
     } else {
-        error = tr("unknown event \"%1\"").arg(name);
+        error = QCoreApplication::translate("kvlens::ui", "unknown event \"%1\"").arg(name);
         return false;
     }
     return true;
@@ -227,7 +226,7 @@ bool eventFromJson(const QJsonObject& o, kvlens::event& out, QString& error)
 std::unique_ptr<RunRecord> runFromJson(const QJsonObject& o, int id, QString& error)
 {
     if (!o.value(QLatin1String("config")).isObject() || !o.value(QLatin1String("events")).isArray()) {
-        error = tr("not a saved run (no settings or events)");
+        error = QCoreApplication::translate("kvlens::ui", "not a saved run (no settings or events)");
         return nullptr;
     }
     auto run = std::make_unique<RunRecord>(id, configFromJson(o.value(QLatin1String("config")).toObject()));
@@ -252,7 +251,7 @@ std::unique_ptr<RunRecord> runFromJson(const QJsonObject& o, int id, QString& er
     if (events.isEmpty() && o.contains(QLatin1String("error")))
         run->setSubmitError(o.value(QLatin1String("error")).toString());
     if (!run->isFinished())   // saved before its end: not expected, shown as such
-        run->setSubmitError(tr("saved before it finished"));
+        run->setSubmitError(QCoreApplication::translate("kvlens::ui", "saved before it finished"));
     return run;
 }
 
@@ -267,7 +266,7 @@ QStringList RunStore::files() const
 QString RunStore::save(const RunRecord& run)
 {
     if (!QDir().mkpath(folder_))
-        return tr("cannot create %1").arg(folder_);
+        return QCoreApplication::translate("kvlens::ui", "cannot create %1").arg(folder_);
     const QString name = QStringLiteral("run-%1-%2.json")
                              .arg(run.createdAt().toUTC().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")))
                              .arg(run.id());
@@ -289,14 +288,14 @@ RunStore::Loaded RunStore::load() const
     for (const QString& name : all) {
         QFile f(QDir(folder_).filePath(name));
         if (!f.open(QIODevice::ReadOnly)) {
-            out.errors << tr("%1: cannot read (%2)").arg(name, f.errorString());
+            out.errors << QCoreApplication::translate("kvlens::ui", "%1: cannot read (%2)").arg(name, f.errorString());
             continue;
         }
         QJsonParseError pe;
         const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
         if (pe.error != QJsonParseError::NoError || !doc.isObject()) {
-            out.errors << tr("%1: not a saved run (%2)")
-                              .arg(name, pe.error != QJsonParseError::NoError ? pe.errorString() : tr("not an object"));
+            out.errors << QCoreApplication::translate("kvlens::ui", "%1: not a saved run (%2)")
+                              .arg(name, pe.error != QJsonParseError::NoError ? pe.errorString() : QCoreApplication::translate("kvlens::ui", "not an object"));
             continue;
         }
         out.runs.append(doc.object());
