@@ -27,6 +27,8 @@
 #include "ui/model/run_history_model.h"
 #include "ui/widgets/charts_board.h"
 #include "ui/widgets/document_pane.h"
+#include "ui/widgets/model_panel.h"
+#include "ui/widgets/task_pane.h"
 
 using namespace kvlens::ui;
 
@@ -163,6 +165,24 @@ private slots:
         const int broken = w->runExperiment(Experiment::BrokenCache);
         QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(broken)->isFinished(), 60000);
         QCOMPARE(w->history()->run(broken)->cachedTokens(), 0);
+    }
+
+    void theSystemPromptIsShownAsTheTemplateUsesIt()
+    {
+        // SmolLM2's template inserts its own system turn when a chat has
+        // none: the Model tab and the prompt preview say so.
+        if (!kvlens::test::have_default_model())
+            QSKIP("no default model in models/ (scripts/fetch-model)");
+        MainWindow* w = open(QString::fromStdString(kvlens::test::default_model().string()), 8);
+        QVERIFY(w);
+        QCOMPARE(w->modelPanel()->templateInfo().kind(), QStringLiteral("chatml"));
+        QVERIFY(w->modelPanel()->templateInfo().defaultSystem().contains(QStringLiteral("SmolLM")));
+        const QString panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("System prompt sent: You are a careful reading assistant")), qPrintable(panel));
+        QVERIFY(panel.contains(QStringLiteral("SmolLM")));
+        QTRY_VERIFY(w->taskPane()->promptPreview().contains(QStringLiteral("<|im_start|>system\nYou are a careful reading assistant")));
+        QVERIFY(w->taskPane()->promptPreview().contains(QStringLiteral("Sales rose 12%")));
+        QVERIFY(w->taskPane()->promptPreview().endsWith(QStringLiteral("<|im_start|>assistant\n")));
     }
 
     void brokenPdfIsAnErrorInTheWindow()
