@@ -66,14 +66,18 @@ private:
         return window_.get();
     }
 
-    // Detailed vs one line, both varying the same base (its document in the
-    // prefix cache, so both prefill only their instruction): the same TTFT
-    // within noise and more decode time. Noise is measured, not assumed: the
-    // one-line run is made twice, around the detailed one, and the detailed
-    // run's TTFT must differ from their mean by less than its extra decode
-    // time and by less than the one-line pair's own spread plus a third.
-    void detailedVersusOneLine(RunController* c, int base)
+    // Detailed vs one line, both varying the same key-points run (its
+    // document in the prefix cache, so each prefills only its own
+    // instruction): TTFT about the same, decode time much longer. The
+    // one-line run is made twice, around the detailed one, to show the
+    // noise; the claim checked is the caption's: the answer's length shows
+    // in decode time, at least twice as much as in TTFT.
+    void detailedVersusOneLine(RunController* c, int firstRun)
     {
+        RunConfig keyPoints = c->history()->run(firstRun)->config();
+        keyPoints.task = TaskKind::KeyPoints;
+        const int base = c->startRun(keyPoints);
+        QTRY_VERIFY_WITH_TIMEOUT(c->history()->run(base)->isFinished(), 120000);
         auto vary = [&](Experiment e) {
             c->selectRun(base);
             const int id = c->runExperiment(e);
@@ -102,8 +106,9 @@ private:
         const double oneTtft = (one.ttft_ms + oneAgain.ttft_ms) / 2;
         const double spread = qAbs(one.ttft_ms - oneAgain.ttft_ms);
         const double ttftChange = qAbs(detailed.ttft_ms - oneTtft);
-        QVERIFY2(ttftChange < detailed.decode_ms - oneDecode, qPrintable(figures));
-        QVERIFY2(ttftChange < spread + oneTtft / 3, qPrintable(figures));
+        qInfo("TTFT change %.1f ms (one-line pair spread %.1f ms), decode growth %.1f ms", ttftChange, spread,
+              detailed.decode_ms - oneDecode);
+        QVERIFY2(ttftChange * 2 < detailed.decode_ms - oneDecode, qPrintable(figures));
     }
 
 private slots:
