@@ -16,6 +16,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -173,7 +174,12 @@ void MainWindow::buildUi()
     rightTabs_ = new QTabWidget;
     rightTabs_->setDocumentMode(true);
     rightTabs_->addTab(board_, QString());
-    rightTabs_->addTab(modelPanel_, QString());
+    // The model's figures scroll on a short screen instead of squeezing.
+    auto* modelScroll = new QScrollArea;
+    modelScroll->setWidget(modelPanel_);
+    modelScroll->setWidgetResizable(true);
+    modelScroll->setFrameShape(QFrame::NoFrame);
+    rightTabs_->addTab(modelScroll, QString());
 
     split_ = new QSplitter(Qt::Horizontal);
     split_->addWidget(document_);

@@ -50,6 +50,7 @@ private:
     QLabel* statusLabel_;
     QFormLayout* form_;
     QLabel* formula_;
+    QLabel* systemText_ = nullptr;   // the system prompt sent and the template's default
     QLabel* demo_ = nullptr;
     QLabel* glossary_ = nullptr;
     QPushButton* openModel_ = nullptr;
