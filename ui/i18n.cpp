@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QRegularExpression>
 #include <QTranslator>
 
 namespace kvlens::ui::i18n {
@@ -33,6 +34,47 @@ QString resolve(const QString& setting)
 }
 
 QString current() { return currentLang; }
+
+QString engineMessage(const QString& english)
+{
+    if (english.isEmpty() || currentLang == QLatin1String("en"))
+        return english;
+    // Engine wording (engine/runtime, engine/gguf, engine/kv) -> a translated
+    // sentence with the same figures (%1, %2, ... in the order captured).
+    struct Pattern {
+        const char* re;
+        const char* text;
+    };
+    static const Pattern patterns[] = {
+        {R"(^prompt of (\d+) tokens does not fit the context of (\d+) tokens)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the prompt of %1 tokens does not fit the context of %2 tokens")},
+        {R"(^KV pool full: (\d+) tokens need (\d+) more blocks, (\d+) available)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "KV pool full: %1 tokens need %2 more blocks, %3 available")},
+        {R"(^KV pool full: a static reservation of (\d+) tokens needs (\d+) blocks, (\d+) available)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "KV pool full: a static reservation of %1 tokens needs %2 blocks, %3 available")},
+        {R"(out of memory allocating .*\(([\d.]+) MiB in all\))",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "out of memory while allocating the KV cache (%1 MiB)")},
+        {R"(^cannot open (.+): (.+)$)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "cannot open %1: %2")},
+        {R"(^(.+) is not a regular file$)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "%1 is not a regular file")},
+        {R"(^(.+) is empty, not a GGUF file$)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "%1 is empty, not a GGUF file")},
+        {R"(^(.+): bad magic 0x[0-9a-f]+: not a GGUF file$)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "%1 is not a GGUF file")},
+        {R"(^(.+): file too short to be GGUF)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "%1 is too short to be a GGUF file")},
+        {R"(^(.+): unsupported GGUF version (\d+))", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "%1: unsupported GGUF version %2")},
+        {R"(^the prompt is empty$)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the prompt is empty")},
+        {R"(^max_tokens must be positive \(got (-?\d+)\))",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the maximum of new tokens must be positive (got %1)")},
+    };
+    for (const Pattern& p : patterns) {
+        const QRegularExpressionMatch m = QRegularExpression(QString::fromLatin1(p.re)).match(english);
+        if (!m.hasMatch())
+            continue;
+        QString out = QCoreApplication::translate("kvlens::ui::i18n", p.text);
+        for (int i = 1; i <= m.lastCapturedIndex(); ++i)
+            out = out.arg(m.captured(i));
+        return out;
+    }
+    return QCoreApplication::translate("kvlens::ui::i18n", "the engine reports: %1").arg(english);
+}
 
 bool install(const QString& lang)
 {

@@ -19,4 +19,11 @@ QString current();
 QStringList available();        // {"en", "zh_CN"}
 QString nativeName(const QString& lang);   // "English", "简体中文"
 
+// An engine's error message (English, from engine/ which never sees Qt) in
+// the current language: the causes a reader meets (a missing or broken model
+// file, a prompt longer than the context, a full KV pool, out of memory) are
+// translated with their numbers; any other keeps its exact English detail
+// behind a translated lead, so nothing is lost.
+QString engineMessage(const QString& english);
+
 }  // namespace kvlens::ui::i18n

@@ -17,6 +17,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -171,12 +172,17 @@ void MainWindow::buildUi()
     middle->setStretchFactor(2, 1);
     middle->setChildrenCollapsible(false);
     middle->setSizes({300, 460, 200});
-    historyPane_->setMinimumHeight(150);
+    historyPane_->setMinimumHeight(120);
 
     rightTabs_ = new QTabWidget;
     rightTabs_->setDocumentMode(true);
     rightTabs_->addTab(board_, QString());
-    rightTabs_->addTab(modelPanel_, QString());
+    // The model's figures scroll on a short screen instead of squeezing.
+    auto* modelScroll = new QScrollArea;
+    modelScroll->setWidget(modelPanel_);
+    modelScroll->setWidgetResizable(true);
+    modelScroll->setFrameShape(QFrame::NoFrame);
+    rightTabs_->addTab(modelScroll, QString());
 
     split_ = new QSplitter(Qt::Horizontal);
     split_->addWidget(document_);
@@ -187,6 +193,9 @@ void MainWindow::buildUi()
     split_->setStretchFactor(2, 6);
     split_->setSizes({400, 420, 780});
     split_->setChildrenCollapsible(false);
+    // The three columns fit 1,280 px (a classroom projector; the window test
+    // renders it): thumbnails and page share 200 px at least.
+    document_->setMinimumWidth(200);
     setCentralWidget(split_);
 
     modelStatus_ = new QLabel;
@@ -491,6 +500,13 @@ void MainWindow::closeEvent(QCloseEvent* e)
     AppSettings::setWindow(saveGeometry(), saveState());
     cancelAll();
     e->accept();
+}
+
+void MainWindow::keepHistoryIn(const QString& folder)
+{
+    const QStringList errors = controller_->keepHistoryIn(folder);
+    if (!errors.isEmpty())
+        showError(tr("Saved runs skipped"), errors.join(QLatin1Char('\n')));
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

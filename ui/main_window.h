@@ -47,6 +47,10 @@ public:
     // ---- for the headless mode and tests
     RunController* controller() const { return controller_; }
     bool openDocumentNow(const QString& path, QString* error);  // blocking read
+    // The history across restarts (the app: the data folder's runs/; tests:
+    // a temporary folder). Saved files that cannot be read are named in a
+    // message, and skipped.
+    void keepHistoryIn(const QString& folder);
     void setEngineSettings(const EngineSettings& e) { controller_->setEngineSettings(e); }
     void setSampling(const SamplingSettings& s);
     const EngineSettings& engineSettings() const { return controller_->engineSettings(); }

@@ -24,6 +24,7 @@
 #include "ui/widgets/charts_board.h"
 #include "ui/widgets/document_pane.h"
 #include "ui/widgets/history_pane.h"
+#include "ui/widgets/model_panel.h"
 #include "ui/widgets/task_pane.h"
 
 namespace kvlens::ui {
@@ -139,7 +140,20 @@ void MainWindow::requestTokenCount()
     if (!document_->hasDocument() || !controller_->model().isValid())
         return;
     document_->setTokenCountPending();
-    tokenTicket_ = controller_->requestTokenCount(currentConfig());
+    const RunConfig config = currentConfig();
+    tokenTicket_ = controller_->requestTokenCount(config);
+    // The same chat, as the template renders it: the task pane's preview, and
+    // the system prompt (in the document's language) on the Model tab.
+    const QVector<ChatTurn> chat = buildChat(controller_->document().text, config);
+    if (!chat.isEmpty() && chat.first().role == QLatin1String("system"))
+        modelPanel_->setSystemPrompt(chat.first().content);
+    const TemplateInfo& t = modelPanel_->templateInfo();
+    QString preview = tr("Chat format: %1").arg(t.kind()) + QLatin1Char('\n');
+    if (!t.defaultSystem().isEmpty())
+        preview += tr("The template's own system prompt, used only when a chat has none (not sent here): “%1”")
+                       .arg(t.defaultSystem()) + QLatin1Char('\n');
+    preview += QLatin1Char('\n') + renderedPrompt(t, chat);
+    task_->setPromptPreview(preview);
 }
 
 void MainWindow::exportChartDialog(ChartPanel* panel)

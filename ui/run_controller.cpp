@@ -12,10 +12,12 @@
 #include "tasks/instructions.h"
 #include "tasks/map_reduce.h"
 #include "ui/engine/engine_worker.h"
+#include "ui/i18n.h"
 #include "ui/model/event_coalescer.h"
 #include "ui/model/prompt_builder.h"
 #include "ui/model/run_export.h"
 #include "ui/model/run_history_model.h"
+#include "ui/model/run_store.h"
 
 namespace kvlens::ui {
 
@@ -90,8 +92,8 @@ RunController::~RunController()
 
 void RunController::fail(const QString& title, const QString& message)
 {
-    lastError_ = message;
-    emit errorShown(title, message);
+    lastError_ = i18n::engineMessage(message);
+    emit errorShown(title, lastError_);
 }
 
 // ---- the model
@@ -235,9 +237,26 @@ void RunController::onBatch(const QVector<RunEvent>& events)
     }
     emit runsChanged();
     for (int id : finished) {
+        if (const RunRecord* r = history_->run(id); r && store_) {
+            const QString err = store_->save(*r);
+            if (!err.isEmpty())
+                lastError_ = err;   // the run itself is fine; only its copy on disk is missing
+        }
         emit runFinished(id);
         stageFinished(id);
     }
+}
+
+QStringList RunController::keepHistoryIn(const QString& folder)
+{
+    store_ = std::make_unique<RunStore>(folder);
+    const RunStore::Loaded saved = store_->load();
+    QStringList errors = saved.errors + history_->restore(saved.runs);
+    // The latest saved run, overlaid on the run it varied, as when it ran.
+    if (selected_ == 0 && history_->count() > 0)
+        selectRun(history_->latest()->id(), history_->latest()->config().parentRunId);
+    emit runsChanged();
+    return errors;
 }
 
 quint64 RunController::requestTokenCount(const RunConfig& config)

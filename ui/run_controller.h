@@ -31,6 +31,7 @@ class EngineWorker;
 class EventCoalescer;
 class RunHistoryModel;
 class RunRecord;
+class RunStore;
 struct ChatTurn;
 
 class RunController : public QObject {
@@ -84,6 +85,12 @@ public:
     const RunRecord* selected() const;
     const RunRecord* compared() const;
 
+    // ---- the history kept across restarts
+    // Reads back the runs saved in `folder` (RunStore, the newest kept) into
+    // the history and saves every run that finishes from now on. Returns a
+    // message per saved file that could not be read (they are skipped).
+    QStringList keepHistoryIn(const QString& folder);
+
     // ---- exports
     QString exportRun(int id, const QString& dir);      // run.json + run.csv; "" or the reason
     QString exportRunFile(int id, const QString& path); // .csv or .json by suffix
@@ -136,6 +143,7 @@ private:
     int compare_ = 0;
     QString lastError_;
 
+    std::unique_ptr<RunStore> store_;           // null: runs are not kept (tests)
     QHash<int, std::shared_ptr<Job>> jobs_;     // map-reduce jobs by id
     QHash<int, int> stageJob_;                  // stage run id -> job id
     int nextJob_ = 1;

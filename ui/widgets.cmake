@@ -3,7 +3,6 @@
 # the headless runner and the translations. Included by ui/CMakeLists.txt.
 set(KVLENS_UI_SOURCES
   app_settings.h app_settings.cpp
-  i18n.h i18n.cpp
   pdf_bridge.h pdf_bridge.cpp
   main_window.h main_window.cpp main_window_runs.cpp
   run_controller.h run_controller.cpp

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QIcon>
 #include <QScreen>
+#include <QStandardPaths>
 #include <algorithm>
 #include <QStyleFactory>
 #include <cstdio>
@@ -89,6 +90,7 @@ int main(int argc, char** argv)
         return kvlens::ui::runHeadless(options);
 
     kvlens::ui::MainWindow window;
+    window.keepHistoryIn(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/runs"));
     // Never larger than the screen it opens on; presentation mode full screen.
     if (QScreen* screen = QGuiApplication::primaryScreen()) {
         const QRect avail = screen->availableGeometry();

@@ -228,14 +228,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>KV cache (MiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>KV cache (KiB)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1 logical</source>
         <translation type="unfinished"></translation>
     </message>
@@ -264,10 +256,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>tokens recomputed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: KV off, no cache kept</source>
         <translation type="unfinished"></translation>
     </message>
@@ -288,6 +276,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>KV (MiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>recomputed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV (KiB)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>%1 server KV</source>
         <translation type="unfinished"></translation>
     </message>
@@ -305,6 +305,7 @@
     </message>
     <message>
         <source>%1: the server&apos;s whole KV cache, %2% in use (server /metrics)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>%1 = %2 tokens × %3 B</source>
@@ -339,6 +340,180 @@
     </message>
     <message>
         <source>lines: mean of %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonPane</name>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report: the open document, else the built-in sample report.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Report: %1 (%2 slices)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export the lesson&apos;s slides</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Run all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Export slides…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Slide</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonRunner</name>
+    <message>
+        <source>step %1 (%2) skipped: %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question + report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>one-line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV on</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>same again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>timestamp</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>alone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at once %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>f16</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>q8_0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>whole report</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the run could not start</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a run gave no figures</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -621,18 +796,31 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 · runs on %2</source>
+        <source>Saved runs skipped</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not a model file</source>
+        <source>Chat format: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The template&apos;s own system prompt, used only when a chat has none (not sent here): “%1”</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>Lesson</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 · runs on %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>&amp;Lesson mode…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not a model file</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -640,10 +828,6 @@
     <name>kvlens::ui::MemoryChart</name>
     <message>
         <source>Memory</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>memory (MiB)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -672,6 +856,10 @@
     </message>
     <message>
         <source>%1 at once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>MiB</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -818,6 +1006,30 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>(the template always puts the knowledge-cutoff lines in front)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no system role in this format: it opens the first user turn)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>System prompt sent</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Template&apos;s default</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>none (the template adds no system prompt of its own)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>“%1” — inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>the server does not say</source>
         <translation type="unfinished"></translation>
     </message>
@@ -876,10 +1088,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>prompt tokens</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>prompt</source>
         <translation type="unfinished"></translation>
     </message>
@@ -905,6 +1113,10 @@
     </message>
     <message>
         <source>time (s)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1000,6 +1212,65 @@
     </message>
 </context>
 <context>
+    <name>kvlens::ui::RooflineChart</name>
+    <message>
+        <source>%1 prefill</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 decode</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline: this machine&apos;s measured ceilings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>arithmetic intensity, FLOP per byte read (counted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>achieved FLOP/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>f32 peak %1/s (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>int8 peak %1/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>memory %1/s (read probe)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s ceilings…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no ceilings measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kvlens::ui::RunController</name>
     <message>
         <source>The model could not be loaded</source>
@@ -1089,6 +1360,10 @@
     </message>
     <message>
         <source>TTFT %1 · %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved run #%1: %2</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1433,10 +1708,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>One sentence</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Key points</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1540,15 +1811,23 @@
         <source>Three copies together: each one&apos;s queue time and their total KV memory add up.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>One line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Prompt as the model reads it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The chat template&apos;s rendering of this task: the system prompt (and the template&apos;s own default, if it has one), the document and the instruction</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::TtftChart</name>
     <message>
         <source>Time to first token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>time to first token (ms)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
@@ -1572,10 +1851,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>time to first token (s)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1592,10 +1867,19 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1: %2 at the client = queue %3 + server and network %4</source>
+        <source>TTFT (ms)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>TTFT %1 = prefill of %2 tokens at %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 at the client = queue %3 + server and network %4</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1842,7 +2126,142 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>remote %1</source>
+        <source>
+[… %1 characters of the document …]
+</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>paged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>map %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown event &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not a saved run (no settings or events)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>saved before it finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: not a saved run (%2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>not an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--headless needs a report (or --lesson)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>| run | prompt tokens | cached | answer tokens | TTFT | prefill | decode | time per token | queue | KV peak | total |</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source># The lesson: prefill, decode and the KV cache, measured</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>## %1. %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>*What we change:* %1. *What to watch:* %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**Skipped:** %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**Failed:** %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>**Takeaway:** %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>unknown lesson step &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no extractable text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the lesson did not finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Not run yet.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no measurements</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>least-squares line (R² %1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>A two-word question vs the report</source>
@@ -2253,320 +2672,62 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>Not run yet.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Skipped: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no measurements</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>least-squares line (R² %1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Step %1 · %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>| run | prompt tokens | cached | answer tokens | TTFT | prefill | decode | time per token | queue | KV peak | total |</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source># The lesson: prefill, decode and the KV cache, measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>## %1. %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>*What we change:* %1. *What to watch:* %2.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>**Skipped:** %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>**Failed:** %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Not run.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>**Takeaway:** %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>unknown lesson step &quot;%1&quot;</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot read %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no extractable text</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the lesson did not finish</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>kvlens · %1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <source>remote %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
-    <name>kvlens::ui::LessonRunner</name>
+    <name>kvlens::ui::i18n</name>
     <message>
-        <source>step %1 (%2) skipped: %3</source>
+        <source>the prompt of %1 tokens does not fit the context of %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>step %1: %2</source>
+        <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>question alone</source>
+        <source>KV pool full: a static reservation of %1 tokens needs %2 blocks, %3 available</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>question + report</source>
+        <source>out of memory while allocating the KV cache (%1 MiB)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>one-line</source>
+        <source>cannot open %1: %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>detailed</source>
+        <source>%1 is not a regular file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>all</source>
+        <source>%1 is empty, not a GGUF file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>max %1</source>
+        <source>%1 is not a GGUF file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>KV on</source>
+        <source>%1 is too short to be a GGUF file</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>KV off</source>
+        <source>%1: unsupported GGUF version %2</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>first question</source>
+        <source>the prompt is empty</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>follow-up</source>
+        <source>the maximum of new tokens must be positive (got %1)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>cold</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>same again</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>timestamp</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>alone</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>at once %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>f16</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>q8_0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>whole report</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>question</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>the run could not start</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>a run gave no figures</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>step %1 %2: %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>kvlens::ui::LessonPane</name>
-    <message>
-        <source>kvlens · %1 · %2 · %3</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>skipped</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. %2</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1. %2 (%3)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Report: the open document, else the built-in sample report.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Report: %1 (%2 slices)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export the lesson&apos;s slides</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run step</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Run all</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Export slides…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Slide</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Roofline</source>
-        <translation type="unfinished"></translation>
-    </message>
-</context>
-<context>
-    <name>kvlens::ui::RooflineChart</name>
-    <message>
-        <source>%1 prefill</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>%1 decode</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Roofline: this machine&apos;s measured ceilings</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>arithmetic intensity, FLOP per byte read (counted)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>achieved FLOP/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>f32 peak %1/s (%2)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>int8 peak %1/s</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>memory %1/s (read probe)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>measuring this machine&apos;s ceilings…</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>no ceilings measured</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Roofline</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
+        <source>the engine reports: %1</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

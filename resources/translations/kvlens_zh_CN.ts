@@ -8,7 +8,7 @@
         <translation>按延迟为词元着色</translation>
     </message>
     <message>
-        <source>Each token's background shows how long it took to decode, from this run's fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
+        <source>Each token&apos;s background shows how long it took to decode, from this run&apos;s fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
         <translation>每个词元的背景色表示其解码耗时，从本次运行较快的词元（第 10 百分位）到较慢的词元（第 90 百分位）。首个词元为蓝色：它的时间就是首词元时间（TTFT）。</translation>
     </message>
     <message>
@@ -225,14 +225,6 @@
         <translation>已存词元数</translation>
     </message>
     <message>
-        <source>KV cache (MiB)</source>
-        <translation>KV 缓存（MiB）</translation>
-    </message>
-    <message>
-        <source>KV cache (KiB)</source>
-        <translation>KV 缓存（KiB）</translation>
-    </message>
-    <message>
         <source>%1 logical</source>
         <translation>%1 逻辑</translation>
     </message>
@@ -261,10 +253,6 @@
         <translation>解码步</translation>
     </message>
     <message>
-        <source>tokens recomputed</source>
-        <translation>重新计算的词元数</translation>
-    </message>
-    <message>
         <source>%1: KV off, no cache kept</source>
         <translation>%1：KV 关闭，不保留缓存</translation>
     </message>
@@ -285,6 +273,18 @@
         <translation>预留</translation>
     </message>
     <message>
+        <source>KV (MiB)</source>
+        <translation>KV (MiB)</translation>
+    </message>
+    <message>
+        <source>recomputed</source>
+        <translation>重新计算</translation>
+    </message>
+    <message>
+        <source>KV (KiB)</source>
+        <translation>KV (KiB)</translation>
+    </message>
+    <message>
         <source>%1 server KV</source>
         <translation>%1 服务器 KV</translation>
     </message>
@@ -301,7 +301,7 @@
         <translation>%1：服务器不报告其 KV 缓存</translation>
     </message>
     <message>
-        <source>%1: the server's whole KV cache, %2% in use (server /metrics)</source>
+        <source>%1: the server&apos;s whole KV cache, %2% in use (server /metrics)</source>
         <translation>%1：服务器整个 KV 缓存已用 %2%（服务器 /metrics）</translation>
     </message>
     <message>
@@ -325,7 +325,7 @@
     </message>
     <message>
         <source>latency (ms)</source>
-        <translation>延迟（毫秒）</translation>
+        <translation>延迟 (ms)</translation>
     </message>
     <message>
         <source>%1 mean</source>
@@ -338,6 +338,180 @@
     <message>
         <source>lines: mean of %1 tokens</source>
         <translation>折线：%1 个词元的均值</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonPane</name>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation>kvlens · %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>%1. %2</source>
+        <translation>%1. %2</translation>
+    </message>
+    <message>
+        <source>%1. %2 (%3)</source>
+        <translation>%1. %2（%3）</translation>
+    </message>
+    <message>
+        <source>Report: the open document, else the built-in sample report.</source>
+        <translation>报告：已打开的文档，否则为内置示例报告。</translation>
+    </message>
+    <message>
+        <source>Report: %1 (%2 slices)</source>
+        <translation>报告：%1（%2 段）</translation>
+    </message>
+    <message>
+        <source>Export the lesson&apos;s slides</source>
+        <translation>导出课程幻灯片</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Run step</source>
+        <translation>运行此步</translation>
+    </message>
+    <message>
+        <source>Run all</source>
+        <translation>全部运行</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Export slides…</source>
+        <translation>导出幻灯片…</translation>
+    </message>
+    <message>
+        <source>Slide</source>
+        <translation>幻灯片</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::LessonRunner</name>
+    <message>
+        <source>step %1 (%2) skipped: %3</source>
+        <translation>第 %1 步（%2）已跳过：%3</translation>
+    </message>
+    <message>
+        <source>step %1: %2</source>
+        <translation>第 %1 步：%2</translation>
+    </message>
+    <message>
+        <source>question alone</source>
+        <translation>只有问题</translation>
+    </message>
+    <message>
+        <source>question + report</source>
+        <translation>问题 + 报告</translation>
+    </message>
+    <message>
+        <source>one-line</source>
+        <translation>一句话</translation>
+    </message>
+    <message>
+        <source>detailed</source>
+        <translation>详细</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全文</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最多 %1</translation>
+    </message>
+    <message>
+        <source>KV on</source>
+        <translation>KV 开</translation>
+    </message>
+    <message>
+        <source>KV off</source>
+        <translation>KV 关</translation>
+    </message>
+    <message>
+        <source>first question</source>
+        <translation>第一个问题</translation>
+    </message>
+    <message>
+        <source>follow-up</source>
+        <translation>追问</translation>
+    </message>
+    <message>
+        <source>cold</source>
+        <translation>冷启动</translation>
+    </message>
+    <message>
+        <source>same again</source>
+        <translation>再发一次</translation>
+    </message>
+    <message>
+        <source>timestamp</source>
+        <translation>时间戳</translation>
+    </message>
+    <message>
+        <source>alone</source>
+        <translation>单独</translation>
+    </message>
+    <message>
+        <source>at once %1</source>
+        <translation>同时 %1</translation>
+    </message>
+    <message>
+        <source>f16</source>
+        <translation>f16</translation>
+    </message>
+    <message>
+        <source>q8_0</source>
+        <translation>q8_0</translation>
+    </message>
+    <message>
+        <source>whole report</source>
+        <translation>整份报告</translation>
+    </message>
+    <message>
+        <source>question</source>
+        <translation>问题</translation>
+    </message>
+    <message>
+        <source>the run could not start</source>
+        <translation>运行无法开始</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>a run gave no figures</source>
+        <translation>有一次运行没有给出数据</translation>
+    </message>
+    <message>
+        <source>step %1 %2: %3</source>
+        <translation>第 %1 步 %2：%3</translation>
     </message>
 </context>
 <context>
@@ -607,7 +781,7 @@
         <translation>关闭 KV 缓存</translation>
     </message>
     <message>
-        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4's prefill speed (%5). Run it on the first %6 tokens instead?</source>
+        <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4&apos;s prefill speed (%5). Run it on the first %6 tokens instead?</source>
         <translation>没有缓存时，%1 个解码步骤中的每一步都要重新计算约 %2 个词元：按运行 #%4 的预填充速度（%5）估计，总共约需 %3。改为只对前 %6 个词元运行吗？</translation>
     </message>
     <message>
@@ -619,20 +793,32 @@
         <translation>全部运行</translation>
     </message>
     <message>
-        <source>%1 · runs on %2</source>
-        <translation>%1 · 运行于 %2</translation>
+        <source>Saved runs skipped</source>
+        <translation>已跳过保存的运行</translation>
     </message>
     <message>
-        <source>Not a model file</source>
-        <translation>不是模型文件</translation>
+        <source>Chat format: %1</source>
+        <translation>对话格式：%1</translation>
+    </message>
+    <message>
+        <source>The template&apos;s own system prompt, used only when a chat has none (not sent here): “%1”</source>
+        <translation>模板自带的系统提示，仅在对话没有系统提示时使用（此处不会发送）：“%1”</translation>
     </message>
     <message>
         <source>Lesson</source>
         <translation>课程</translation>
     </message>
     <message>
+        <source>%1 · runs on %2</source>
+        <translation>%1 · 运行于 %2</translation>
+    </message>
+    <message>
         <source>&amp;Lesson mode…</source>
         <translation>课程模式(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Not a model file</source>
+        <translation>不是模型文件</translation>
     </message>
 </context>
 <context>
@@ -640,10 +826,6 @@
     <message>
         <source>Memory</source>
         <translation>内存</translation>
-    </message>
-    <message>
-        <source>memory (MiB)</source>
-        <translation>内存（MiB）</translation>
     </message>
     <message>
         <source>run</source>
@@ -672,6 +854,10 @@
     <message>
         <source>%1 at once</source>
         <translation>同时 %1 个</translation>
+    </message>
+    <message>
+        <source>MiB</source>
+        <translation>MiB</translation>
     </message>
     <message>
         <source> · on %1: %2 free of %3</source>
@@ -813,8 +999,32 @@
         <translation>这是一个小型演示模型（1.35 亿参数）：即使在笔记本电脑上也能实时显示每个指标，但它的回答比较简单，还可能重复。打开更大的 GGUF 模型可获得更好的回答。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM's request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM's prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI's usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
+        <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM&apos;s request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM&apos;s prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI&apos;s usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
         <translation>&lt;b&gt;各项指标的含义&lt;/b&gt;（每项都由引擎在两个时刻之间测得；TTFT 的四个部分相加等于 TTFT）：&lt;br&gt;&lt;b&gt;分词&lt;/b&gt;：到达 → 分词完成（对话模板和分词器；vLLM 在其 API 服务器中完成这一步）&lt;br&gt;&lt;b&gt;排队&lt;/b&gt;：分词完成 → 被调度（vLLM 的 request_queue_time）&lt;br&gt;&lt;b&gt;预填充&lt;/b&gt;：被调度 → 最后一个提示块计算完成&lt;br&gt;&lt;b&gt;首次采样&lt;/b&gt;：预填充完成 → 采样出首个词元（vLLM 的预填充时间 = 预填充 + 首次采样）&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;：到达 → 首个词元（vLLM 的 time_to_first_token；即兼容 OpenAI 的客户端测得的到首个流式词元的时间，不含网络）&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;：相邻两个词元的间隔（延迟图）；&lt;b&gt;TPOT&lt;/b&gt;：解码时间 ÷（词元数 − 1）&lt;br&gt;&lt;b&gt;提示 / 缓存 / 生成词元数&lt;/b&gt;：OpenAI 的 usage.prompt_tokens、prompt_tokens_details.cached_tokens 和 completion_tokens</translation>
+    </message>
+    <message>
+        <source>(the template always puts the knowledge-cutoff lines in front)</source>
+        <translation>（模板总会在前面加上知识截止日期的几行）</translation>
+    </message>
+    <message>
+        <source>(no system role in this format: it opens the first user turn)</source>
+        <translation>（此格式没有系统角色：它放在第一个用户轮次的开头）</translation>
+    </message>
+    <message>
+        <source>System prompt sent</source>
+        <translation>发送的系统提示</translation>
+    </message>
+    <message>
+        <source>Template&apos;s default</source>
+        <translation>模板默认</translation>
+    </message>
+    <message>
+        <source>none (the template adds no system prompt of its own)</source>
+        <translation>无（模板不会自行添加系统提示）</translation>
+    </message>
+    <message>
+        <source>“%1” — inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
+        <translation>“%1”——仅在对话没有系统提示时插入；kvlens 总会发送自己的系统提示，所以模型看不到它</translation>
     </message>
     <message>
         <source>the server does not say</source>
@@ -825,7 +1035,7 @@
         <translation>结构</translation>
     </message>
     <message>
-        <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server's own</source>
+        <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server&apos;s own</source>
         <translation>服务器未报告：层数、注意力头、每词元 KV 字节数和 KV 池都由服务器自己掌握</translation>
     </message>
 </context>
@@ -875,10 +1085,6 @@
         <translation>时间（毫秒）</translation>
     </message>
     <message>
-        <source>prompt tokens</source>
-        <translation>提示词元</translation>
-    </message>
-    <message>
         <source>prompt</source>
         <translation>提示</translation>
     </message>
@@ -906,6 +1112,10 @@
         <source>time (s)</source>
         <translation>时间（秒）</translation>
     </message>
+    <message>
+        <source>tokens</source>
+        <translation>词元</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::RemoteServerBox</name>
@@ -918,7 +1128,7 @@
         <translation>URL：</translation>
     </message>
     <message>
-        <source>Empty: the server's first model. Test connection fills the list.</source>
+        <source>Empty: the server&apos;s first model. Test connection fills the list.</source>
         <translation>留空：使用服务器的第一个模型。“测试连接”会填充此列表。</translation>
     </message>
     <message>
@@ -970,11 +1180,11 @@
         <translation>测试连接</translation>
     </message>
     <message>
-        <source>Enter the server's URL, e.g. http://127.0.0.1:8080</source>
+        <source>Enter the server&apos;s URL, e.g. http://127.0.0.1:8080</source>
         <translation>请输入服务器的 URL，例如 http://127.0.0.1:8080</translation>
     </message>
     <message>
-        <source>The server's URL must start with http:// or https://</source>
+        <source>The server&apos;s URL must start with http:// or https://</source>
         <translation>服务器的 URL 必须以 http:// 或 https:// 开头</translation>
     </message>
     <message>
@@ -996,6 +1206,65 @@
     <message>
         <source>Failed: %1</source>
         <translation>失败：%1</translation>
+    </message>
+</context>
+<context>
+    <name>kvlens::ui::RooflineChart</name>
+    <message>
+        <source>%1 prefill</source>
+        <translation>%1 预填充</translation>
+    </message>
+    <message>
+        <source>%1 decode</source>
+        <translation>%1 解码</translation>
+    </message>
+    <message>
+        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
+        <translation>#%1 解码：每步读取 %2 → 按实测 %4/s 至少需要 %3；实测每个 token %5</translation>
+    </message>
+    <message>
+        <source>Roofline: this machine&apos;s measured ceilings</source>
+        <translation>屋顶线：本机实测的性能上限</translation>
+    </message>
+    <message>
+        <source>arithmetic intensity, FLOP per byte read (counted)</source>
+        <translation>算术强度，每读取一字节的 FLOP（计数）</translation>
+    </message>
+    <message>
+        <source>achieved FLOP/s</source>
+        <translation>实际 FLOP/s</translation>
+    </message>
+    <message>
+        <source>f32 peak %1/s (%2)</source>
+        <translation>f32 峰值 %1/s（%2）</translation>
+    </message>
+    <message>
+        <source>int8 peak %1/s</source>
+        <translation>int8 峰值 %1/s</translation>
+    </message>
+    <message>
+        <source>memory %1/s (read probe)</source>
+        <translation>内存 %1/s（读取探测）</translation>
+    </message>
+    <message>
+        <source>measuring this machine&apos;s ceilings…</source>
+        <translation>正在测量本机的性能上限…</translation>
+    </message>
+    <message>
+        <source>no ceilings measured</source>
+        <translation>尚未测量性能上限</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+    <message>
+        <source>cannot write %1</source>
+        <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -1089,6 +1358,10 @@
         <source>TTFT %1 · %2</source>
         <translation>TTFT %1 · %2</translation>
     </message>
+    <message>
+        <source>saved run #%1: %2</source>
+        <translation>保存的运行 #%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::SettingsDialog</name>
@@ -1157,7 +1430,7 @@
         <translation>预填充分块：</translation>
     </message>
     <message>
-        <source>the model's</source>
+        <source>the model&apos;s</source>
         <translation>模型自身的</translation>
     </message>
     <message>
@@ -1253,7 +1526,7 @@
         <translation>无法读取模型文件 %1：%2</translation>
     </message>
     <message>
-        <source>%1 is not a GGUF model (its first bytes are not "GGUF").</source>
+        <source>%1 is not a GGUF model (its first bytes are not &quot;GGUF&quot;).</source>
         <translation>%1 不是 GGUF 模型（其开头字节不是“GGUF”）。</translation>
     </message>
 </context>
@@ -1420,7 +1693,7 @@
         <translation>客户端</translation>
     </message>
     <message>
-        <source>client: measured by kvlens's HTTP client (network included); server: reported by the server (usage, timings, prompt progress)</source>
+        <source>client: measured by kvlens&apos;s HTTP client (network included); server: reported by the server (usage, timings, prompt progress)</source>
         <translation>客户端：由 kvlens 的 HTTP 客户端测得（含网络）；服务器：由服务器报告（用量、计时、提示处理进度）</translation>
     </message>
 </context>
@@ -1431,7 +1704,7 @@
         <translation>任务</translation>
     </message>
     <message>
-        <source>One sentence</source>
+        <source>One line</source>
         <translation>一句话</translation>
     </message>
     <message>
@@ -1535,8 +1808,16 @@
         <translation>KV 缓存以 8 位存储：每词元字节数约减半，回答长度不变。</translation>
     </message>
     <message>
-        <source>Three copies together: each one's queue time and their total KV memory add up.</source>
+        <source>Three copies together: each one&apos;s queue time and their total KV memory add up.</source>
         <translation>三个副本同时运行：各自的排队时间和总 KV 内存相加。</translation>
+    </message>
+    <message>
+        <source>Prompt as the model reads it</source>
+        <translation>模型读到的提示</translation>
+    </message>
+    <message>
+        <source>The chat template&apos;s rendering of this task: the system prompt (and the template&apos;s own default, if it has one), the document and the instruction</source>
+        <translation>对话模板对此任务的渲染结果：系统提示（以及模板自带的默认提示，如果有）、文档和指令</translation>
     </message>
 </context>
 <context>
@@ -1544,10 +1825,6 @@
     <message>
         <source>Time to first token</source>
         <translation>首词元时间</translation>
-    </message>
-    <message>
-        <source>time to first token (ms)</source>
-        <translation>首词元时间（毫秒）</translation>
     </message>
     <message>
         <source>run</source>
@@ -1570,10 +1847,6 @@
         <translation>首次采样</translation>
     </message>
     <message>
-        <source>time to first token (s)</source>
-        <translation>首词元时间（秒）</translation>
-    </message>
-    <message>
         <source>%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6</source>
         <translation>%1：%2 = 分词 %3 + 排队 %4 + 预填充 %5 + 首次采样 %6</translation>
     </message>
@@ -1583,10 +1856,10 @@
     </message>
     <message>
         <source>tokenize: arrival → tokenized (chat template and tokenizer)
-queue: tokenized → scheduled (vLLM's queue time)
+queue: tokenized → scheduled (vLLM&apos;s queue time)
 prefill: scheduled → last prompt chunk computed
 first sample: prefill done → first token sampled
-Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
+Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
         <translation>分词：到达 → 分词完成（对话模板和分词器）
 排队：分词完成 → 被调度（vLLM 的排队时间）
 预填充：被调度 → 最后一个提示块计算完成
@@ -1594,12 +1867,20 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
 四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。</translation>
     </message>
     <message>
-        <source>%1: %2 at the client = queue %3 + server and network %4</source>
-        <translation>%1：客户端测得 %2 = 排队 %3 + 服务器与网络 %4</translation>
+        <source>TTFT (ms)</source>
+        <translation>TTFT (ms)</translation>
+    </message>
+    <message>
+        <source>TTFT (s)</source>
+        <translation>TTFT (s)</translation>
     </message>
     <message>
         <source>TTFT %1 = prefill of %2 tokens at %3</source>
         <translation>TTFT %1 = 以 %3 预填充 %2 个 token</translation>
+    </message>
+    <message>
+        <source>%1: %2 at the client = queue %3 + server and network %4</source>
+        <translation>%1：客户端测得 %2 = 排队 %3 + 服务器与网络 %4</translation>
     </message>
 </context>
 <context>
@@ -1629,7 +1910,7 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>无法写入 %1</translation>
     </message>
     <message>
-        <source>unknown image format "%1"</source>
+        <source>unknown image format &quot;%1&quot;</source>
         <translation>未知图像格式“%1”</translation>
     </message>
     <message>
@@ -1641,7 +1922,7 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>%1 需要一个值</translation>
     </message>
     <message>
-        <source>unknown task "%1" (one-line, key-points, detailed)</source>
+        <source>unknown task &quot;%1&quot; (one-line, key-points, detailed)</source>
         <translation>未知任务“%1”（one-line、key-points、detailed）</translation>
     </message>
     <message>
@@ -1649,7 +1930,7 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>--max-tokens 需要一个正数</translation>
     </message>
     <message>
-        <source>unknown argument "%1"</source>
+        <source>unknown argument &quot;%1&quot;</source>
         <translation>未知参数“%1”</translation>
     </message>
     <message>
@@ -1845,8 +2126,144 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>并发 %1</translation>
     </message>
     <message>
-        <source>remote %1</source>
-        <translation>远程 %1</translation>
+        <source>
+[… %1 characters of the document …]
+</source>
+        <translation>
+[… 文档的 %1 个字符 …]
+</translation>
+    </message>
+    <message>
+        <source>paged</source>
+        <translation>分页</translation>
+    </message>
+    <message>
+        <source>static</source>
+        <translation>静态</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>reduce</source>
+        <translation>归并</translation>
+    </message>
+    <message>
+        <source>map %1</source>
+        <translation>映射 %1</translation>
+    </message>
+    <message>
+        <source>unknown event &quot;%1&quot;</source>
+        <translation>未知事件“%1”</translation>
+    </message>
+    <message>
+        <source>not a saved run (no settings or events)</source>
+        <translation>不是保存的运行（没有设置或事件）</translation>
+    </message>
+    <message>
+        <source>saved before it finished</source>
+        <translation>在完成前保存</translation>
+    </message>
+    <message>
+        <source>%1: cannot read (%2)</source>
+        <translation>%1：无法读取（%2）</translation>
+    </message>
+    <message>
+        <source>%1: not a saved run (%2)</source>
+        <translation>%1：不是保存的运行（%2）</translation>
+    </message>
+    <message>
+        <source>not an object</source>
+        <translation>不是对象</translation>
+    </message>
+    <message>
+        <source>--headless needs a report (or --lesson)</source>
+        <translation>--headless 需要一份报告（或 --lesson）</translation>
+    </message>
+    <message>
+        <source>| run | prompt tokens | cached | answer tokens | TTFT | prefill | decode | time per token | queue | KV peak | total |</source>
+        <translation>| 运行 | 提示词 token | 缓存 | 回答 token | TTFT | 预填充 | 解码 | 每 token 时间 | 排队 | KV 峰值 | 总计 |</translation>
+    </message>
+    <message>
+        <source># The lesson: prefill, decode and the KV cache, measured</source>
+        <translation># 课程：实测预填充、解码与 KV 缓存</translation>
+    </message>
+    <message>
+        <source>## %1. %2</source>
+        <translation>## %1. %2</translation>
+    </message>
+    <message>
+        <source>*What we change:* %1. *What to watch:* %2.</source>
+        <translation>*改变什么：* %1。*观察什么：* %2。</translation>
+    </message>
+    <message>
+        <source>**Skipped:** %1</source>
+        <translation>**已跳过：** %1</translation>
+    </message>
+    <message>
+        <source>**Failed:** %1</source>
+        <translation>**失败：** %1</translation>
+    </message>
+    <message>
+        <source>Not run.</source>
+        <translation>未运行。</translation>
+    </message>
+    <message>
+        <source>**Takeaway:** %1</source>
+        <translation>**结论：** %1</translation>
+    </message>
+    <message>
+        <source>unknown lesson step &quot;%1&quot;</source>
+        <translation>未知的课程步骤“%1”</translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+    <message>
+        <source>no extractable text</source>
+        <translation>没有可提取的文字</translation>
+    </message>
+    <message>
+        <source>the lesson did not finish</source>
+        <translation>课程未完成</translation>
+    </message>
+    <message>
+        <source>kvlens · %1 · %2 · %3</source>
+        <translation>kvlens · %1 · %2 · %3</translation>
+    </message>
+    <message>
+        <source>the machine&apos;s ceilings could not be measured: %1</source>
+        <translation>无法测量本机的性能上限：%1</translation>
+    </message>
+    <message>
+        <source>Not run yet.</source>
+        <translation>尚未运行。</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>运行中…</translation>
+    </message>
+    <message>
+        <source>Skipped: %1</source>
+        <translation>已跳过：%1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>no measurements</source>
+        <translation>没有测量数据</translation>
+    </message>
+    <message>
+        <source>least-squares line (R² %1)</source>
+        <translation>最小二乘直线（R² %1）</translation>
+    </message>
+    <message>
+        <source>Step %1 · %2</source>
+        <translation>第 %1 步 · %2</translation>
     </message>
     <message>
         <source>A two-word question vs the report</source>
@@ -2257,321 +2674,63 @@ Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible cli
         <translation>KV 峰值，字节</translation>
     </message>
     <message>
-        <source>Not run yet.</source>
-        <translation>尚未运行。</translation>
-    </message>
-    <message>
-        <source>Running…</source>
-        <translation>运行中…</translation>
-    </message>
-    <message>
-        <source>Skipped: %1</source>
-        <translation>已跳过：%1</translation>
-    </message>
-    <message>
-        <source>Failed: %1</source>
-        <translation>失败：%1</translation>
-    </message>
-    <message>
-        <source>no measurements</source>
-        <translation>没有测量数据</translation>
-    </message>
-    <message>
-        <source>least-squares line (R² %1)</source>
-        <translation>最小二乘直线（R² %1）</translation>
-    </message>
-    <message>
-        <source>Step %1 · %2</source>
-        <translation>第 %1 步 · %2</translation>
-    </message>
-    <message>
-        <source>| run | prompt tokens | cached | answer tokens | TTFT | prefill | decode | time per token | queue | KV peak | total |</source>
-        <translation>| 运行 | 提示词 token | 缓存 | 回答 token | TTFT | 预填充 | 解码 | 每 token 时间 | 排队 | KV 峰值 | 总计 |</translation>
-    </message>
-    <message>
-        <source># The lesson: prefill, decode and the KV cache, measured</source>
-        <translation># 课程：实测预填充、解码与 KV 缓存</translation>
-    </message>
-    <message>
-        <source>## %1. %2</source>
-        <translation>## %1. %2</translation>
-    </message>
-    <message>
-        <source>*What we change:* %1. *What to watch:* %2.</source>
-        <translation>*改变什么：* %1。*观察什么：* %2。</translation>
-    </message>
-    <message>
-        <source>**Skipped:** %1</source>
-        <translation>**已跳过：** %1</translation>
-    </message>
-    <message>
-        <source>**Failed:** %1</source>
-        <translation>**失败：** %1</translation>
-    </message>
-    <message>
-        <source>Not run.</source>
-        <translation>未运行。</translation>
-    </message>
-    <message>
-        <source>**Takeaway:** %1</source>
-        <translation>**结论：** %1</translation>
-    </message>
-    <message>
-        <source>unknown lesson step &quot;%1&quot;</source>
-        <translation>未知的课程步骤“%1”</translation>
-    </message>
-    <message>
-        <source>cannot read %1</source>
-        <translation>无法读取 %1</translation>
-    </message>
-    <message>
-        <source>no extractable text</source>
-        <translation>没有可提取的文字</translation>
-    </message>
-    <message>
-        <source>the lesson did not finish</source>
-        <translation>课程未完成</translation>
-    </message>
-    <message>
-        <source>kvlens · %1 · %2 · %3</source>
-        <translation>kvlens · %1 · %2 · %3</translation>
-    </message>
-    <message>
-        <source>the machine&apos;s ceilings could not be measured: %1</source>
-        <translation>无法测量本机的性能上限：%1</translation>
+        <source>remote %1</source>
+        <translation>远程 %1</translation>
     </message>
 </context>
 <context>
-    <name>kvlens::ui::LessonRunner</name>
+    <name>kvlens::ui::i18n</name>
     <message>
-        <source>step %1 (%2) skipped: %3</source>
-        <translation>第 %1 步（%2）已跳过：%3</translation>
+        <source>the prompt of %1 tokens does not fit the context of %2 tokens</source>
+        <translation>%1 个词元的提示放不进 %2 个词元的上下文</translation>
     </message>
     <message>
-        <source>step %1: %2</source>
-        <translation>第 %1 步：%2</translation>
+        <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
+        <translation>KV 池已满：%1 个词元还需要 %2 个块，只剩 %3 个</translation>
     </message>
     <message>
-        <source>question alone</source>
-        <translation>只有问题</translation>
+        <source>KV pool full: a static reservation of %1 tokens needs %2 blocks, %3 available</source>
+        <translation>KV 池已满：静态预留 %1 个词元需要 %2 个块，只剩 %3 个</translation>
     </message>
     <message>
-        <source>question + report</source>
-        <translation>问题 + 报告</translation>
+        <source>out of memory while allocating the KV cache (%1 MiB)</source>
+        <translation>分配 KV 缓存时内存不足（%1 MiB）</translation>
     </message>
     <message>
-        <source>one-line</source>
-        <translation>一句话</translation>
+        <source>cannot open %1: %2</source>
+        <translation>无法打开 %1：%2</translation>
     </message>
     <message>
-        <source>detailed</source>
-        <translation>详细</translation>
+        <source>%1 is not a regular file</source>
+        <translation>%1 不是普通文件</translation>
     </message>
     <message>
-        <source>all</source>
-        <translation>全文</translation>
+        <source>%1 is empty, not a GGUF file</source>
+        <translation>%1 是空文件，不是 GGUF 文件</translation>
     </message>
     <message>
-        <source>max %1</source>
-        <translation>最多 %1</translation>
+        <source>%1 is not a GGUF file</source>
+        <translation>%1 不是 GGUF 文件</translation>
     </message>
     <message>
-        <source>KV on</source>
-        <translation>KV 开</translation>
+        <source>%1 is too short to be a GGUF file</source>
+        <translation>%1 太短，不可能是 GGUF 文件</translation>
     </message>
     <message>
-        <source>KV off</source>
-        <translation>KV 关</translation>
+        <source>%1: unsupported GGUF version %2</source>
+        <translation>%1：不支持的 GGUF 版本 %2</translation>
     </message>
     <message>
-        <source>first question</source>
-        <translation>第一个问题</translation>
+        <source>the prompt is empty</source>
+        <translation>提示为空</translation>
     </message>
     <message>
-        <source>follow-up</source>
-        <translation>追问</translation>
+        <source>the maximum of new tokens must be positive (got %1)</source>
+        <translation>最大新词元数必须为正数（得到 %1）</translation>
     </message>
     <message>
-        <source>cold</source>
-        <translation>冷启动</translation>
-    </message>
-    <message>
-        <source>same again</source>
-        <translation>再发一次</translation>
-    </message>
-    <message>
-        <source>timestamp</source>
-        <translation>时间戳</translation>
-    </message>
-    <message>
-        <source>alone</source>
-        <translation>单独</translation>
-    </message>
-    <message>
-        <source>at once %1</source>
-        <translation>同时 %1</translation>
-    </message>
-    <message>
-        <source>f16</source>
-        <translation>f16</translation>
-    </message>
-    <message>
-        <source>q8_0</source>
-        <translation>q8_0</translation>
-    </message>
-    <message>
-        <source>whole report</source>
-        <translation>整份报告</translation>
-    </message>
-    <message>
-        <source>question</source>
-        <translation>问题</translation>
-    </message>
-    <message>
-        <source>the run could not start</source>
-        <translation>运行无法开始</translation>
-    </message>
-    <message>
-        <source>cancelled</source>
-        <translation>已取消</translation>
-    </message>
-    <message>
-        <source>a run gave no figures</source>
-        <translation>有一次运行没有给出数据</translation>
-    </message>
-    <message>
-        <source>step %1 %2: %3</source>
-        <translation>第 %1 步 %2：%3</translation>
-    </message>
-</context>
-<context>
-    <name>kvlens::ui::LessonPane</name>
-    <message>
-        <source>kvlens · %1 · %2 · %3</source>
-        <translation>kvlens · %1 · %2 · %3</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>done</source>
-        <translation>完成</translation>
-    </message>
-    <message>
-        <source>skipped</source>
-        <translation>已跳过</translation>
-    </message>
-    <message>
-        <source>failed</source>
-        <translation>失败</translation>
-    </message>
-    <message>
-        <source>%1. %2</source>
-        <translation>%1. %2</translation>
-    </message>
-    <message>
-        <source>%1. %2 (%3)</source>
-        <translation>%1. %2（%3）</translation>
-    </message>
-    <message>
-        <source>Report: the open document, else the built-in sample report.</source>
-        <translation>报告：已打开的文档，否则为内置示例报告。</translation>
-    </message>
-    <message>
-        <source>Report: %1 (%2 slices)</source>
-        <translation>报告：%1（%2 段）</translation>
-    </message>
-    <message>
-        <source>Export the lesson&apos;s slides</source>
-        <translation>导出课程幻灯片</translation>
-    </message>
-    <message>
-        <source>Export failed</source>
-        <translation>导出失败</translation>
-    </message>
-    <message>
-        <source>Run step</source>
-        <translation>运行此步</translation>
-    </message>
-    <message>
-        <source>Run all</source>
-        <translation>全部运行</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message>
-        <source>Export slides…</source>
-        <translation>导出幻灯片…</translation>
-    </message>
-    <message>
-        <source>Slide</source>
-        <translation>幻灯片</translation>
-    </message>
-    <message>
-        <source>Roofline</source>
-        <translation>屋顶线</translation>
-    </message>
-</context>
-<context>
-    <name>kvlens::ui::RooflineChart</name>
-    <message>
-        <source>%1 prefill</source>
-        <translation>%1 预填充</translation>
-    </message>
-    <message>
-        <source>%1 decode</source>
-        <translation>%1 解码</translation>
-    </message>
-    <message>
-        <source>#%1 decode: %2 read per step → at least %3 at the measured %4/s; measured %5 per token</source>
-        <translation>#%1 解码：每步读取 %2 → 按实测 %4/s 至少需要 %3；实测每个 token %5</translation>
-    </message>
-    <message>
-        <source>Roofline: this machine&apos;s measured ceilings</source>
-        <translation>屋顶线：本机实测的性能上限</translation>
-    </message>
-    <message>
-        <source>arithmetic intensity, FLOP per byte read (counted)</source>
-        <translation>算术强度，每读取一字节的 FLOP（计数）</translation>
-    </message>
-    <message>
-        <source>achieved FLOP/s</source>
-        <translation>实际 FLOP/s</translation>
-    </message>
-    <message>
-        <source>f32 peak %1/s (%2)</source>
-        <translation>f32 峰值 %1/s（%2）</translation>
-    </message>
-    <message>
-        <source>int8 peak %1/s</source>
-        <translation>int8 峰值 %1/s</translation>
-    </message>
-    <message>
-        <source>memory %1/s (read probe)</source>
-        <translation>内存 %1/s（读取探测）</translation>
-    </message>
-    <message>
-        <source>measuring this machine&apos;s ceilings…</source>
-        <translation>正在测量本机的性能上限…</translation>
-    </message>
-    <message>
-        <source>no ceilings measured</source>
-        <translation>尚未测量性能上限</translation>
-    </message>
-    <message>
-        <source>Roofline</source>
-        <translation>屋顶线</translation>
-    </message>
-    <message>
-        <source>cannot write %1</source>
-        <translation>无法写入 %1</translation>
-    </message>
-    <message>
-        <source>cannot write %1: %2</source>
-        <translation>无法写入 %1：%2</translation>
+        <source>the engine reports: %1</source>
+        <translation>引擎报告：%1</translation>
     </message>
 </context>
 </TS>

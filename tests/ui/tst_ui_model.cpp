@@ -17,6 +17,7 @@
 #include "ui/model/run_history_model.h"
 #include "ui/model/run_record.h"
 #include "tests/support/event_fixtures.h"
+#include "ui/model/run_store.h"
 
 using namespace kvlens::ui;
 using kvlens::test::parseEvents;
@@ -240,6 +241,106 @@ private slots:
         QVERIFY(!a->isFinished());
         QCOMPARE(m.data(m.index(1), RunHistoryModel::SummaryRole).toString(),
                  QStringLiteral("TTFT 75 ms · 66.7 tok/s"));
+    }
+
+    void aSavedRunReadsBackWithTheSameSeriesAndFigures()
+    {
+        RunConfig c;
+        c.task = TaskKind::Question;
+        c.question = QStringLiteral("What grew?");
+        c.engine.kvDtype = QStringLiteral("q8_0");
+        c.stage = QStringLiteral("map 2/3");
+        c.mapReduceId = 4;
+        c.firstPage = 3;
+        c.lastPage = 5;
+        RunRecord r(7, c);
+        for (const RunEvent& e : parseEvents(QString::fromUtf8(kRun), 7))
+            r.ingest(e);
+        r.setKvBytesPerToken(20);
+        QString error;
+        const std::unique_ptr<RunRecord> back = runFromJson(runToJson(r), 1, error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->id(), 1);
+        QCOMPARE(back->label(), runLabel(1, c));
+        QCOMPARE(back->config().question, c.question);
+        QCOMPARE(back->config().stage, c.stage);
+        QCOMPARE(back->config().lastPage, 5);
+        QCOMPARE(back->createdAt(), r.createdAt());
+        QCOMPARE(back->text(), r.text());
+        QCOMPARE(back->finishReason(), r.finishReason());
+        QCOMPARE(back->prefillPoints(), r.prefillPoints());
+        QCOMPARE(back->latencyPoints(), r.latencyPoints());
+        QCOMPARE(back->kvPoints(RunRecord::KvKind::Allocated), r.kvPoints(RunRecord::KvKind::Allocated));
+        QCOMPARE(back->ttftParts().total(), r.ttftParts().total());
+        QCOMPARE(back->figures().ttft_ms, r.figures().ttft_ms);
+        QCOMPARE(back->figures().decode_tok_s, r.figures().decode_tok_s);
+        QCOMPARE(back->kvBytesPerToken(), qint64(20));
+        QCOMPARE(figuresToJson(back->figures()), figuresToJson(r.figures()));   // every figure, as saved
+    }
+
+    void theStoreKeepsTheNewestRunsAndNamesACorruptFile()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        RunStore store(dir.filePath(QStringLiteral("runs")), 3);
+        QDateTime t = QDateTime::fromString(QStringLiteral("2026-12-01T10:00:00.000Z"), Qt::ISODateWithMs);
+        for (int id = 1; id <= 5; ++id) {
+            RunRecord r(id, RunConfig{});
+            r.setCreatedAt(t.addSecs(id));
+            for (const RunEvent& e : parseEvents(QString::fromUtf8(kRun), id))
+                r.ingest(e);
+            QCOMPARE(store.save(r), QString());
+        }
+        QCOMPARE(store.files().size(), 3);   // the two oldest were removed
+        {
+            QFile bad(dir.filePath(QStringLiteral("runs/run-29991231-000000-000-9.json")));
+            QVERIFY(bad.open(QIODevice::WriteOnly));
+            bad.write("{\"run\": 9, \"events\": [");   // cut off mid-write
+        }
+        const RunStore::Loaded loaded = RunStore(store.folder(), 4).load();
+        QCOMPARE(loaded.runs.size(), 3);
+        QCOMPARE(loaded.errors.size(), 1);
+        QVERIFY(loaded.errors.first().startsWith(QStringLiteral("run-29991231-000000-000-9.json: ")));
+        QCOMPARE(loaded.runs.first().value(QStringLiteral("run")).toInt(), 3);
+
+        RunHistoryModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QJsonObject notARun;
+        notARun[QStringLiteral("run")] = 8;
+        QVector<QJsonObject> saved = loaded.runs;
+        saved.append(notARun);
+        const QStringList errors = m.restore(saved);
+        QCOMPARE(errors.size(), 1);
+        QVERIFY(errors.first().contains(QStringLiteral("#8")));
+        QCOMPARE(m.count(), 3);
+        QCOMPARE(m.runAt(0)->id(), 1);
+        QVERIFY(m.runAt(2)->isFinished());
+        QCOMPARE(m.runAt(2)->tokens().size(), 3);
+        QCOMPARE(m.addRun(RunConfig{})->id(), 4);   // new runs number on after the saved ones
+    }
+
+    void aRestoredExperimentPointsAtItsRestoredParent()
+    {
+        RunConfig base;
+        RunRecord a(5, base);
+        RunConfig child;
+        child.experiment = Experiment::FollowUp;
+        child.parentRunId = 5;
+        RunRecord b(6, child);
+        RunConfig orphan;
+        orphan.experiment = Experiment::KvOff;
+        orphan.parentRunId = 2;   // not kept
+        RunRecord o(7, orphan);
+        for (RunRecord* r : {&a, &b, &o}) {
+            for (const RunEvent& e : parseEvents(QString::fromUtf8(kRun), r->id()))
+                r->ingest(e);
+        }
+        RunHistoryModel m;
+        QVERIFY(m.restore({runToJson(a), runToJson(b), runToJson(o)}).isEmpty());
+        QCOMPARE(m.runAt(1)->config().parentRunId, 1);
+        QCOMPARE(m.runAt(1)->config().experiment, Experiment::FollowUp);
+        QCOMPARE(m.runAt(2)->config().parentRunId, 0);
+        QCOMPARE(m.runAt(2)->config().experiment, Experiment::None);
     }
 
     void kvGrowsChunkByChunkDuringPrefillFromZero()

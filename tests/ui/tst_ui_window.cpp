@@ -19,6 +19,7 @@
 #include <QBarCategoryAxis>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QGraphicsTextItem>
 #include <QtTest>
 #include <string_view>
 
@@ -61,47 +62,25 @@ EngineWorker* fakeWorker(FakeTiming timing)
     return w;
 }
 
-// Texts that a view shows cut short ("prompt tok…"): axis titles longer than
-// their axis, legend entries wider than the legend, category labels (run
-// names) wider than the room left of the plot. Empty when nothing is elided.
+// Texts that a chart draws cut short ("prompt tok...", "first sa..."): Qt
+// Charts truncates an axis title, a tick or category label (run names) or a
+// legend entry that does not fit the room its layout gives it, and draws the
+// shortened text with an ellipsis. This reads what was drawn: every text
+// item in the chart's scene, against the texts the chart was given. Empty
+// when nothing is cut.
 QStringList elidedTexts(const ChartPanel* panel)
 {
     QStringList out;
-    QChart* chart = panel->chart();
-    const QRectF plot = chart->plotArea();
-    for (QAbstractAxis* axis : chart->axes()) {
-        if (!axis->isVisible() || !axis->isTitleVisible() || axis->titleText().isEmpty())
+    QList<QGraphicsItem*> todo = panel->chart()->childItems();
+    while (!todo.isEmpty()) {
+        QGraphicsItem* item = todo.takeLast();
+        todo << item->childItems();
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!text || !text->isVisible())
             continue;
-        const QFontMetricsF fm(axis->titleFont());
-        const double room = axis->orientation() == Qt::Horizontal ? plot.width() : plot.height();
-        if (fm.horizontalAdvance(axis->titleText()) > room)
-            out << panel->key() + QStringLiteral(": axis title \"") + axis->titleText() + QLatin1Char('"');
-        if (auto* cat = qobject_cast<QBarCategoryAxis*>(axis); cat && axis->orientation() == Qt::Vertical) {
-            const QFontMetricsF lm(cat->labelsFont());
-            const double left = plot.left() - chart->margins().left() - lm.height() * 1.6;   // the axis title's room
-            for (const QString& c : cat->categories()) {
-                if (lm.horizontalAdvance(c) > left)
-                    out << panel->key() + QStringLiteral(": run label \"") + c + QLatin1Char('"');
-            }
-        }
-    }
-    QLegend* legend = chart->legend();
-    if (legend->isVisible()) {
-        const QFontMetricsF fm(legend->font());
-        const bool side = legend->alignment() & (Qt::AlignLeft | Qt::AlignRight);
-        double total = 0;
-        int shown = 0;
-        for (QLegendMarker* m : legend->markers()) {
-            if (!m->isVisible() || m->label().isEmpty())
-                continue;
-            const double w = fm.horizontalAdvance(m->label()) + fm.height() * 2.2;   // marker and spacing
-            total += w;
-            ++shown;
-            if (side && w > chart->size().width() - plot.right())
-                out << panel->key() + QStringLiteral(": legend \"") + m->label() + QLatin1Char('"');
-        }
-        if (!side && shown > 0 && total > chart->size().width())
-            out << panel->key() + QStringLiteral(": legend row of %1 entries").arg(shown);
+        const QString shown = text->toPlainText();
+        if (shown.endsWith(QStringLiteral("...")) || shown.endsWith(QChar(0x2026)))
+            out << panel->key() + QStringLiteral(": \"") + shown + QLatin1Char('"');
     }
     return out;
 }
@@ -529,32 +508,92 @@ private slots:
         QCOMPARE(c->selectedRun(), c->history()->runAt(n - 1)->id());
     }
 
-    void presentationModeElidesNothing_data()
+    void chartsCutNoTextAtClassroomSizes_data()
     {
         QTest::addColumn<QSize>("size");
-        QTest::newRow("1280x720") << QSize(1280, 720);
-        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::addColumn<bool>("presentation");
+        QTest::addColumn<QString>("lang");
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            for (const bool presentation : {false, true}) {
+                for (const QString lang : {QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+                    const QByteArray name = QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height())
+                        + (presentation ? " presentation " : " normal ") + lang.toLatin1();
+                    QTest::newRow(name.constData()) << size << presentation << lang;
+                }
+            }
+        }
     }
-    void presentationModeElidesNothing()
+    // Every axis title, tick and run label and legend entry is drawn whole,
+    // after a run and its follow-up (two runs in every legend).
+    void chartsCutNoTextAtClassroomSizes()
     {
         QFETCH(QSize, size);
+        QFETCH(bool, presentation);
+        QFETCH(QString, lang);
+        QVERIFY(i18n::install(lang));
         MainWindow* w = open(FakeTiming{});
         QVERIFY(w);
         const int base = w->startRun(w->currentConfig());
         QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
         w->runExperiment(Experiment::FollowUp);
         QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
-        w->setPresentation(true);
+        w->setPresentation(presentation);
+        QApplication::processEvents();   // the panes it hides give up their room first
         w->resize(size);
         QTest::qWait(200);
         QApplication::processEvents();
+        QCOMPARE(w->size(), size);   // the window fits the screen, no part of it off the edge
         QStringList elided;
         for (ChartPanel* p : w->charts()->charts())
             elided << elidedTexts(p);
-        const QString shot = QDir::temp().filePath(QStringLiteral("kvlens-presentation-%1x%2.png").arg(size.width()).arg(size.height()));
+        const QString shot = QDir::temp().filePath(QStringLiteral("kvlens-%1-%2x%3-%4.png")
+                                                       .arg(presentation ? QStringLiteral("presentation") : QStringLiteral("normal"))
+                                                       .arg(size.width()).arg(size.height()).arg(lang));
         QVERIFY(w->grab().save(shot));
-        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral("; "))));
         w->setPresentation(false);
+        QVERIFY(i18n::install(QStringLiteral("en")));
+        QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral("; "))));
+    }
+
+    void savedRunsComeBackWithTheirChartsAfterARestart()
+    {
+        QTemporaryDir runs;
+        QVERIFY(runs.isValid());
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        w->keepHistoryIn(runs.path());
+        const int base = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
+        w->runExperiment(Experiment::FollowUp);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
+        const QString label = w->history()->runAt(1)->label();
+        const double ttft = w->history()->runAt(1)->ttftMs();
+        const int latencyPoints = w->charts()->chart(QStringLiteral("latency"))->pointCount();
+        QVERIFY(latencyPoints > 0);
+        window_.reset();   // the app closes
+
+        // A file cut off mid-write by a crash sits next to the good ones.
+        QFile bad(QDir(runs.path()).filePath(QStringLiteral("run-29991231-000000-000-9.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"run\": 9, \"config\": {");
+        bad.close();
+
+        w = open(FakeTiming{});
+        QVERIFY(w);
+        QCOMPARE(w->history()->count(), 0);
+        w->keepHistoryIn(runs.path());
+        QCOMPARE(w->history()->count(), 2);
+        QCOMPARE(w->history()->runAt(1)->label(), label);   // the follow-up of #1 still
+        QCOMPARE(w->history()->runAt(1)->ttftMs(), ttft);
+        QVERIFY(w->lastError().contains(QStringLiteral("run-29991231-000000-000-9.json")));
+        QCOMPARE(w->controller()->selectedRun(), w->history()->runAt(1)->id());
+        QTRY_COMPARE(w->charts()->chart(QStringLiteral("latency"))->pointCount(), latencyPoints);
+        QVERIFY(w->charts()->chart(QStringLiteral("kv"))->pointCount() > 0);
+        // A new run numbers on after them and is saved as well.
+        const int next = w->startRun(w->currentConfig());
+        QCOMPARE(next, 3);
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(next)->isFinished(), 10000);
+        QCOMPARE(QDir(runs.path()).entryList({QStringLiteral("run-*.json")}).size(), 4);   // 3 runs + the bad file
     }
 
     void engineErrorIsShownNotFatal()

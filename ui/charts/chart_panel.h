@@ -50,6 +50,12 @@ public:
     // decode zoom); the panel owns it.
     QToolButton* addHeaderToggle(const QString& text);
     virtual void plot(const ChartInput& in) = 0;
+    // The legend below the plot when its entries fit the width in one row
+    // and the plot keeps its height, else beside it (one entry per line):
+    // Qt Charts cuts legend entries that do not fit, it never wraps them.
+    void placeLegend();
+    // Tick counts that leave every tick label whole at the current size.
+    void fitTicks();
     // Writes the chart to `path` (format from the suffix); "" or the reason.
     // A valid `size` draws it at that size (logical pixels) instead of its own.
     QString exportTo(const QString& path, QSize size = QSize()) const;
@@ -68,6 +74,11 @@ protected:
     // The heading above the plot: the chart's name and a line of live figures.
     void setHeader(const QString& title, const QString& figures);
     void styleHeader();
+    // A legend drawn under the chart as text that wraps onto more lines when
+    // the cell is narrow (Qt's own legend is hidden): for charts whose entries
+    // do not fit beside or below a small plot. Empty: Qt's legend again.
+    void setWrappedLegend(const QVector<QPair<QColor, QString>>& items);
+    void showWrappedLegend(const QStringList& entries);   // HTML entries; empty: Qt's legend
 
     ChartStyle style_;
     QChart* chart_ = nullptr;
@@ -78,6 +89,10 @@ private:
     QLabel* title_ = nullptr;
     QHBoxLayout* headerRow_ = nullptr;
     QLabel* figures_ = nullptr;
+    QLabel* legendLabel_ = nullptr;
+    bool placing_ = false;
+    bool compactHeader_ = false;   // figures beside the name (the desk view on a small screen)
+    bool wrappedAlways_ = false;   // setWrappedLegend: this chart's legend is always the wrapped text
     QString figuresText_;
 };
 

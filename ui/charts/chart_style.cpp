@@ -5,9 +5,11 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QGraphicsLayout>
 #include <QLegend>
 #include <QPalette>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -45,7 +47,7 @@ QColor ChartStyle::backgroundColor() const { return dark ? QColor(0x1f, 0x23, 0x
 QFont ChartStyle::titleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 18 * scale : 10.5);
+    f.setPointSizeF(presentation ? 18 * scale : 10.5 * normalScale());
     f.setWeight(QFont::DemiBold);
     return f;
 }
@@ -53,15 +55,22 @@ QFont ChartStyle::titleFont() const
 QFont ChartStyle::axisTitleFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 14 * scale : 9);
+    f.setPointSizeF(presentation ? 14 * scale : 9 * normalScale());
     return f;
 }
 
 QFont ChartStyle::labelFont() const
 {
     QFont f = QApplication::font();
-    f.setPointSizeF(presentation ? 13 * scale : 8.5);
+    f.setPointSizeF(presentation ? 13 * scale : 8.5 * normalScale());
     return f;
+}
+
+double ChartStyle::normalScale() const
+{
+    // The desk view shrinks its chart type a little on a 720-line screen
+    // (0.85 there, 1 from 1080 lines), where six charts share ~650 px.
+    return std::clamp(0.85 + 0.15 * (scale - 0.667) / 0.333, 0.85, 1.0);
 }
 
 qreal ChartStyle::lineWidth() const { return presentation ? 3.5 : 2.0; }
@@ -81,11 +90,12 @@ void ChartStyle::applyTo(QChart* chart) const
     chart->setTitleFont(titleFont());
     chart->setTitleBrush(textColor());
     chart->setMargins(QMargins(6, 4, 6, 4));
+    chart->layout()->setContentsMargins(0, 0, 0, 0);   // the panel has its own margins
     chart->setAnimationOptions(QChart::NoAnimation);  // live data: animations lag behind
     QLegend* legend = chart->legend();
     legend->setFont(labelFont());
     legend->setLabelColor(textColor());
-    legend->setAlignment(Qt::AlignBottom);
+    // Placement (below or beside the plot) is the panel's: it depends on the size.
     legend->setMarkerShape(QLegend::MarkerShapeFromSeries);
 }
 
@@ -132,6 +142,10 @@ void setNiceRange(QValueAxis* axis, double max, int maxTicks)
 
 void setNiceRange(QValueAxis* axis, double lo, double max, int maxTicks)
 {
+    // The panel says how many labelled intervals its plot has room for.
+    const QVariant room = axis->property(kTickRoomProperty);
+    if (room.isValid())
+        maxTicks = std::max(1, std::min(maxTicks, room.toInt()));
     if (!(max > lo))
         max = lo + 1;
     const double raw = (max - lo) / maxTicks;

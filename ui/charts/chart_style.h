@@ -20,7 +20,8 @@ namespace kvlens::ui {
 struct ChartStyle {
     bool presentation = false;  // classroom: everything larger and thicker
     bool dark = false;          // follows the window palette
-    double scale = 1.0;         // presentation: type scaled to the screen (1 at 1080 lines, 0.75 at 720)
+    double scale = 1.0;         // the window's height / 1080 (clamped 0.62..1): presentation type follows it
+    double normalScale() const; // the normal view's milder scale: 0.85 at 720 lines, 1 at 1080
 
     // Colours with a meaning, the same in every chart and in the legends.
     static QColor runColor(int slot);       // 0: the selected run, 1: the compared run (no run known)
@@ -56,6 +57,10 @@ struct ChartStyle {
 
 // Rounds an axis maximum up to 1, 2 or 5 x 10^k so ticks land on round values.
 double niceCeil(double v);
+// An axis property the chart panel sets from its plot's size: the most
+// labelled intervals whose labels fit side by side (setNiceRange honours it).
+inline constexpr const char* kTickRoomProperty = "kvlensTickRoom";
+
 // Sets the axis to 0..max rounded up to whole steps of 1, 2, 2.5 or 5 x 10^k,
 // with at most `maxTicks` intervals, and a label format with the decimals
 // the step needs.

@@ -80,7 +80,7 @@ void KvChart::restyle()
     callouts_->setEnabled(style_.presentation);
     // Axis titles depend on the data (KiB or MiB, KV off): plot() sets them.
     style_.applyTo(x_, tr("tokens held"));
-    style_.applyTo(y_, tr("KV cache (MiB)"));
+    style_.applyTo(y_, tr("KV (MiB)"));
     QPen formula = style_.linePen(ChartStyle::formulaColor(), Qt::DotLine);
     formula_->setPen(formula);
     reserved_->setPen(style_.linePen(ChartStyle::kvReservedColor(), Qt::DashLine));
@@ -186,7 +186,7 @@ void KvChart::plot(const ChartInput& in)
         recomputed_->setName(tr("%1 recomputed").arg(runName(p)));
         compareRecomputed_->setName(tr("%1 recomputed").arg(runName(c)));
         xTitle_ = tr("decode step");
-        yTitle_ = tr("tokens recomputed");
+        yTitle_ = tr("recomputed");
         x_->setTitleText(xTitle_);
         y_->setTitleText(yTitle_);
         setNiceRange(x_, maxX * 1.02, 5);
@@ -232,7 +232,7 @@ void KvChart::plot(const ChartInput& in)
     const bool mib = maxBytes >= 1024.0 * 1024.0;
     const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
     const double scale = 1.0 / unit;
-    yTitle_ = mib ? tr("KV cache (MiB)") : tr("KV cache (KiB)");
+    yTitle_ = mib ? tr("KV (MiB)") : tr("KV (KiB)");
     y_->setTitleText(yTitle_);
 
     auto series = [&](const RunRecord* r, RunRecord::KvKind k) {

@@ -39,7 +39,7 @@ MemoryChart::MemoryChart(QWidget* parent) : ChartPanel(QStringLiteral("memory"),
 
 void MemoryChart::restyle()
 {
-    style_.applyTo(mib_, tr("memory (MiB)"));
+    style_.applyTo(mib_, tr("MiB"));
     style_.applyTo(runs_, tr("run"));
     QColor free = ChartStyle::kvLogicalColor();
     free.setAlpha(70);
@@ -49,11 +49,12 @@ void MemoryChart::restyle()
     kvUsed_->setLabel(tr("KV used"));
     kvFree_->setLabel(tr("KV free"));
     scratch_->setLabel(tr("scratch"));
-    chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
-    // Four kinds side by side do not fit the narrow normal cell; in
-    // presentation mode the cell is wider and the run names need the width.
-    chart_->legend()->setAlignment(style_.presentation ? Qt::AlignBottom : Qt::AlignRight);
-    runs_->setTitleVisible(!style_.presentation);
+    // Four kinds and the run names leave no room for a legend beside or
+    // below the bars in a small cell: the legend wraps under the chart, and
+    // the run names say what the axis is.
+    setWrappedLegend({{colors[0], tr("weights")}, {colors[1], tr("KV used")}, {colors[2], tr("KV free")},
+                      {colors[3], tr("scratch")}});
+    runs_->setTitleVisible(false);
     int i = 0;
     for (QBarSet* s : {weights_, kvUsed_, kvFree_, scratch_}) {
         s->setColor(colors[i++]);
@@ -73,7 +74,9 @@ void MemoryChart::plot(const ChartInput& in)
         const MemorySnapshot& m = r->memory();
         const double peak = double(std::max<qint64>(r->kvPeakBytes(RunRecord::KvKind::Logical),
                                             r->hasFigures() ? r->figures().kv_bytes_peak : 0));
-        labels << runName(r);
+        // A narrow cell (the desk view at 1280 px) names the runs by number;
+        // the figures line above names the selected one in full.
+        labels << (width() < 300 ? QStringLiteral("#%1").arg(r->id()) : runName(r));
         w << m.weightBytes / mib;
         used << peak / mib;
         freeKv << std::max(0.0, double(m.kvPoolBytes) - peak) / mib;

@@ -36,7 +36,7 @@ PrefillChart::PrefillChart(QWidget* parent) : ChartPanel(QStringLiteral("prefill
 void PrefillChart::restyle()
 {
     style_.applyTo(x_, tr("time (ms)"));
-    style_.applyTo(y_, tr("prompt tokens"));
+    style_.applyTo(y_, tr("tokens"));
     total_->setName(tr("prompt"));
     primary_->setPen(style_.linePen(ChartStyle::runColor(0)));
     primary_->setPointsVisible(true);

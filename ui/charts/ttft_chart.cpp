@@ -42,7 +42,7 @@ TtftChart::TtftChart(QWidget* parent) : ChartPanel(QStringLiteral("ttft"), paren
 void TtftChart::restyle()
 {
     callouts_->setEnabled(style_.presentation);
-    style_.applyTo(ms_, tr("time to first token (ms)"));
+    style_.applyTo(ms_, tr("TTFT (ms)"));
     style_.applyTo(runs_, tr("run"));
     runs_->setTitleVisible(!style_.presentation);   // the run names say it; their width is needed
     const QColor colors[] = {ChartStyle::queueColor(), ChartStyle::tokenizeColor(), ChartStyle::prefillColor(),
@@ -106,7 +106,7 @@ void TtftChart::plot(const ChartInput& in)
     // Seconds once the longest bar passes 10 s: no axis of 400,000 ms.
     const bool seconds = maxMs > 10000;
     const double unit = seconds ? 1000.0 : 1.0;
-    ms_->setTitleText(seconds ? tr("time to first token (s)") : tr("time to first token (ms)"));
+    ms_->setTitleText(seconds ? tr("TTFT (s)") : tr("TTFT (ms)"));
     QStringList labels;
     QList<qreal> q, t, p, s;
     for (const RunRecord* r : runs) {

@@ -86,11 +86,31 @@ QString experimentTitle(Experiment e)
     return {};
 }
 
+QString kvModeTitle(const QString& mode)
+{
+    if (mode == QLatin1String("paged"))
+        return tr("paged");
+    if (mode == QLatin1String("static"))
+        return tr("static");
+    if (mode == QLatin1String("off"))
+        return tr("off");
+    return mode;
+}
+
+QString stageTitle(const QString& stage)
+{
+    if (stage == QLatin1String("reduce"))
+        return tr("reduce");
+    if (stage.startsWith(QLatin1String("map ")))
+        return tr("map %1").arg(stage.mid(4));
+    return stage;
+}
+
 QString runShortLabel(int id, const RunConfig& c)
 {
     QString what;
     if (!c.stage.isEmpty())
-        what = c.stage;
+        what = stageTitle(c.stage);
     else {
         switch (c.experiment) {
         case Experiment::None:
@@ -132,7 +152,7 @@ QString runLabel(int id, const RunConfig& c)
                                                                  ? QUrl(c.engine.remoteUrl).authority()
                                                                  : c.engine.remoteModel);
     else
-        label += QStringLiteral(" · ") + c.engine.kvMode;
+        label += QStringLiteral(" · ") + kvModeTitle(c.engine.kvMode);
     if (!c.engine.isRemote() && c.engine.kvDtype != QLatin1String("f16"))
         label += QLatin1Char(' ') + c.engine.kvDtype;
     if (c.documentFraction < 1.0)
@@ -140,7 +160,7 @@ QString runLabel(int id, const RunConfig& c)
     else if (c.firstPage > 1 || !c.stage.isEmpty())
         label += QStringLiteral(" · ") + tr("pp. %1–%2").arg(c.firstPage).arg(c.lastPage);
     if (!c.stage.isEmpty())
-        label += QStringLiteral(" · ") + c.stage;
+        label += QStringLiteral(" · ") + stageTitle(c.stage);
     if (c.task == TaskKind::Question && !c.question.isEmpty())
         label += QStringLiteral(" · “%1”").arg(c.question.size() > 40 ? c.question.left(39) + QChar(0x2026) : c.question);
     return label;

@@ -87,5 +87,9 @@ QString runLabel(int id, const RunConfig& c);
 QString runShortLabel(int id, const RunConfig& c);
 QString taskTitle(TaskKind t);      // translated, e.g. "Key points"
 QString experimentTitle(Experiment e);
+// Translated names of the stored keys: "paged" -> "paged" / "分页",
+// "map 2/6" -> "map 2/6" / "映射 2/6", "reduce" -> "reduce" / "归并".
+QString kvModeTitle(const QString& mode);
+QString stageTitle(const QString& stage);
 
 }  // namespace kvlens::ui

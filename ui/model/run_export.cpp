@@ -51,8 +51,16 @@ QJsonObject configToJson(const RunConfig& c)
         o[QStringLiteral("experiment")] = experimentKey(c.experiment);
         o[QStringLiteral("varies_run")] = c.parentRunId;
     }
+    if (c.concurrentIndex > 0)
+        o[QStringLiteral("concurrent_index")] = c.concurrentIndex;
     if (c.timestampSystemPrompt)
         o[QStringLiteral("system_prompt_timestamp")] = c.timestamp;
+    if (!c.stage.isEmpty()) {
+        o[QStringLiteral("stage")] = c.stage;
+        o[QStringLiteral("map_reduce")] = c.mapReduceId;
+    }
+    if (!c.history.isEmpty())
+        o[QStringLiteral("history")] = QJsonArray::fromStringList(c.history);
     QJsonObject e;
     e[QStringLiteral("model")] = c.engine.modelPath;
     e[QStringLiteral("backend")] = c.engine.backend;

@@ -2,15 +2,14 @@
 // RunHistoryModel.
 #include "ui/model/run_history_model.h"
 
+#include "ui/i18n.h"
 #include "ui/model/format.h"
+#include "ui/model/run_store.h"
 
 #include <QCoreApplication>
 #include <QSet>
 
 namespace kvlens::ui {
-
-namespace {
-}
 
 RunHistoryModel::RunHistoryModel(QObject* parent) : QAbstractListModel(parent) {}
 
@@ -104,6 +103,38 @@ void RunHistoryModel::clear()
     endResetModel();
 }
 
+QStringList RunHistoryModel::restore(const QVector<QJsonObject>& saved)
+{
+    QStringList errors;
+    QHash<int, int> newIdOf;   // saved run number -> id in this session
+    for (QJsonObject o : saved) {
+        QJsonObject config = o.value(QLatin1String("config")).toObject();
+        if (config.contains(QLatin1String("varies_run"))) {
+            const int parent = newIdOf.value(config.value(QLatin1String("varies_run")).toInt(), 0);
+            if (parent > 0) {
+                config[QLatin1String("varies_run")] = parent;
+            } else {
+                config.remove(QLatin1String("varies_run"));
+                config.remove(QLatin1String("experiment"));
+            }
+            o[QLatin1String("config")] = config;
+        }
+        QString error;
+        std::unique_ptr<RunRecord> r = runFromJson(o, nextId_, error);
+        if (!r) {
+            errors << tr("saved run #%1: %2").arg(o.value(QLatin1String("run")).toInt()).arg(error);
+            continue;
+        }
+        newIdOf.insert(o.value(QLatin1String("run")).toInt(), r->id());
+        ++nextId_;
+        const int row = int(runs_.size());
+        beginInsertRows(QModelIndex(), row, row);
+        runs_.push_back(std::move(r));
+        endInsertRows();
+    }
+    return errors;
+}
+
 QString RunHistoryModel::summaryOf(const RunRecord& r)
 {
     switch (r.state()) {
@@ -112,19 +143,19 @@ QString RunHistoryModel::summaryOf(const RunRecord& r)
     case RunRecord::State::Prefill:
         return tr("prefill %1%").arg(qRound(r.prefillFraction() * 100));
     case RunRecord::State::Decode:
-        return tr("TTFT %1 · %2 tokens").arg(formatMs(r.ttftMs())).arg(r.tokens().size());
+        return tr("TTFT %1 · %2 tokens").arg(formatMs(r.ttftMs()), formatCount(r.tokens().size()));
     case RunRecord::State::Finished:
         break;
     }
     if (r.finishReason() == FinishReason::Error)
-        return tr("error: %1").arg(r.error());
+        return tr("error: %1").arg(i18n::engineMessage(r.error()));
     QString s;
     if (r.hasFirstToken())
         s = tr("TTFT %1 · %2").arg(formatMs(r.ttftMs()), formatTokS(r.decodeTokPerSecond()));
     if (r.finishReason() == FinishReason::Cancelled)
         s = s.isEmpty() ? tr("cancelled") : s + QStringLiteral(" · ") + tr("cancelled");
     if (r.cachedTokens() > 0)
-        s += QStringLiteral(" · ") + tr("%1 cached").arg(r.cachedTokens());
+        s += QStringLiteral(" · ") + tr("%1 cached").arg(formatCount(r.cachedTokens()));
     return s;
 }
 

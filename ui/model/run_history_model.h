@@ -4,6 +4,7 @@
 #pragma once
 
 #include <QAbstractListModel>
+#include <QJsonObject>
 #include <memory>
 #include <vector>
 
@@ -33,6 +34,10 @@ public:
     void ingest(const QVector<RunEvent>& events);
     void runChanged(int id);
     void clear();
+    // Adds saved runs (run.json objects, oldest first, from RunStore): each
+    // gets the next id, and an experiment's parent follows its new id (or is
+    // dropped when it was not kept). One message per run that cannot be read.
+    QStringList restore(const QVector<QJsonObject>& saved);
 
     // One line under the label: state, or TTFT and tok/s once known.
     static QString summaryOf(const RunRecord& r);

@@ -37,6 +37,7 @@ public:
     const RunConfig& config() const { return config_; }
     QString label() const { return runLabel(id_, config_); }
     QDateTime createdAt() const { return createdAt_; }
+    void setCreatedAt(const QDateTime& t) { createdAt_ = t; }   // a run read back from the saved history
 
     // Events must come in the engine's order; an event after Done is ignored.
     void ingest(const RunEvent& e);

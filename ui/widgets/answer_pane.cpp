@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AnswerPane and its latency legend.
+#include "ui/i18n.h"
 #include "ui/widgets/answer_pane.h"
 
 #include "tasks/answer_check.h"
@@ -43,7 +44,7 @@ double percentile(QVector<double> v, double p)
 // A small gradient bar: "fast 12 ms ▬▬▬ slow 48 ms".
 class LatencyLegend : public QWidget {
 public:
-    explicit LatencyLegend(QWidget* parent = nullptr) : QWidget(parent) { setMinimumSize(120, 18); }
+    explicit LatencyLegend(QWidget* parent = nullptr) : QWidget(parent) { setMinimumSize(60, 18); }
     void setRange(double lo, double hi)
     {
         lo_ = lo;
@@ -228,7 +229,7 @@ void AnswerPane::render()
     if (run_->finishReason() == FinishReason::Error) {
         html += QStringLiteral("<p style='color:%1'><b>%2</b> %3</p>")
                     .arg(style::badgeColor(style::Badge::Bad).name(), tr("Error:").toHtmlEscaped(),
-                         run_->error().toHtmlEscaped());
+                         i18n::engineMessage(run_->error()).toHtmlEscaped());
     }
     const bool tinted = tint_->isChecked();
     const QColor first = dark ? QColor(0x1d, 0x3a, 0x6b) : QColor(0xd6, 0xe4, 0xfb);

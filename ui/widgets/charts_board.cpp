@@ -132,8 +132,11 @@ QString ChartsBoard::caption() const
 
 void ChartsBoard::plot(const ChartInput& in)
 {
-    for (ChartPanel* c : charts_)
+    for (ChartPanel* c : charts_) {
         c->plot(in);
+        c->placeLegend();   // the entries may have changed
+        c->fitTicks();
+    }
     stats_->showRuns(in.primary, in.compare);
     ++redraws_;
 }
@@ -163,8 +166,7 @@ void ChartsBoard::resizeEvent(QResizeEvent* e)
     const double scale = std::clamp(window()->height() / 1080.0, 0.62, 1.0);
     if (std::abs(scale - scale_) > 0.02) {
         scale_ = scale;
-        if (presentation_)
-            setPresentation(true);
+        setPresentation(presentation_);
     }
 }
 

@@ -55,6 +55,12 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent)
     l->addWidget(demo_);
     l->addWidget(statusLabel_);
     l->addLayout(form_);
+    systemText_ = new QLabel;
+    systemText_->setWordWrap(true);
+    systemText_->setTextFormat(Qt::PlainText);
+    systemText_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    systemText_->setVisible(false);
+    l->addWidget(systemText_);
     l->addWidget(formula_);
     l->addWidget(glossary_);
     l->addStretch();
@@ -73,7 +79,16 @@ void ModelPanel::changeEvent(QEvent* e)
 void ModelPanel::setSummary(const ModelSummary& s)
 {
     summary_ = s;
+    template_ = s.isValid() ? readTemplateInfo(s.path) : TemplateInfo{};
     status_.clear();
+    rebuild();
+}
+
+void ModelPanel::setSystemPrompt(const QString& system)
+{
+    if (system == system_)
+        return;
+    system_ = system;
     rebuild();
 }
 
@@ -98,6 +113,8 @@ QString ModelPanel::text() const
         if (label && value)
             lines << label->text() + QLatin1Char(' ') + value->text();
     }
+    if (systemText_->isVisibleTo(this))
+        lines << systemText_->text();
     lines << formula_->text();
     return lines.join(QLatin1Char('\n'));
 }
@@ -112,6 +129,7 @@ void ModelPanel::rebuild()
         heading_->setText(tr("No model loaded"));
         statusLabel_->setText(status_.isEmpty() ? tr("Choose a GGUF file in Settings.") : status_);
         formula_->setVisible(false);
+        systemText_->setVisible(false);
         return;
     }
     const QLocale loc;
@@ -165,6 +183,27 @@ void ModelPanel::rebuild()
         row(tr("KV pool"), formatBytes(double(s.kvPoolBytes)));
     formula_->setVisible(true);
     formula_->setText(tr("KV bytes per token = %1").arg(s.kvFormula()));
+    // The system prompt as the template makes the model read it, and the one
+    // the template would put in on its own (issue 15: a hidden default). A
+    // label of its own under the form: long texts wrap there.
+    QStringList lines;
+    if (template_.error.isEmpty()) {
+        const QString sent = system_.isEmpty() ? systemPrompt() : system_;
+        QString seen = systemAsSeen(template_, sent);
+        if (template_.format.llama3_dated_system)
+            seen += QLatin1Char(' ') + tr("(the template always puts the knowledge-cutoff lines in front)");
+        if (template_.format.kind == kvlens::chat_kind::gemma)
+            seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the first user turn)");
+        lines << tr("System prompt sent") + QStringLiteral(": ") + seen;
+        lines << tr("Template's default") + QStringLiteral(": ")
+                     + (template_.defaultSystem().isEmpty()
+                            ? tr("none (the template adds no system prompt of its own)")
+                            : tr("“%1” — inserted when a chat brings no system prompt; "
+                                 "kvlens always sends its own, so the model does not see it")
+                                  .arg(template_.defaultSystem()));
+    }
+    systemText_->setText(lines.join(QLatin1Char('\n')));
+    systemText_->setVisible(!lines.isEmpty());
 }
 
 void ModelPanel::retranslateFixed()

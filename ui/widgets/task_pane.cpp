@@ -8,7 +8,9 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QFontDatabase>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
 
@@ -82,6 +84,19 @@ TaskPane::TaskPane(QWidget* parent) : QWidget(parent)
     connect(run_, &QPushButton::clicked, this, &TaskPane::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &TaskPane::cancelRequested);
 
+    promptButton_ = new QPushButton;
+    promptButton_->setCheckable(true);
+    promptButton_->setFlat(true);
+    preview_ = new QPlainTextEdit;
+    preview_->setReadOnly(true);
+    preview_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    preview_->setLineWrapMode(QPlainTextEdit::WidgetWidth);
+    preview_->setMinimumHeight(120);
+    preview_->setVisible(false);
+    l->addWidget(promptButton_, 0, Qt::AlignLeft);
+    l->addWidget(preview_, 1);
+    connect(promptButton_, &QPushButton::toggled, preview_, &QWidget::setVisible);
+
     experimentBox_ = new QGroupBox;
     auto* grid = new QGridLayout(experimentBox_);
     grid->setSpacing(style::kSpacing / 2);
@@ -106,7 +121,7 @@ TaskPane::TaskPane(QWidget* parent) : QWidget(parent)
 void TaskPane::retranslate()
 {
     heading_->setText(tr("Task"));
-    tasks_->button(int(TaskKind::OneLine))->setText(tr("One sentence"));
+    tasks_->button(int(TaskKind::OneLine))->setText(tr("One line"));
     tasks_->button(int(TaskKind::KeyPoints))->setText(tr("Key points"));
     tasks_->button(int(TaskKind::Detailed))->setText(tr("Detailed"));
     tasks_->button(int(TaskKind::Question))->setText(tr("Question"));
@@ -115,6 +130,9 @@ void TaskPane::retranslate()
     run_->setToolTip(tr("Run the task (Ctrl+Enter)"));
     cancel_->setText(tr("Cancel"));
     cancel_->setToolTip(tr("Cancel the running requests (Esc)"));
+    promptButton_->setText(tr("Prompt as the model reads it"));
+    promptButton_->setToolTip(tr("The chat template's rendering of this task: the system prompt (and the template's "
+                                 "own default, if it has one), the document and the instruction"));
     experimentBox_->setTitle(tr("Experiments"));
     experimentHint_->setText(tr("Re-run the selected run with one thing changed; the result is overlaid on it."));
     const QMap<Experiment, QPair<QString, QString>> texts = {
@@ -147,6 +165,14 @@ void TaskPane::changeEvent(QEvent* e)
         retranslate();
     QWidget::changeEvent(e);
 }
+
+void TaskPane::setPromptPreview(const QString& text)
+{
+    if (preview_->toPlainText() != text)
+        preview_->setPlainText(text);
+}
+
+QString TaskPane::promptPreview() const { return preview_->toPlainText(); }
 
 TaskKind TaskPane::task() const { return TaskKind(std::max(0, tasks_->checkedId())); }
 void TaskPane::setTask(TaskKind t) { tasks_->button(int(t))->setChecked(true); }

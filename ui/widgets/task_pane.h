@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // TaskPane: what to ask. The preset tasks (one-sentence summary, key points,
 // detailed summary), a free question, Run and Cancel, and the one-click
-// teaching experiments that vary the selected run.
+// teaching experiments that vary the selected run, and a preview of the
+// prompt as the chat template renders it (system prompt included).
 #pragma once
 
 #include <QMap>
@@ -13,6 +14,7 @@ class QButtonGroup;
 class QGroupBox;
 class QLabel;
 class QLineEdit;
+class QPlainTextEdit;
 class QPushButton;
 
 namespace kvlens::ui {
@@ -32,6 +34,10 @@ public:
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* experimentButton(Experiment e) const { return experiments_.value(e); }
+    // The prompt the task would send, as the model reads it (shown on demand).
+    void setPromptPreview(const QString& text);
+    QString promptPreview() const;
+    QPushButton* promptButton() const { return promptButton_; }
 
 signals:
     void runRequested();
@@ -51,6 +57,8 @@ private:
     QPushButton* run_;
     QPushButton* cancel_;
     QLabel* hint_;
+    QPushButton* promptButton_;
+    QPlainTextEdit* preview_;
     QGroupBox* experimentBox_;
     QLabel* experimentHint_;
     QMap<Experiment, QPushButton*> experiments_;
