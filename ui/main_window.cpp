@@ -172,7 +172,7 @@ void MainWindow::buildUi()
     middle->setStretchFactor(2, 1);
     middle->setChildrenCollapsible(false);
     middle->setSizes({300, 460, 200});
-    historyPane_->setMinimumHeight(120);
+    historyPane_->setMinimumHeight(88);   // two history lines and the overlay row: the window fits 720 lines in Chinese too
 
     rightTabs_ = new QTabWidget;
     rightTabs_->setDocumentMode(true);
