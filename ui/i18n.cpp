@@ -76,6 +76,25 @@ QString engineMessage(const QString& english)
     return QCoreApplication::translate("kvlens::ui::i18n", "the engine reports: %1").arg(english);
 }
 
+QString backendText(const QString& english)
+{
+    if (english.isEmpty() || currentLang == QLatin1String("en"))
+        return english;
+    QString out = english;
+    static const QRegularExpression cpu(QStringLiteral(R"(^cpu: (\d+) threads, (\w+) kernels( \+ amx)?)"));
+    if (const QRegularExpressionMatch m = cpu.match(out); m.hasMatch()) {
+        const QString text = m.captured(3).isEmpty()
+            ? QCoreApplication::translate("kvlens::ui::i18n", "CPU: %1 threads, %2 kernels").arg(m.captured(1), m.captured(2))
+            : QCoreApplication::translate("kvlens::ui::i18n", "CPU: %1 threads, %2 kernels + AMX").arg(m.captured(1), m.captured(2));
+        out.replace(0, m.capturedLength(0), text);
+    }
+    static const QRegularExpression fallback(QStringLiteral(R"(\(cuda: (.*); using the CPU\)$)"));
+    if (const QRegularExpressionMatch m = fallback.match(out); m.hasMatch())
+        out.replace(m.capturedStart(0), m.capturedLength(0),
+                    QCoreApplication::translate("kvlens::ui::i18n", "(CUDA not used: %1; running on the CPU)").arg(m.captured(1)));
+    return out;
+}
+
 bool install(const QString& lang)
 {
     QCoreApplication* app = QCoreApplication::instance();

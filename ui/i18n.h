@@ -25,5 +25,9 @@ QString nativeName(const QString& lang);   // "English", "简体中文"
 // translated with their numbers; any other keeps its exact English detail
 // behind a translated lead, so nothing is lost.
 QString engineMessage(const QString& english);
+// The engine's backend description for the status bar ("cpu: 2 threads, avx2
+// kernels (cuda: <the driver's reason>; using the CPU)") in the current
+// language; the driver's own reason stays as the system gave it.
+QString backendText(const QString& english);
 
 }  // namespace kvlens::ui::i18n

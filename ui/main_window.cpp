@@ -49,8 +49,8 @@ QString statusLine(const ModelSummary& m)
     if (AppSettings::isDefaultModel(m.path))
         name = MainWindow::tr("%1 (small demo model)").arg(name);
     if (m.fileType.isEmpty())   // a remote server's model: no file of ours
-        return MainWindow::tr("%1 · runs on %2").arg(name, m.backend);
-    return MainWindow::tr("%1 · %2 · runs on %3").arg(name, m.fileType, m.backend);
+        return MainWindow::tr("%1 · runs on %2").arg(name, i18n::backendText(m.backend));
+    return MainWindow::tr("%1 · %2 · runs on %3").arg(name, m.fileType, i18n::backendText(m.backend));
 }
 
 }  // namespace

@@ -2730,5 +2730,17 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <source>the engine reports: %1</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>CPU: %1 threads, %2 kernels</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CPU: %1 threads, %2 kernels + AMX</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(CUDA not used: %1; running on the CPU)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -2732,5 +2732,17 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <source>the engine reports: %1</source>
         <translation>引擎报告：%1</translation>
     </message>
+    <message>
+        <source>CPU: %1 threads, %2 kernels</source>
+        <translation>CPU：%1 个线程，%2 内核</translation>
+    </message>
+    <message>
+        <source>CPU: %1 threads, %2 kernels + AMX</source>
+        <translation>CPU：%1 个线程，%2 内核 + AMX</translation>
+    </message>
+    <message>
+        <source>(CUDA not used: %1; running on the CPU)</source>
+        <translation>（未使用 CUDA：%1；在 CPU 上运行）</translation>
+    </message>
 </context>
 </TS>

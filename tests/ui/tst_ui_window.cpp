@@ -387,6 +387,18 @@ private slots:
         QCOMPARE(error.isEmpty(), ok);
     }
 
+    void theStatusBarsBackendTextIsTranslatedAndKeepsItsNumbers()
+    {
+        const QString english = QStringLiteral("cpu: 2 threads, avx2 kernels (cuda: no NVIDIA driver found; using the CPU)");
+        QCOMPARE(i18n::backendText(english), english);
+        QVERIFY(i18n::install(QStringLiteral("zh_CN")));
+        const QString zh = i18n::backendText(english);
+        QVERIFY(i18n::install(QStringLiteral("en")));
+        QVERIFY2(!zh.contains(QStringLiteral("threads")) && !zh.contains(QStringLiteral("using the CPU")), qPrintable(zh));
+        QVERIFY2(zh.contains(QStringLiteral("2")) && zh.contains(QStringLiteral("avx2"))
+                     && zh.contains(QStringLiteral("no NVIDIA driver found")), qPrintable(zh));
+    }
+
     void switchesLanguage()
     {
         MainWindow* w = open(FakeTiming{});
