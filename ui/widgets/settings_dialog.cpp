@@ -17,9 +17,9 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "engine/backend/cpu/thread_pool.h"
 #include "ui/widgets/remote_server_box.h"
 #if KVLENS_HAVE_CUDA
-#include "engine/backend/cpu/thread_pool.h"
 #include "engine/backend/cuda/cuda_device.h"
 #endif
 
