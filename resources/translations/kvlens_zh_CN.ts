@@ -1745,7 +1745,7 @@
     </message>
     <message>
         <source>Re-run the selected run with one thing changed; the result is overlaid on it.</source>
-        <translation>只改变一个条件重新运行所选运行；结果会叠加在原运行上。</translation>
+        <translation>只改一个条件重跑所选运行，结果叠加在原运行上。</translation>
     </message>
     <message>
         <source>KV cache off</source>

@@ -17,9 +17,9 @@ void makeHeading(QLabel* label, double scale)
 
 void makeSecondary(QLabel* label)
 {
-    QPalette p = label->palette();
-    p.setColor(QPalette::WindowText, p.color(QPalette::PlaceholderText));
-    label->setPalette(p);
+    // A role, not a colour copied now: the text follows a later light/dark switch
+    // (a copied light-theme grey stayed dark grey on the dark background).
+    label->setForegroundRole(QPalette::PlaceholderText);
     QFont f = label->font();
     f.setPointSizeF(f.pointSizeF() * 0.92);
     label->setFont(f);
