@@ -15,24 +15,11 @@ namespace {
 // Arrival at 0; 7.5 ms in the queue, 100 ms prefill (wall), 0.75 ms to
 // sample, 200 ms for 10 more tokens.
 request_timeline finished_request() {
-    request_timeline t;
-    t.tokenized_ms = 2.5;
-    t.scheduled_ms = 10.0;     // 7.5 ms in the queue
-    t.prefill_done_ms = 110.0; // 100 ms prefill (wall)
-    t.first_token_ms = 110.75; // 0.75 ms to sample
-    t.first_visible_ms = 150.0;
-    t.last_token_ms = 310.75;  // 200 ms for 10 more tokens
-    t.end_ms = 311.0;
-    t.prompt_tokens = 100;
-    t.cached_tokens = 20;
-    t.computed_tokens = 80;
-    t.generated_tokens = 11;
-    t.prefill_forward_ms = 80.0;
-    t.prefill_flop = 8e9;
-    t.decode_bytes = 1e9;
-    t.prefill_bytes = 4e8;
-    t.decode_flop = 2e9;
-    return t;
+    return {.tokenized_ms = 2.5, .scheduled_ms = 10.0, .prefill_done_ms = 110.0, .first_token_ms = 110.75,
+            .first_visible_ms = 150.0, .last_token_ms = 310.75, .end_ms = 311.0,
+            .prompt_tokens = 100, .cached_tokens = 20, .computed_tokens = 80, .generated_tokens = 11,
+            .prefill_forward_ms = 80.0, .prefill_flop = 8e9, .decode_bytes = 1e9,
+            .prefill_bytes = 4e8, .decode_flop = 2e9};
 }
 
 }  // namespace
