@@ -277,7 +277,7 @@ TEST(ChatTemplate, gemmaAndLlama3FromTokens)
         const token_id eot = v.add(closer, 3);
         auto t = v.build();
         ASSERT_TRUE(t.ok());
-        ASSERT_EQ((*t)->chat_template_kind(), kind);
+        ASSERT_EQ(std::string((*t)->chat_template_kind()), kind);   // the text, not the pointer
         ASSERT_TRUE((*t)->is_end_of_generation(eot));
         ASSERT_EQ((*t)->eot_id(), eot);
     }
