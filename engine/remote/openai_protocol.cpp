@@ -6,6 +6,8 @@
 #include "common/printable.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +17,23 @@ namespace {
 
 using json = nlohmann::json;
 
-int int_at(const json& o, const char* key, int fallback = -1) {
+// A count a server sent: a whole number from 0 to INT_MAX (20, 20.0), or the
+// fallback for anything else (-3, 2.5, 2^40, 1e69): converting the large ones
+// to int would wrap or be undefined.
+int count_at(const json& o, const char* key, int fallback = -1) {
     const auto it = o.find(key);
     if (it == o.end() || !it->is_number()) return fallback;
-    return it->get<int>();
+    constexpr double lo = 0, hi = std::numeric_limits<int>::max();
+    if (it->is_number_unsigned()) {
+        const auto u = it->get<std::uint64_t>();
+        return u <= static_cast<std::uint64_t>(hi) ? static_cast<int>(u) : fallback;
+    }
+    if (it->is_number_integer()) {
+        const auto i = it->get<std::int64_t>();
+        return i >= lo && i <= hi ? static_cast<int>(i) : fallback;
+    }
+    const double d = it->get<double>();
+    return d >= lo && d <= hi && d == std::floor(d) ? static_cast<int>(d) : fallback;
 }
 
 double num_at(const json& o, const char* key, double fallback = -1) {
@@ -125,16 +140,16 @@ result<stream_chunk> parse_stream_chunk(std::string_view data) {
     }
     if (auto u = j.find("usage"); u != j.end() && u->is_object()) {
         c.has_usage = true;
-        c.usage.prompt_tokens = int_at(*u, "prompt_tokens");
-        c.usage.completion_tokens = int_at(*u, "completion_tokens");
+        c.usage.prompt_tokens = count_at(*u, "prompt_tokens");
+        c.usage.completion_tokens = count_at(*u, "completion_tokens");
         if (auto d = u->find("prompt_tokens_details"); d != u->end() && d->is_object())
-            c.usage.cached_tokens = int_at(*d, "cached_tokens");
+            c.usage.cached_tokens = count_at(*d, "cached_tokens");
     }
     if (auto t = j.find("timings"); t != j.end() && t->is_object()) {
         c.has_timings = true;
-        c.timings.prompt_n = int_at(*t, "prompt_n");
-        c.timings.cache_n = int_at(*t, "cache_n");
-        c.timings.predicted_n = int_at(*t, "predicted_n");
+        c.timings.prompt_n = count_at(*t, "prompt_n");
+        c.timings.cache_n = count_at(*t, "cache_n");
+        c.timings.predicted_n = count_at(*t, "predicted_n");
         c.timings.prompt_ms = num_at(*t, "prompt_ms");
         c.timings.predicted_ms = num_at(*t, "predicted_ms");
         c.timings.prompt_per_second = num_at(*t, "prompt_per_second");
@@ -142,9 +157,9 @@ result<stream_chunk> parse_stream_chunk(std::string_view data) {
     }
     if (auto pp = j.find("prompt_progress"); pp != j.end() && pp->is_object()) {
         c.has_progress = true;
-        c.progress.total = int_at(*pp, "total", 0);
-        c.progress.cache = int_at(*pp, "cache", 0);
-        c.progress.processed = int_at(*pp, "processed", 0);
+        c.progress.total = count_at(*pp, "total", 0);
+        c.progress.cache = count_at(*pp, "cache", 0);
+        c.progress.processed = count_at(*pp, "processed", 0);
         c.progress.time_ms = num_at(*pp, "time_ms", 0);
     }
     return c;
@@ -171,13 +186,13 @@ result<model_listing> parse_models(std::string_view body) {
         if (id.empty()) continue;
         if (out.ids.empty()) {
             out.owned_by = str_at(m, "owned_by");
-            out.max_context = int_at(m, "max_model_len", 0);
+            out.max_context = count_at(m, "max_model_len", 0);
             if (auto meta = m.find("meta"); meta != m.end() && meta->is_object()) {
-                out.n_ctx_train = int_at(*meta, "n_ctx_train", 0);
-                out.n_vocab = int_at(*meta, "n_vocab", 0);
+                out.n_ctx_train = count_at(*meta, "n_ctx_train", 0);
+                out.n_vocab = count_at(*meta, "n_vocab", 0);
                 out.n_params = static_cast<std::int64_t>(num_at(*meta, "n_params", 0));
                 out.size_bytes = static_cast<std::int64_t>(num_at(*meta, "size", 0));
-                if (out.max_context == 0) out.max_context = int_at(*meta, "n_ctx", 0);
+                if (out.max_context == 0) out.max_context = count_at(*meta, "n_ctx", 0);
                 if (out.max_context == 0) out.max_context = out.n_ctx_train;
             }
         }
@@ -190,9 +205,9 @@ result<server_props> parse_props(std::string_view body) {
     json j = json::parse(body.begin(), body.end(), nullptr, false);
     if (j.is_discarded() || !j.is_object()) return make_error("/props did not answer with a JSON object");
     server_props p;
-    if (auto d = j.find("default_generation_settings"); d != j.end() && d->is_object()) p.n_ctx = int_at(*d, "n_ctx", 0);
-    if (p.n_ctx == 0) p.n_ctx = int_at(j, "n_ctx", 0);
-    p.total_slots = int_at(j, "total_slots", 0);
+    if (auto d = j.find("default_generation_settings"); d != j.end() && d->is_object()) p.n_ctx = count_at(*d, "n_ctx", 0);
+    if (p.n_ctx == 0) p.n_ctx = count_at(j, "n_ctx", 0);
+    p.total_slots = count_at(j, "total_slots", 0);
     p.model_path = str_at(j, "model_path");
     p.build_info = str_at(j, "build_info");
     return p;

@@ -99,6 +99,17 @@ TEST(aRoleOnlyChunkWithNullContentCarriesNoText) {
     CHECK(c->progress.time_ms == 12.5);
 }
 
+TEST(countsThatAreNotWholeNumbersInRangeAreTakenAsAbsent) {
+    // Found by fuzz_sse: 1e69 converted to int is undefined behaviour.
+    auto c = parse_stream_chunk(R"({"choices":[],"prompt_progress":{"total":20,"cache":1e69,"processed":-3,"time_ms":1},)"
+                                R"("usage":{"prompt_tokens":4294967296,"completion_tokens":2.5},)"
+                                R"("timings":{"prompt_n":7.0,"cache_n":18446744073709551615,"predicted_n":2147483647}})");
+    REQUIRE(c.ok());
+    CHECK(c->progress.total == 20 && c->progress.cache == 0 && c->progress.processed == 0);
+    CHECK(c->usage.prompt_tokens == -1 && c->usage.completion_tokens == -1);
+    CHECK(c->timings.prompt_n == 7 && c->timings.cache_n == -1 && c->timings.predicted_n == 2147483647);
+}
+
 TEST(aCompletionChunkGivesItsTextAndReasoningIsKeptApart) {
     auto c = parse_stream_chunk(R"({"choices":[{"text":" world","index":0,"finish_reason":null}]})");
     REQUIRE(c.ok());
