@@ -14,6 +14,7 @@
 // the helper die on SIGSEGV, sleep forever, print non-JSON, exit 3 without an
 // answer, or allocate until its memory cap (as a text bomb makes poppler do),
 // so the tests can prove the caller survives each.
+#include "common/sanitizer_build.h"
 #include "pdf/helper_protocol.h"
 #include "pdf/poppler_reader.h"
 
@@ -177,21 +178,6 @@ std::string g_too_large;
     std::_Exit(0);
 }
 
-// An AddressSanitizer build (scripts/sanitize-tests, the fuzz targets) cannot
-// run under an address-space cap; that build checks memory errors, and the
-// release build checks the cap.
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool built_with_address_sanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool built_with_address_sanitizer = true;
-#else
-constexpr bool built_with_address_sanitizer = false;
-#endif
-#else
-constexpr bool built_with_address_sanitizer = false;
-#endif
-
 // Guards of our own, besides the caller's time limit: die with the caller, and
 // cap the address space so a PDF that makes poppler allocate without end fails
 // here with an answer instead of swapping the machine.
@@ -204,7 +190,10 @@ static void limit_self() {
                                  "the PDF is too large to read: its text needs more than " +
                                      std::to_string(k_address_space_mib) + " MiB of memory") + "\n";
     std::set_new_handler([] { answer_too_large(); });
-    if (built_with_address_sanitizer) return;  // its shadow map alone reserves terabytes of address space
+    // An AddressSanitizer build (scripts/sanitize-tests, the fuzz targets) cannot
+    // run under the cap: its shadow map alone reserves terabytes. That build
+    // checks memory errors; the release build checks the cap.
+    if (kvlens::built_with_address_sanitizer) return;
     constexpr rlim_t address_space = k_address_space_mib << 20;  // bytes
     rlimit r{};
     if (::getrlimit(RLIMIT_AS, &r) == 0 && (r.rlim_max == RLIM_INFINITY || r.rlim_max > address_space)) {
