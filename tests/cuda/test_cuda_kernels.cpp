@@ -117,6 +117,11 @@ std::vector<std::uint8_t> random_weights(ggml_type t, std::int64_t n_in, std::in
         case ggml_type::q4_1: put(blk, scale(g_rng)); put(blk + 2, -8 * scale(g_rng)); break;
         case ggml_type::q4_K: case ggml_type::q5_K: put(blk, scale(g_rng) / 16); put(blk + 2, scale(g_rng) / 16); break;
         case ggml_type::q6_K: put(blk + 208, scale(g_rng) / 16); break;
+        case ggml_type::q5_0: case ggml_type::iq4_nl: put(blk, scale(g_rng) / 4); break;
+        case ggml_type::q5_1: put(blk, scale(g_rng)); put(blk + 2, -16 * scale(g_rng)); break;
+        case ggml_type::q2_K: put(blk + 80, scale(g_rng) / 4); put(blk + 82, scale(g_rng) / 4); break;
+        case ggml_type::q3_K: put(blk + 108, scale(g_rng) / 16); break;
+        case ggml_type::iq4_xs: put(blk, scale(g_rng) / 64); break;
         default: break;
         }
     }
@@ -130,8 +135,9 @@ std::vector<float> dequant_cpu(ggml_type t, const std::vector<std::uint8_t>& w, 
     return f;
 }
 
-const ggml_type k_types[] = {ggml_type::f32, ggml_type::f16, ggml_type::bf16, ggml_type::q4_0, ggml_type::q4_1,
-                             ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
+const ggml_type k_types[] = {ggml_type::f32,  ggml_type::f16,  ggml_type::bf16, ggml_type::q4_0,  ggml_type::q4_1,
+                             ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K,  ggml_type::q5_0,
+                             ggml_type::q5_1, ggml_type::q2_K, ggml_type::q3_K, ggml_type::iq4_nl, ggml_type::iq4_xs};
 
 // ---- weights: dequantization, embedding rows, matvec, GEMM ---------------------------------
 

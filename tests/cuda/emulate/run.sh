@@ -30,7 +30,9 @@ for cu in "$root"/engine/backend/cuda/*.cu; do
 done
 "${cxx[@]}" -c "$here/fake_cuda.cpp" -o "$out/fake_cuda.o"
 "${cxx[@]}" -include emu.h -c "$root/tests/cuda/test_cuda_kernels.cpp" -o "$out/test_cuda_kernels.o"
-libs=("$build/engine/libkvlens_engine.a" -lfmt -lpcre2-8 -lxxhash -lpthread)
+# The CLI's libraries as CMake links them (engine, remote, engine again, common).
+libs=("$build/engine/libkvlens_engine.a" "$build/engine/remote/libkvlens_remote.a" "$build/engine/libkvlens_engine.a"
+      "$build/common/libkvlens_common.a" -lfmt -lpcre2-8 -lxxhash -lcurl -lpthread -ldl)
 "${cxx[@]}" -o "$out/test_cuda_kernels" "$out/test_cuda_kernels.o" "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 "${cxx[@]}" -o "$out/kvlens-cli" "$build"/app/cli/CMakeFiles/kvlens-cli.dir/*.o "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 
