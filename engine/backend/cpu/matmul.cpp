@@ -242,7 +242,12 @@ int matmul_kernel_class(std::int64_t kernel_tokens) {
 
 tile_fn tile_kernel_for(ggml_type t) {
     const char* level = cpu_kernel_level();
-    if (std::strcmp(level, "avx512") == 0) return avx512_tile_kernel(t);
+    if (std::strcmp(level, "avx512") == 0) {
+        if (const tile_fn f = avx512_tile_kernel(t)) return f;
+        // The avx512 table keeps AVX2's K-quant dots, so AVX2's K-quant tiles
+        // (equal to those dots bit for bit) serve it too.
+        return t == ggml_type::q4_K || t == ggml_type::q6_K ? avx2_tile_kernel(t) : nullptr;
+    }
     if (std::strcmp(level, "avx2") == 0) return avx2_tile_kernel(t);
     return nullptr;
 }
