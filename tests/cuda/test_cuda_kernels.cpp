@@ -248,6 +248,25 @@ void test_ops() {
         dev_mem dg(g), du(u), dy(n_el * 4);
         check_status("silu_mul", launch_silu_mul(dg.as<float>(), du.as<float>(), dy.as<float>(), n_el, nullptr));
         check("silu_mul", rel_error(dy.read<float>(n_el), ref), 1e-5);
+        // gemma3's GeGLU: gelu_tanh(g) * u in double, the tanh form itself.
+        std::vector<float> geglu(n_el);
+        for (std::size_t i = 0; i < n_el; ++i) {
+            const double x = g[i];
+            geglu[i] = static_cast<float>(0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))) * u[i]);
+        }
+        dev_mem dgy(n_el * 4);
+        check_status("gelu_tanh_mul", launch_gelu_tanh_mul(dg.as<float>(), du.as<float>(), dgy.as<float>(), n_el, nullptr));
+        check("gelu_tanh_mul", rel_error(dgy.read<float>(n_el), geglu), 1e-5);
+        std::vector<float> scaled(n_el), capped(n_el);
+        for (std::size_t i = 0; i < n_el; ++i) {
+            scaled[i] = g[i] * 16.0f;
+            capped[i] = static_cast<float>(3.0 * std::tanh(static_cast<double>(scaled[i]) / 3.0));
+        }
+        dev_mem ds(g);
+        check_status("scale", launch_scale(ds.as<float>(), 16.0f, n_el, nullptr));
+        check("scale", rel_error(ds.read<float>(n_el), scaled), 1e-7);
+        check_status("soft_cap", launch_soft_cap(ds.as<float>(), 3.0f, n_el, nullptr));
+        check("soft_cap", rel_error(ds.read<float>(n_el), capped), 1e-5);
         std::vector<float> sum = g;
         add_inplace(sum.data(), u.data(), static_cast<std::int64_t>(n_el));
         check_status("add", launch_add(dg.as<float>(), du.as<float>(), n_el, nullptr));
