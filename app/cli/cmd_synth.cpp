@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kvlens-cli synth-model --like SHAPE --type T OUT.gguf`: random weights in a
-// real model's shape, for speed and CUDA checks where real weights cannot travel.
+// real model's shape, for speed and CUDA checks where real weights cannot travel,
+// and the check-* shapes that tests/reference/generate_synth_reference.py runs
+// through llama.cpp.
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "app/cli/commands.h"
 #include "engine/model/synth_model.h"
@@ -19,19 +22,12 @@ struct synth_args {
 int run_synth(const synth_args& a) {
     auto shape = kvlens::synth_shape_named(a.like);
     if (!shape) { fmt::print(stderr, "kvlens-cli synth-model: {}\n", shape.message()); return 1; }
-    static const std::pair<const char*, kvlens::ggml_type> types[] = {
-        {"F32", kvlens::ggml_type::f32}, {"F16", kvlens::ggml_type::f16}, {"BF16", kvlens::ggml_type::bf16},
-        {"Q8_0", kvlens::ggml_type::q8_0}, {"Q4_0", kvlens::ggml_type::q4_0}, {"Q4_1", kvlens::ggml_type::q4_1},
-        {"Q5_0", kvlens::ggml_type::q5_0}, {"Q5_1", kvlens::ggml_type::q5_1}};
-    for (const auto& [name, t] : types) {
-        if (a.type != name) continue;
-        auto s = kvlens::write_synth_model(*shape, t, a.out, a.seed);
-        if (!s) { fmt::print(stderr, "kvlens-cli synth-model: {}\n", s.message()); return 1; }
-        fmt::print(stderr, "wrote {} ({} shape, {} weights)\n", a.out, a.like, a.type);
-        return 0;
-    }
-    fmt::print(stderr, "kvlens-cli synth-model: unsupported --type '{}' (F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1)\n", a.type);
-    return 1;
+    auto type = kvlens::synth_type_named(a.type);
+    if (!type) { fmt::print(stderr, "kvlens-cli synth-model: {}\n", type.message()); return 1; }
+    auto s = kvlens::write_synth_model(*shape, *type, a.out, a.seed);
+    if (!s) { fmt::print(stderr, "kvlens-cli synth-model: {}\n", s.message()); return 1; }
+    fmt::print(stderr, "wrote {} ({} shape, {} weights)\n", a.out, a.like, a.type);
+    return 0;
 }
 
 }  // namespace
@@ -39,8 +35,8 @@ int run_synth(const synth_args& a) {
 void add_synth_model_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<synth_args>();
     CLI::App* cmd = app.add_subcommand("synth-model", "Write a random-weight GGUF with a real model's shape");
-    cmd->add_option("--like", args->like, "Shape: tiny, tiny-gemma3, smollm2-135m, gemma3-270m, llama-1b, llama-8b");
-    cmd->add_option("--type", args->type, "Weight type: F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1");
+    cmd->add_option("--like", args->like, fmt::format("Shape: {}", fmt::join(kvlens::synth_shape_names(), ", ")));
+    cmd->add_option("--type", args->type, fmt::format("Weight type: {}", fmt::join(kvlens::synth_type_names(), ", ")));
     cmd->add_option("--seed", args->seed, "Random seed");
     cmd->add_option("out", args->out, "Output GGUF path")->required();
     cmd->callback([args, &exit_code] { exit_code = run_synth(*args); });

@@ -1,16 +1,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // Synthetic models. Weights are drawn as N(0, 0.02)-like values and quantized
-// by the scalar reference quantizers; to make multi-GB models quickly, a pool
-// of 4096 random quantized rows-chunks is made once and tensors are filled by
-// drawing chunks from it.
+// by the scalar reference quantizers, or, for types the engine only reads
+// (K-quants, IQ4), made as random blocks with their scales set afterwards; to
+// make multi-GB models quickly, a pool of 4096 random quantized row-chunks is
+// made once and tensors are filled by drawing chunks from it.
 #include "engine/model/synth_model.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "common/fp16.h"
 #include "engine/model/matrix_types.h"
+#include "engine/quant/quant_blocks.h"
 #include "engine/quant/quant_formats.h"
 #include "engine/gguf/gguf_writer.h"
 
@@ -34,6 +39,64 @@ struct xorshift {
     }
 };
 
+// Where a block keeps its f16 scale d and minimum scale dmin (-1: none), for
+// the types with no reference quantizer.
+struct scale_fields { std::ptrdiff_t d = -1, dmin = -1; };
+
+scale_fields scale_fields_of(ggml_type t) {
+    switch (t) {
+    case ggml_type::q2_K: return {offsetof(block_q2_K, d), offsetof(block_q2_K, dmin)};
+    case ggml_type::q3_K: return {offsetof(block_q3_K, d), -1};
+    case ggml_type::q4_K: return {offsetof(block_q4_K, d), offsetof(block_q4_K, dmin)};
+    case ggml_type::q5_K: return {offsetof(block_q5_K, d), offsetof(block_q5_K, dmin)};
+    case ggml_type::q6_K: return {offsetof(block_q6_K, d), -1};
+    case ggml_type::iq4_nl: return {offsetof(block_iq4_nl, d), -1};
+    case ggml_type::iq4_xs: return {offsetof(block_iq4_xs, d), -1};
+    default: return {};
+    }
+}
+
+void put_f16(std::uint8_t* block, std::ptrdiff_t at, float v) {
+    const std::uint16_t h = fp32_to_fp16(v);
+    std::memcpy(block + at, &h, 2);
+}
+
+// n elements of random blocks of type t: random quants and sub-scales, then
+// per block d (and dmin) chosen so the block's values have mean about 0 and
+// root mean square sd. With d = 1, dmin = 0 the block reads a[i]; with d = 0,
+// dmin = 1 it reads b[i]; d = alpha, dmin = alpha * beta reads alpha (a + beta b).
+void random_blocks(ggml_type t, std::uint8_t* dst, std::int64_t n, float sd, xorshift& rng) {
+    const scale_fields f = scale_fields_of(t);
+    const type_traits& tr = traits_of(t);
+    const to_float_fn deq = quant::reference_to_float(t);
+    std::vector<float> a(static_cast<std::size_t>(tr.block_size)), b(a.size());
+    for (std::int64_t blk = 0; blk < n / tr.block_size; ++blk) {
+        std::uint8_t* p = dst + blk * tr.type_size;
+        for (std::int64_t i = 0; i < tr.type_size; ++i) p[i] = static_cast<std::uint8_t>(rng.next() >> 56);
+        put_f16(p, f.d, 1.0f);
+        if (f.dmin >= 0) put_f16(p, f.dmin, 0.0f);
+        deq(p, a.data(), tr.block_size);
+        double beta = 0;
+        if (f.dmin >= 0) {
+            put_f16(p, f.d, 0.0f);
+            put_f16(p, f.dmin, 1.0f);
+            deq(p, b.data(), tr.block_size);
+            double sa = 0, sb = 0;
+            for (std::size_t i = 0; i < a.size(); ++i) { sa += a[i]; sb += b[i]; }
+            if (sb != 0) beta = -sa / sb;
+        }
+        double ss = 0;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            const double v = a[i] + beta * b[i];
+            ss += v * v;
+        }
+        const double rms = std::sqrt(ss / static_cast<double>(a.size()));
+        const double alpha = rms > 0 ? sd / rms : 0.0;
+        put_f16(p, f.d, static_cast<float>(alpha));
+        if (f.dmin >= 0) put_f16(p, f.dmin, static_cast<float>(alpha * beta));
+    }
+}
+
 // A pool of random encoded chunks of 256 elements of one type.
 class chunk_pool {
 public:
@@ -43,8 +106,13 @@ public:
         data_.resize(static_cast<std::size_t>(k_pool * bytes_));
         from_float_fn q = quant::reference_from_float(type);
         for (int c = 0; c < k_pool; ++c) {
+            std::uint8_t* chunk = data_.data() + c * bytes_;
+            if (!q) {
+                random_blocks(type, chunk, k_chunk, sd, rng);
+                continue;
+            }
             for (auto& v : values) v = rng.normal(sd);
-            q(values.data(), data_.data() + c * bytes_, k_chunk);
+            q(values.data(), chunk, k_chunk);
         }
     }
     void fill(std::uint8_t* dst, std::int64_t n_bytes, std::uint64_t seed) const {
@@ -97,7 +165,22 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 }  // namespace
 
 std::vector<std::string> synth_shape_names() {
-    return {"tiny", "tiny-gemma3", "smollm2-135m", "gemma3-270m", "llama-1b", "llama-8b"};
+    return {"tiny",        "tiny-gemma3", "check-llama", "check-qwen2", "check-qwen3", "check-gemma3",
+            "smollm2-135m", "gemma3-270m", "llama-1b",    "llama-8b"};
+}
+
+std::vector<std::string> synth_type_names() {
+    std::vector<std::string> names;
+    for (ggml_type t : accepted_matrix_types()) names.emplace_back(type_name(t));
+    return names;
+}
+
+result<ggml_type> synth_type_named(const std::string& name) {
+    for (ggml_type t : accepted_matrix_types())
+        if (name == type_name(t)) return t;
+    std::string known;
+    for (const auto& n : synth_type_names()) known += (known.empty() ? "" : ", ") + n;
+    return make_error(fmt::format("unsupported weight type '{}' (supported: {})", name, known));
 }
 
 result<synth_shape> synth_shape_named(const std::string& name) {
@@ -109,6 +192,35 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         g.head_dim = 32;
         g.sliding_window = 8;
         return g;
+    }
+    // The check-* shapes: every matrix row (n_embd, n_ff, n_head * head_dim) a
+    // multiple of 256, so every type's blocks fit; grouped-query attention;
+    // norms and biases varied; embeddings small enough (0.1) that the layers'
+    // share of the residual stream, not the input token, dominates the
+    // logits; gemma3 with a window of 8 and a global 6th layer.
+    if (name.rfind("check-", 0) == 0) {
+        synth_shape c{name, 2, 256, 512, 4, 2, 288, 256, 10000.0f, true};
+        c.varied_norms = true;
+        c.embd_sd = 0.1f;
+        c.arch = name.substr(6);
+        if (c.arch == "qwen2") {
+            c.rope_base = 1000000.0f;
+            c.tied_output = false;
+            return c;
+        }
+        if (c.arch == "qwen3") {
+            c.rope_base = 1000000.0f;
+            return c;
+        }
+        if (c.arch == "gemma3") {
+            c.n_layer = 6;
+            c.n_head_kv = 1;
+            c.rope_base = 1000000.0f;
+            c.head_dim = 64;
+            c.sliding_window = 8;
+            return c;
+        }
+        if (c.arch == "llama") return c;
     }
     if (name == "gemma3-270m") {
         synth_shape g{"gemma3-270m", 18, 640, 2048, 4, 1, 262144, 32768, 1000000.0f, true};
@@ -126,12 +238,19 @@ result<synth_shape> synth_shape_named(const std::string& name) {
 }
 
 status write_synth_model(const synth_shape& s, ggml_type type, const std::string& path, std::uint64_t seed) {
-    if (!matrix_type_accepted(type) || !quant::reference_from_float(type))
-        return make_error(fmt::format("synth-model cannot write weights of type {} (use F32, F16, BF16, Q8_0, Q4_0, Q4_1, Q5_0, Q5_1)",
-                                      type_name(type)));
+    if (!matrix_type_accepted(type) || (!quant::reference_from_float(type) && scale_fields_of(type).d < 0))
+        return make_error(fmt::format("synth-model cannot write weights of type {} (supported: {})", type_name(type),
+                                      fmt::join(synth_type_names(), ", ")));
     const int head_dim = s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head;
     const bool gemma = s.arch == "gemma3";
-    if (!gemma && s.arch != "llama") return make_error(fmt::format("synth-model writes llama or gemma3, not '{}'", s.arch));
+    const bool qk_norm = gemma || s.arch == "qwen3";
+    const bool qkv_bias = s.arch == "qwen2";
+    if (!gemma && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3")
+        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3 or gemma3, not '{}'", s.arch));
+    const int block = static_cast<int>(traits_of(type).block_size);
+    if (s.n_embd % block != 0 || s.n_ff % block != 0 || (s.n_head * head_dim) % block != 0)
+        return make_error(fmt::format("shape {} has rows ({}, {}, {}) that are not a multiple of {}'s block of {}", s.name,
+                                      s.n_embd, s.n_ff, s.n_head * head_dim, type_name(type), block));
     gguf_writer w;
     w.set_string("general.architecture", s.arch);
     w.set_string("general.name", fmt::format("synthetic {} ({})", s.name, type_name(type)));
@@ -156,7 +275,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         }
     }
     w.set_string("tokenizer.ggml.model", "gpt2");
-    w.set_string("tokenizer.ggml.pre", "gpt2");
+    w.set_string("tokenizer.ggml.pre", "gpt-2");   // llama.cpp knows this spelling only
     w.set_string_array("tokenizer.ggml.tokens", synth_vocab(s.n_vocab));
     std::vector<std::int32_t> types(static_cast<std::size_t>(s.n_vocab), 1);
     types[0] = types[1] = types[2] = 3;   // control tokens
@@ -172,19 +291,24 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool float_type = type == ggml_type::f32 || type == ggml_type::f16 || type == ggml_type::bf16;
     const ggml_type emb_type = float_type ? type : ggml_type::q8_0;
     auto weights = std::make_shared<chunk_pool>(type, 0.02f, seed);
-    auto embeds = std::make_shared<chunk_pool>(emb_type, 1.0f, seed + 7);
+    auto embeds = std::make_shared<chunk_pool>(emb_type, s.embd_sd, seed + 7);
     std::uint64_t tensor_seed = seed * 1000003ULL;
     auto matrix = [&](const std::string& name, int n_in, int n_out, std::shared_ptr<chunk_pool> pool, ggml_type t) {
         const std::uint64_t ts = ++tensor_seed;
         w.add_tensor(name, t, {n_in, n_out},
                      [pool, ts](std::uint8_t* dst, std::int64_t n) { pool->fill(dst, n, ts); });
     };
-    auto ones = [&](const std::string& name, int n) {
+    // F32 vectors: `center` plus, in varied shapes, N(0, sd) noise.
+    xorshift vec_rng{seed * 0xD1B54A32D192ED03ULL + 5};
+    auto vec = [&](const std::string& name, int n, float center, float sd) {
         std::vector<std::uint8_t> b(static_cast<std::size_t>(n) * 4);
-        const float one = 1.0f;
-        for (int i = 0; i < n; ++i) std::memcpy(b.data() + i * 4, &one, 4);
+        for (int i = 0; i < n; ++i) {
+            const float v = center + (s.varied_norms ? vec_rng.normal(sd) : 0.0f);
+            std::memcpy(b.data() + i * 4, &v, 4);
+        }
         w.add_tensor(name, ggml_type::f32, {n}, std::move(b));
     };
+    auto ones = [&](const std::string& name, int n) { vec(name, n, 1.0f, 0.2f); };
 
     matrix("token_embd.weight", s.n_embd, s.n_vocab, embeds, emb_type);
     ones("output_norm.weight", s.n_embd);
@@ -196,9 +320,16 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
         matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
         matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
-        if (gemma) {
+        if (qkv_bias) {
+            vec(p + "attn_q.bias", s.n_head * head_dim, 0.0f, 0.05f);
+            vec(p + "attn_k.bias", s.n_head_kv * head_dim, 0.0f, 0.05f);
+            vec(p + "attn_v.bias", s.n_head_kv * head_dim, 0.0f, 0.05f);
+        }
+        if (qk_norm) {
             ones(p + "attn_q_norm.weight", head_dim);
             ones(p + "attn_k_norm.weight", head_dim);
+        }
+        if (gemma) {
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }

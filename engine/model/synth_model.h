@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // Synthetic GGUF models: random weights in the shapes of real models, with a
 // small valid byte-level tokenizer and a ChatML template. They let speed and
-// CUDA-vs-CPU checks run where real weights cannot travel, and give the tests
-// a tiny model that loads in milliseconds.
+// CUDA-vs-CPU checks run where real weights cannot travel, give the tests a
+// tiny model that loads in milliseconds, and, in the check-* shapes (every
+// architecture, rows a multiple of 256 so every type fits), hold each
+// architecture and tensor type to llama.cpp (tests/reference/synth).
 #pragma once
 
 #include <cstdint>
@@ -15,7 +17,7 @@
 namespace kvlens {
 
 struct synth_shape {
-    std::string name;         // "tiny", "tiny-gemma3", "smollm2-135m", "gemma3-270m", "llama-1b", "llama-8b"
+    std::string name;         // "tiny", "check-qwen2", "gemma3-270m", ... (synth_shape_names())
     int n_layer = 0;
     int n_embd = 0;
     int n_ff = 0;
@@ -25,18 +27,30 @@ struct synth_shape {
     int n_ctx = 0;
     float rope_base = 10000.0f;
     bool tied_output = true;
-    std::string arch = "llama";   // "llama" or "gemma3" (post-norms, QK norms, GeGLU, windows)
+    std::string arch = "llama";   // "llama", "qwen2" (Q/K/V biases), "qwen3" (QK norms) or
+                                  // "gemma3" (post-norms, QK norms, GeGLU, windows)
     int head_dim = 0;             // 0: n_embd / n_head
     int sliding_window = 0;       // gemma3: gemma3.attention.sliding_window (0: key not written)
     std::vector<int> swa_pattern; // gemma3: written as sliding_window_pattern when not empty (1: local)
+    bool varied_norms = false;    // norm weights 1 + N(0, 0.2) and biases N(0, 0.05), not 1 and 0,
+                                  // so a norm or bias applied wrongly shows in the logits
+    float embd_sd = 1.0f;         // deviation of the token embeddings (the layers' weights: 0.02)
 };
 
 // The known shapes; an unknown name gives an error listing them.
 result<synth_shape> synth_shape_named(const std::string& name);
 std::vector<std::string> synth_shape_names();
 
-// Writes a model of that shape with weights of `type` (matrices; norms are
-// F32, the embedding Q8_0 unless type is F32/F16/BF16). Deterministic for a seed.
+// The weight type named as GGUF tools spell it ("Q4_K", "IQ4_XS", "F16"), of
+// those write_synth_model takes; an unknown name gives an error listing them.
+result<ggml_type> synth_type_named(const std::string& name);
+std::vector<std::string> synth_type_names();
+
+// Writes a model of that shape with weights of `type` (matrices; norms and
+// biases are F32, the embedding Q8_0 unless type is F32/F16/BF16). Types with
+// a reference quantizer quantize N(0, 0.02)-like values; the others (K-quants,
+// IQ4) get random blocks whose scales are set for a zero mean and that
+// deviation. Any type the model accepts; deterministic for a seed.
 status write_synth_model(const synth_shape& shape, ggml_type type, const std::string& path,
                          std::uint64_t seed = 1);
 

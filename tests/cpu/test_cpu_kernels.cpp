@@ -407,6 +407,42 @@ TEST_F(CpuKernels, matmul_matches_scalar)
     });
 }
 
+// The K-quant tiles (prefill: 4 rows x 4 tokens, each super-block unpacked
+// once per 4 tokens) run each pair's steps of the table's vec_dot in the same
+// order, so every output equals that dot exactly, on every level this CPU has.
+TEST_F(CpuKernels, kQuantTilesEqualTheTableDotBitForBit)
+{
+    for (const std::string& l : test::simd_levels())
+        for (ggml_type t : {ggml_type::q4_K, ggml_type::q6_K})
+            for (int n_tokens : {1, 3, 4, 6, 17}) {
+                SCOPED_TRACE(l + " " + type_name(t) + " tokens=" + std::to_string(n_tokens));
+                ASSERT_TRUE(set_cpu_kernel_level(l.c_str()));
+                std::mt19937 rng(91 + n_tokens + static_cast<int>(t));
+                const int n_in = 1024, n_out = 11;
+                const auto wdata = random_weights(rng, t, n_out, n_in);
+                weight_view w;
+                w.type = t;
+                w.n_in = n_in;
+                w.n_out = n_out;
+                w.data = wdata.data();
+                w.row_bytes = row_bytes(t, n_in);
+                const auto x = random_floats(rng, static_cast<std::int64_t>(n_tokens) * n_in, QK_K);
+                thread_pool pool(2);
+                matmul_scratch scratch;
+                std::vector<float> y(static_cast<std::size_t>(n_tokens) * n_out, NAN);
+                matmul(w, x.data(), n_tokens, y.data(), pool, scratch);
+
+                const weight_kernels* k = kernels_for(t);
+                std::vector<std::uint8_t> a(static_cast<std::size_t>(row_bytes(k->vec_dot_type, n_in)));
+                for (int tok = 0; tok < n_tokens; ++tok) {
+                    from_float_for(k->vec_dot_type)(x.data() + static_cast<std::ptrdiff_t>(tok) * n_in, a.data(), n_in);
+                    for (int r = 0; r < n_out; ++r)
+                        ASSERT_EQ(y[static_cast<std::size_t>(tok) * n_out + r], k->vec_dot(n_in, w.data + r * w.row_bytes, a.data()))
+                            << "row " << r << ", token " << tok;
+                }
+            }
+}
+
 TEST_F(CpuKernels, elementwise_ops_match_scalar)
 {
     std::mt19937 rng(5);

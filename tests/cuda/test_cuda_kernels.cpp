@@ -117,6 +117,11 @@ std::vector<std::uint8_t> random_weights(ggml_type t, std::int64_t n_in, std::in
         case ggml_type::q4_1: put(blk, scale(g_rng)); put(blk + 2, -8 * scale(g_rng)); break;
         case ggml_type::q4_K: case ggml_type::q5_K: put(blk, scale(g_rng) / 16); put(blk + 2, scale(g_rng) / 16); break;
         case ggml_type::q6_K: put(blk + 208, scale(g_rng) / 16); break;
+        case ggml_type::q5_0: case ggml_type::iq4_nl: put(blk, scale(g_rng) / 4); break;
+        case ggml_type::q5_1: put(blk, scale(g_rng)); put(blk + 2, -16 * scale(g_rng)); break;
+        case ggml_type::q2_K: put(blk + 80, scale(g_rng) / 4); put(blk + 82, scale(g_rng) / 4); break;
+        case ggml_type::q3_K: put(blk + 108, scale(g_rng) / 16); break;
+        case ggml_type::iq4_xs: put(blk, scale(g_rng) / 64); break;
         default: break;
         }
     }
@@ -130,8 +135,9 @@ std::vector<float> dequant_cpu(ggml_type t, const std::vector<std::uint8_t>& w, 
     return f;
 }
 
-const ggml_type k_types[] = {ggml_type::f32, ggml_type::f16, ggml_type::bf16, ggml_type::q4_0, ggml_type::q4_1,
-                             ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
+const ggml_type k_types[] = {ggml_type::f32,  ggml_type::f16,  ggml_type::bf16, ggml_type::q4_0,  ggml_type::q4_1,
+                             ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K,  ggml_type::q5_0,
+                             ggml_type::q5_1, ggml_type::q2_K, ggml_type::q3_K, ggml_type::iq4_nl, ggml_type::iq4_xs};
 
 // ---- weights: dequantization, embedding rows, matvec, GEMM ---------------------------------
 
@@ -242,6 +248,25 @@ void test_ops() {
         dev_mem dg(g), du(u), dy(n_el * 4);
         check_status("silu_mul", launch_silu_mul(dg.as<float>(), du.as<float>(), dy.as<float>(), n_el, nullptr));
         check("silu_mul", rel_error(dy.read<float>(n_el), ref), 1e-5);
+        // gemma3's GeGLU: gelu_tanh(g) * u in double, the tanh form itself.
+        std::vector<float> geglu(n_el);
+        for (std::size_t i = 0; i < n_el; ++i) {
+            const double x = g[i];
+            geglu[i] = static_cast<float>(0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))) * u[i]);
+        }
+        dev_mem dgy(n_el * 4);
+        check_status("gelu_tanh_mul", launch_gelu_tanh_mul(dg.as<float>(), du.as<float>(), dgy.as<float>(), n_el, nullptr));
+        check("gelu_tanh_mul", rel_error(dgy.read<float>(n_el), geglu), 1e-5);
+        std::vector<float> scaled(n_el), capped(n_el);
+        for (std::size_t i = 0; i < n_el; ++i) {
+            scaled[i] = g[i] * 16.0f;
+            capped[i] = static_cast<float>(3.0 * std::tanh(static_cast<double>(scaled[i]) / 3.0));
+        }
+        dev_mem ds(g);
+        check_status("scale", launch_scale(ds.as<float>(), 16.0f, n_el, nullptr));
+        check("scale", rel_error(ds.read<float>(n_el), scaled), 1e-7);
+        check_status("soft_cap", launch_soft_cap(ds.as<float>(), 3.0f, n_el, nullptr));
+        check("soft_cap", rel_error(ds.read<float>(n_el), capped), 1e-5);
         std::vector<float> sum = g;
         add_inplace(sum.data(), u.data(), static_cast<std::int64_t>(n_el));
         check_status("add", launch_add(dg.as<float>(), du.as<float>(), n_el, nullptr));

@@ -240,7 +240,7 @@ def greedy_entry(engine, llm, name, kind, text):
     return entry, first_logits
 
 
-def load_llama(llama_cpp, model_path):
+def load_llama(llama_cpp, model_path, **extra):
     """Llama with llama.cpp's plain CPU kernels (no AMX / repacked weights).
 
     llama-cpp-python 0.3.16 bundles a llama.cpp whose AMX kernels give wrong
@@ -261,7 +261,7 @@ def load_llama(llama_cpp, model_path):
     llama_cpp.llama_cpp.llama_model_default_params = without_extra_buffer_types
     try:
         return Llama(model_path=str(model_path), n_ctx=N_CTX, n_threads=N_THREADS,
-                     n_threads_batch=N_THREADS, logits_all=True, verbose=False, seed=0)
+                     n_threads_batch=N_THREADS, logits_all=True, verbose=False, seed=0, **extra)
     finally:
         llama_cpp.llama_cpp.llama_model_default_params = default_params
 

@@ -273,6 +273,111 @@ float dot_q6_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
     return hsum_ps(acc);
 }
 
+// ---- K-quant tiles: nr weight rows x nt tokens ---------------------------------------------
+// Each (row, token) pair runs exactly the steps of the dot above (the same
+// integer sums, the same f32 accumulation in block order), so a tile equals
+// vec_dot bit for bit; what it saves is unpacking a row's quants and 6-bit
+// scales once per super-block for nt tokens instead of once per token. The
+// nt activation rows of a tile (a few KB) stay in L1 while the rows pass.
+// g.nb counts super-blocks of 256; weight and activation scales are read from
+// the blocks (g.wd, g.ad are not used).
+
+template <int NT>
+void tile_q4_K_avx2(const tile_args& g) {
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    for (int r = 0; r < g.nr; ++r) {
+        auto* w = reinterpret_cast<const block_q4_K*>(g.w + r * g.w_stride);
+        __m256 acc[NT];
+        float acc_m[NT];
+        for (int t = 0; t < NT; ++t) {
+            acc[t] = _mm256_setzero_ps();
+            acc_m[t] = 0;
+        }
+        for (std::int64_t b = 0; b < g.nb; ++b) {
+            std::uint8_t sc[8], mn[8];
+            unpack_scales_k4(w[b].scales, sc, mn);
+            __m256i q[8];   // sub-blocks of 32: 2j low nibbles, 2j + 1 high nibbles of qs[32 j ..]
+            for (int j = 0; j < 4; ++j) {
+                const __m256i v = load256(w[b].qs + 32 * j);
+                q[2 * j] = _mm256_and_si256(v, low4);
+                q[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+            }
+            const float wd = h2f(w[b].d), wm = h2f(w[b].dmin);
+            for (int t = 0; t < NT; ++t) {
+                const block_q8_K& a = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride)[b];
+                acc_m[t] += a.d * wm * static_cast<float>(mins_dot(mn, a.bsums));
+                __m256i sumi = _mm256_setzero_si256();
+                for (int j = 0; j < 4; ++j) {
+                    const __m256i p0 = _mm256_maddubs_epi16(q[2 * j], load256(a.qs + 64 * j));
+                    const __m256i p1 = _mm256_maddubs_epi16(q[2 * j + 1], load256(a.qs + 64 * j + 32));
+                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j])));
+                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1])));
+                }
+                acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(a.d * wd), _mm256_cvtepi32_ps(sumi), acc[t]);
+            }
+        }
+        for (int t = 0; t < NT; ++t) g.y[t * g.ldy + r] = hsum_ps(acc[t]) - acc_m[t];
+    }
+}
+
+template <int NT>
+void tile_q6_K_avx2(const tile_args& g) {
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    const __m256i three = _mm256_set1_epi8(3);
+    for (int r = 0; r < g.nr; ++r) {
+        auto* w = reinterpret_cast<const block_q6_K*>(g.w + r * g.w_stride);
+        __m256 acc[NT];
+        for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
+        for (std::int64_t b = 0; b < g.nb; ++b) {
+            const std::int8_t* sc = w[b].scales;
+            __m256i q[8];   // 4 half + k: the 6-bit quants (0..63) of elements 128 half + 32 k ..
+            for (int half = 0; half < 2; ++half) {
+                const std::uint8_t* ql = w[b].ql + 64 * half;
+                const __m256i qh = load256(w[b].qh + 32 * half);
+                const __m256i l0 = load256(ql), l1 = load256(ql + 32);
+                __m256i* o = q + 4 * half;
+                o[0] = _mm256_or_si256(_mm256_and_si256(l0, low4), _mm256_slli_epi16(_mm256_and_si256(qh, three), 4));
+                o[1] = _mm256_or_si256(_mm256_and_si256(l1, low4),
+                                       _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 2), three), 4));
+                o[2] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l0, 4), low4),
+                                       _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 4), three), 4));
+                o[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), low4),
+                                       _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 6), three), 4));
+            }
+            const float wd = h2f(w[b].d);
+            for (int t = 0; t < NT; ++t) {
+                const block_q8_K& a = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride)[b];
+                int bias = 0;
+                for (int j = 0; j < QK_K / 16; ++j) bias += sc[j] * a.bsums[j];
+                __m256i sumi = _mm256_setzero_si256();
+                for (int half = 0; half < 2; ++half)
+                    for (int k = 0; k < 4; ++k) {
+                        const std::int8_t* s = sc + 8 * half + 2 * k;
+                        const __m256i p = _mm256_maddubs_epi16(q[4 * half + k], load256(a.qs + 128 * half + 32 * k));
+                        const __m256i scale = _mm256_set_m128i(_mm_set1_epi16(s[1]), _mm_set1_epi16(s[0]));
+                        sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scale));
+                    }
+                sumi = _mm256_sub_epi32(sumi, _mm256_setr_epi32(32 * bias, 0, 0, 0, 0, 0, 0, 0));
+                acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(a.d * wd), _mm256_cvtepi32_ps(sumi), acc[t]);
+            }
+        }
+        for (int t = 0; t < NT; ++t) g.y[t * g.ldy + r] = hsum_ps(acc[t]);
+    }
+}
+
+// Dispatch on the tile's token count to a fixed-size loop.
+template <template <int> class kernel>
+void k_tile(const tile_args& g) {
+    switch (g.nt) {
+    case 4: kernel<4>::run(g); break;
+    case 3: kernel<3>::run(g); break;
+    case 2: kernel<2>::run(g); break;
+    default: kernel<1>::run(g); break;
+    }
+}
+template <int NT> struct q4_K_tile { static void run(const tile_args& g) { tile_q4_K_avx2<NT>(g); } };
+template <int NT> struct q6_K_tile { static void run(const tile_args& g) { tile_q6_K_avx2<NT>(g); } };
+
 tile_fn tile_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_0: return tile_simd<isa_avx2, q4_0_weights>;
@@ -280,6 +385,8 @@ tile_fn tile_for(ggml_type t) {
     case ggml_type::q5_0: return tile_simd<isa_avx2, q5_0_weights>;
     case ggml_type::q5_1: return tile_simd<isa_avx2, q5_1_weights>;
     case ggml_type::q8_0: return tile_simd<isa_avx2, q8_0_weights>;
+    case ggml_type::q4_K: return k_tile<q4_K_tile>;
+    case ggml_type::q6_K: return k_tile<q6_K_tile>;
     default: return nullptr;
     }
 }

@@ -3,7 +3,8 @@
 // rows across threads. Where the active kernel level has a tiled kernel for
 // the weight type (matmul_simd.h), each thread walks its rows 4 at a time and,
 // for those 4 rows, all tokens 4 at a time: a 4x4 register tile of dot
-// products per call, each weight block loaded once per 4 tokens. Other types
+// products per call, each weight block loaded once per 4 tokens (for Q4_K and
+// Q6_K, each super-block's quants and scales unpacked once per 4 tokens). Other types
 // use the table's vec_dot per (row, token) pair, rows in tiles of 16. Prefill
 // on a CPU with AMX-INT8 goes through 16 x 16 AMX tiles (amx_simd.cpp).
 #include "engine/backend/cpu/matmul.h"
@@ -97,6 +98,10 @@ void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d,
     }
 }
 
+// Elements per block of a tile's activation rows: super-blocks of 256 for the
+// K-quants (q8_K activations), else 32.
+std::int64_t tile_block(const weight_kernels& k) { return k.vec_dot_type == ggml_type::q8_K ? QK_K : 32; }
+
 // Tokens from which prefill goes through AMX tiles (16 tokens per tile).
 constexpr std::int64_t k_amx_min_tokens = 16;
 
@@ -163,6 +168,7 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         return;
     }
     const ggml_type at = k.vec_dot_type;
+    const bool k_quant = at == ggml_type::q8_K;   // K-quant tiles read every scale from the blocks
     const from_float_fn quantize = from_float_for(at);
     const tiled_layout L = layout_for(w0.n_in, row_bytes(at, w0.n_in), n_tokens, pool.size());
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
@@ -175,7 +181,7 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
     auto quantize_rows = [&](std::int64_t t0, std::int64_t t1) {
         for (std::int64_t t = t0; t < t1; ++t) {
             quantize(x + t * w0.n_in, act + t * L.act_row, w0.n_in);
-            act_scales(at, act + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
+            if (!k_quant) act_scales(at, act + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
         }
     };
     if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
@@ -192,9 +198,9 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         float* wd = reinterpret_cast<float*>(base + L.wsc) + static_cast<std::int64_t>(ith) * 2 * k_tile_rows * L.nb;
         float* wm = wd + k_tile_rows * L.nb;
         // Pre-converted weight scales pay off when a row tile meets several token tiles.
-        const bool pre = kernel_tokens > k_tile_tokens;
+        const bool pre = !k_quant && kernel_tokens > k_tile_tokens;
         tile_args g;
-        g.nb = L.nb;
+        g.nb = k_quant ? w0.n_in / QK_K : L.nb;
         g.a_stride = L.act_row;
         g.a_block = has_sums ? sizeof(block_q8_1) : sizeof(block_q8_0);
         g.a_qs = has_sums ? 4 : 2;
@@ -236,7 +242,12 @@ int matmul_kernel_class(std::int64_t kernel_tokens) {
 
 tile_fn tile_kernel_for(ggml_type t) {
     const char* level = cpu_kernel_level();
-    if (std::strcmp(level, "avx512") == 0) return avx512_tile_kernel(t);
+    if (std::strcmp(level, "avx512") == 0) {
+        if (const tile_fn f = avx512_tile_kernel(t)) return f;
+        // The avx512 table keeps AVX2's K-quant dots, so AVX2's K-quant tiles
+        // (equal to those dots bit for bit) serve it too.
+        return t == ggml_type::q4_K || t == ggml_type::q6_K ? avx2_tile_kernel(t) : nullptr;
+    }
     if (std::strcmp(level, "avx2") == 0) return avx2_tile_kernel(t);
     return nullptr;
 }
@@ -255,7 +266,7 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
     const weight_kernels* k = kernels_for(w.type);
     if (n_tokens <= 0) return;
     if (kernel_tokens <= 0) kernel_tokens = n_tokens;
-    if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % 32 == 0) {
+    if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % tile_block(*k) == 0) {
         matmul_tiled(&w, &y, 1, x, n_tokens, kernel_tokens, pool, scratch, *k, tile);
         return;
     }
@@ -294,7 +305,7 @@ void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const flo
     bool same = n_mats >= 1 && n_mats <= 3;
     for (int m = 1; same && m < n_mats; ++m) same = ws[m].type == ws[0].type && ws[m].n_in == ws[0].n_in;
     const tile_fn tile = same ? tile_kernel_for(ws[0].type) : nullptr;
-    if (tile && ws[0].n_in % 32 == 0 && n_tokens > 0) {
+    if (tile && ws[0].n_in % tile_block(*kernels_for(ws[0].type)) == 0 && n_tokens > 0) {
         matmul_tiled(ws, ys, n_mats, x, n_tokens, kernel_tokens, pool, scratch, *kernels_for(ws[0].type), tile);
         return;
     }

@@ -6,7 +6,9 @@
 // weight block scales too when many tokens share them (prefill), else the
 // kernel converts them as it goes (decode: one pass over the weights). The
 // inner loop does integer dots and one multiply-add per pair and block.
-// Numerics are those of the kernel table's vec_dot for the type.
+// Numerics are those of the kernel table's vec_dot for the type. The K-quant
+// tiles (AVX2: q4_K, q6_K) read every scale from the blocks and equal vec_dot
+// bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -16,12 +18,12 @@
 namespace kvlens {
 
 struct tile_args {
-    std::int64_t nb = 0;               // 32-element blocks per row
-    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1, q5_0, q5_1 or q8_0 blocks)
+    std::int64_t nb = 0;               // 32-element blocks per row (K-quants: super-blocks of 256)
+    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1, q5_0, q5_1, q8_0, q4_K or q6_K blocks)
     std::int64_t w_stride = 0;         // bytes between weight rows
     const float* wd = nullptr;         // (nr, nb) f32 weight block scales d; nullptr: read from the blocks
     const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1, q5_1, with wd)
-    const std::uint8_t* a = nullptr;   // first activation row (q8_0 or q8_1 blocks)
+    const std::uint8_t* a = nullptr;   // first activation row (q8_0, q8_1 or q8_K blocks)
     std::int64_t a_stride = 0;         // bytes between activation rows
     std::int64_t a_block = 0;          // bytes per activation block (34 q8_0, 36 q8_1)
     std::int64_t a_qs = 0;             // byte offset of the quants in an activation block (2, 4)

@@ -139,9 +139,6 @@ status cuda_backend::init(const cuda_device_info& dev) {
     timer_ = kernel_timer::from_env();
     if (timer_) graphs_enabled_ = false;   // marks between launches, not inside a graph
     if (o_.max_batch < 1 || o_.max_ctx < 1) return make_error("CUDA backend: max_batch and max_ctx must be positive");
-    // Gemma 3's forward pass (post-norms, GeGLU, per-layer RoPE) is CPU-only for now.
-    if (c_.architecture == arch::gemma3)
-        return make_error(fmt::format("the CUDA backend does not run {} models yet (the CPU backend does)", c_.arch_name));
     // Before any allocation: do the weights and the planned KV pool fit at all?
     if (auto why = device_misfit(m_.info().weight_bytes, o_.kv_pool_bytes, dev.free_bytes, dev.total_bytes)) return make_error(*why);
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -301,8 +298,8 @@ status cuda_backend::layer(int il, int n, bool decode) {
     rp.n_head_kv = c_.n_head_kv;
     rp.head_dim = HD;
     rp.n_rot = c_.n_rot;
-    rp.freq_base = c_.rope_freq_base;
-    rp.freq_scale = c_.rope_freq_scale;
+    rp.freq_base = c_.rope_base(il);     // gemma3: local layers have their own base
+    rp.freq_scale = c_.rope_scale(il);
     rp.neox = c_.rope_neox;
     if (auto st = launch_rope(rp, s); !st) return st;
     mark("rope");
@@ -322,13 +319,18 @@ status cuda_backend::layer(int il, int n, bool decode) {
     if (auto st = launch_kv_store(kv, k_, v_, n, s); !st) return st;
     mark("kv_store");
 
+    // Sliding-window layers (gemma3) keep their K/V under the global block
+    // table like every layer, and the window masks what they read. The
+    // engine's local block tables are not used: this pool has every layer's
+    // rows in each global block, and a sequence holds its global blocks for
+    // every position, so nothing the local group releases is lost here.
     attention_params ap;
     ap.q = q_;
     ap.out = att_;
     ap.n_tokens = n;
     ap.n_head = c_.n_head;
     ap.window = c_.layer_window.empty() ? 0 : c_.layer_window[static_cast<std::size_t>(il)];
-    ap.scale = 1.0f / std::sqrt(static_cast<float>(HD));
+    ap.scale = c_.score_scale();
     ap.kv = kv;
     if (decode) {
         // Split-K over the context; each token's split length follows its own
@@ -343,20 +345,33 @@ status cuda_backend::layer(int il, int n, bool decode) {
 
     if (auto st = matmul(l.wo, att_, n, xb_, mm_, s); !st) return st;
     mark("wo matmul");
+    if (l.post_attn_norm) {   // gemma3
+        if (auto st = launch_rms_norm(xb_, nullptr, l.post_attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+        mark("post_attention_norm");
+    }
     if (auto st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s); !st) return st;
     mark("residual add");
 
-    // Feed-forward block (SwiGLU).
+    // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU).
     if (auto st = launch_rms_norm(x_, nullptr, l.ffn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
     mark("ffn_norm");
     const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
     float* gu_out[2] = {hb_, hb2_};
     if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
     mark("gate/up matmul");
-    if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
-    mark("silu_mul");
+    if (c_.ffn_act == ffn_activation::gelu_tanh) {
+        if (auto st = launch_gelu_tanh_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+        mark("gelu_tanh_mul");
+    } else {
+        if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+        mark("silu_mul");
+    }
     if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
     mark("down matmul");
+    if (l.post_ffw_norm) {   // gemma3
+        if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+        mark("post_ffw_norm");
+    }
     const status st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s);
     mark("residual add");
     return st;
@@ -372,6 +387,10 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("batch inputs copy");
     if (auto st = launch_get_rows(w_.tok_embd, d_tokens(), n, x_, stream_); !st) return st;
     mark("embedding rows");
+    if (c_.embd_scale != 1.0f) {   // gemma3: sqrt(n_embd)
+        if (auto st = launch_scale(x_, c_.embd_scale, static_cast<std::int64_t>(n) * c_.n_embd, stream_); !st) return st;
+        mark("embedding scale");
+    }
     for (int il = 0; il < c_.n_layer; ++il)
         if (auto st = layer(il, n, decode); !st) return make_error(fmt::format("layer {}: {}", il, st.message()));
     if (n_logits == 0) return {};
@@ -380,6 +399,12 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("output_norm");
     if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
     mark("output matmul");
+    if (c_.final_logit_softcap > 0) {
+        if (auto st = launch_soft_cap(logits_, c_.final_logit_softcap, static_cast<std::int64_t>(n_logits) * c_.n_vocab,
+                                      stream_); !st)
+            return st;
+        mark("logit soft-cap");
+    }
     CUDA_CHECK(cudaMemcpyAsync(logits_dst, logits_, static_cast<std::size_t>(n_logits) * c_.n_vocab * sizeof(float),
                                cudaMemcpyDeviceToHost, stream_));
     mark("logits copy");

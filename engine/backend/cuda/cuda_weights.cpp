@@ -136,6 +136,8 @@ result<dev_weights> upload_weights(const model& m, cudaStream_t s) {
         vector(o.bv, l.bv);
         vector(o.q_norm, l.q_norm);
         vector(o.k_norm, l.k_norm);
+        vector(o.post_attn_norm, l.post_attn_norm);
+        vector(o.post_ffw_norm, l.post_ffw_norm);
     }
 
     // Pass 2: allocate once, resolve pointers, copy.

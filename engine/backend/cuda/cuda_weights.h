@@ -26,6 +26,8 @@ struct dev_layer {
     const float* q_norm = nullptr;               // (head_dim) or null
     const float* k_norm = nullptr;               // (head_dim) or null
     const float* ffn_norm = nullptr;             // (n_embd)
+    const float* post_attn_norm = nullptr;       // (n_embd) or null (gemma3)
+    const float* post_ffw_norm = nullptr;        // (n_embd) or null (gemma3)
     dev_matrix w_gate, w_up, w_down;             // (n_ff, n_embd) x2, (n_embd, n_ff)
 };
 

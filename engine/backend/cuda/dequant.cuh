@@ -18,9 +18,15 @@ template <> struct wtype<ggml_type::bf16> { static constexpr int block = 1, byte
 template <> struct wtype<ggml_type::q4_0> { static constexpr int block = 32, bytes = 18; };
 template <> struct wtype<ggml_type::q4_1> { static constexpr int block = 32, bytes = 20; };
 template <> struct wtype<ggml_type::q8_0> { static constexpr int block = 32, bytes = 34; };
+template <> struct wtype<ggml_type::q5_0> { static constexpr int block = 32, bytes = 22; };
+template <> struct wtype<ggml_type::q5_1> { static constexpr int block = 32, bytes = 24; };
+template <> struct wtype<ggml_type::iq4_nl> { static constexpr int block = 32, bytes = 18; };
 template <> struct wtype<ggml_type::q4_K> { static constexpr int block = 256, bytes = 144; };
 template <> struct wtype<ggml_type::q5_K> { static constexpr int block = 256, bytes = 176; };
 template <> struct wtype<ggml_type::q6_K> { static constexpr int block = 256, bytes = 210; };
+template <> struct wtype<ggml_type::q2_K> { static constexpr int block = 256, bytes = 84; };
+template <> struct wtype<ggml_type::q3_K> { static constexpr int block = 256, bytes = 110; };
+template <> struct wtype<ggml_type::iq4_xs> { static constexpr int block = 256, bytes = 136; };
 
 // The j-th six-bit scale and minimum of a q4_K / q5_K super-block.
 __device__ __forceinline__ void scale_min_k4(int j, const std::uint8_t* q, int& d, int& m) {
@@ -160,6 +166,106 @@ template <> __device__ __forceinline__ void dequant32<ggml_type::q6_K>(const std
     }
 }
 
+// q5_0 / q5_1: nibbles as q4_0, bit 4 of element j is bit j of qh (little-endian).
+template <bool has_min>
+__device__ __forceinline__ void dequant32_q5(const std::uint8_t* b, float* out) {
+    const float d = load_f16(b);
+    const float m = has_min ? load_f16(b + 2) : 0.0f;
+    const std::uint8_t* qh = b + (has_min ? 4 : 2);
+    const std::uint8_t* qs = qh + 4;
+    const std::uint32_t h = static_cast<std::uint32_t>(qh[0]) | (static_cast<std::uint32_t>(qh[1]) << 8) |
+                            (static_cast<std::uint32_t>(qh[2]) << 16) | (static_cast<std::uint32_t>(qh[3]) << 24);
+#pragma unroll
+    for (int l = 0; l < 16; ++l) {
+        const int q0 = (qs[l] & 0xF) | (((h >> l) & 1) << 4);
+        const int q1 = (qs[l] >> 4) | (((h >> (l + 16)) & 1) << 4);
+        out[l] = has_min ? static_cast<float>(q0) * d + m : static_cast<float>(q0 - 16) * d;
+        out[16 + l] = has_min ? static_cast<float>(q1) * d + m : static_cast<float>(q1 - 16) * d;
+    }
+}
+
+template <> __device__ __forceinline__ void dequant32<ggml_type::q5_0>(const std::uint8_t* row, int c, float* out) {
+    dequant32_q5<false>(row + 22 * c, out);
+}
+
+template <> __device__ __forceinline__ void dequant32<ggml_type::q5_1>(const std::uint8_t* row, int c, float* out) {
+    dequant32_q5<true>(row + 24 * c, out);
+}
+
+// q2_K: element e = 32 sub + l of a super-block is bits 2 (sub % 4) of
+// qs[32 (sub / 4) + l]; scales[e / 16]: low nibble scale, high nibble minimum.
+template <> __device__ __forceinline__ void dequant32<ggml_type::q2_K>(const std::uint8_t* row, int c, float* out) {
+    const std::uint8_t* b = row + 84 * (c / 8);
+    const int sub = c % 8;
+    const float d = load_f16(b + 80), dmin = load_f16(b + 82);
+    const std::uint8_t* qs = b + 16 + 32 * (sub / 4);
+    const int shift = 2 * (sub % 4);
+#pragma unroll
+    for (int l = 0; l < 32; ++l) {
+        const int sc = b[2 * sub + l / 16];
+        out[l] = d * static_cast<float>(sc & 0xF) * static_cast<float>((qs[l] >> shift) & 3) -
+                 dmin * static_cast<float>(sc >> 4);
+    }
+}
+
+// q3_K: q2_K's 2-bit quants minus 4 where bit sub of hmask[l] is clear,
+// times a signed 6-bit scale (low nibbles in scales[0..8), high bits in 8..12).
+template <> __device__ __forceinline__ void dequant32<ggml_type::q3_K>(const std::uint8_t* row, int c, float* out) {
+    const std::uint8_t* b = row + 110 * (c / 8);
+    const int sub = c % 8;
+    const std::uint8_t* hmask = b;
+    const std::uint8_t* qs = b + 32 + 32 * (sub / 4);
+    const std::uint8_t* scales = b + 96;
+    const float d = load_f16(b + 108);
+    const int shift = 2 * (sub % 4);
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+        const int i = 2 * sub + half;
+        const int low = (scales[i % 8] >> (4 * (i / 8))) & 0xF;
+        const int high = (scales[8 + i % 4] >> (2 * (i / 4))) & 3;
+        const float dl = d * static_cast<float>((low | (high << 4)) - 32);
+#pragma unroll
+        for (int k = 0; k < 16; ++k) {
+            const int l = 16 * half + k;
+            const int q = ((qs[l] >> shift) & 3) - (((hmask[l] >> sub) & 1) ? 0 : 4);
+            out[l] = dl * static_cast<float>(q);
+        }
+    }
+}
+
+// The sixteen levels of iq4_nl / iq4_xs (k_iq4_values).
+__device__ __forceinline__ float iq4_level(int q) {
+    const signed char levels[16] = {-127, -104, -83, -65, -49, -35, -22, -10, 1, 13, 25, 38, 53, 69, 89, 113};
+    return static_cast<float>(levels[q]);
+}
+
+template <> __device__ __forceinline__ void dequant32<ggml_type::iq4_nl>(const std::uint8_t* row, int c, float* out) {
+    const std::uint8_t* b = row + 18 * c;
+    const float d = load_f16(b);
+#pragma unroll
+    for (int l = 0; l < 16; ++l) {
+        out[l] = d * iq4_level(b[2 + l] & 0xF);
+        out[16 + l] = d * iq4_level(b[2 + l] >> 4);
+    }
+}
+
+// iq4_xs: sub-block ib of 32 in iq4_nl's nibble order at qs[16 ib], scaled by
+// d * (ls - 32), ls = 4 bits of scales_l[ib / 2] | 2 bits of scales_h << 4.
+template <> __device__ __forceinline__ void dequant32<ggml_type::iq4_xs>(const std::uint8_t* row, int c, float* out) {
+    const std::uint8_t* b = row + 136 * (c / 8);
+    const int ib = c % 8;
+    const float d = load_f16(b);
+    const int scales_h = b[2] | (b[3] << 8);
+    const int ls = ((b[4 + ib / 2] >> (4 * (ib % 2))) & 0xF) | (((scales_h >> (2 * ib)) & 3) << 4);
+    const float dl = d * static_cast<float>(ls - 32);
+    const std::uint8_t* qs = b + 8 + 16 * ib;
+#pragma unroll
+    for (int l = 0; l < 16; ++l) {
+        out[l] = dl * iq4_level(qs[l] & 0xF);
+        out[16 + l] = dl * iq4_level(qs[l] >> 4);
+    }
+}
+
 // Runs BODY with the constexpr ggml_type T bound to t, for every supported
 // weight type; unsupported types run nothing. (C++17: the CUDA sources build
 // as C++17, see CMakeLists.txt.)
@@ -174,6 +280,12 @@ template <> __device__ __forceinline__ void dequant32<ggml_type::q6_K>(const std
     case ::kvlens::ggml_type::q4_K: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q4_K; BODY; } break; \
     case ::kvlens::ggml_type::q5_K: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q5_K; BODY; } break; \
     case ::kvlens::ggml_type::q6_K: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q6_K; BODY; } break; \
+    case ::kvlens::ggml_type::q5_0: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q5_0; BODY; } break; \
+    case ::kvlens::ggml_type::q5_1: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q5_1; BODY; } break; \
+    case ::kvlens::ggml_type::q2_K: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q2_K; BODY; } break; \
+    case ::kvlens::ggml_type::q3_K: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::q3_K; BODY; } break; \
+    case ::kvlens::ggml_type::iq4_nl: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::iq4_nl; BODY; } break; \
+    case ::kvlens::ggml_type::iq4_xs: { constexpr ::kvlens::ggml_type T = ::kvlens::ggml_type::iq4_xs; BODY; } break; \
     default: break;                                                                         \
     }
 

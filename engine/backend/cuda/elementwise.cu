@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Element-wise kernels: residual add, bias add, SwiGLU (silu(gate) * up).
+// Element-wise kernels: residual add, bias add, SwiGLU (silu(gate) * up),
+// GeGLU (gelu_tanh(gate) * up), scaling and soft-capping.
 #include "engine/backend/cuda/cuda_check.h"
 #include "engine/backend/cuda/norm_rope.h"
 
@@ -29,7 +30,51 @@ __global__ void silu_mul_kernel(const float* gate, const float* up, float* y, st
     }
 }
 
+// gelu_tanh(g) = g * sigmoid(2u), u = sqrt(2/pi) (g + 0.044715 g^3): the CPU's
+// form (cpu_backend.cpp gelu_tanh_mul), z = 2u, silu(z) * up / s with z = s g.
+__global__ void gelu_tanh_mul_kernel(const float* gate, const float* up, float* y, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
+        const float g = gate[i];
+        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
+        const float z = s * g;
+        y[i] = z / (1.0f + expf(-z)) * (up[i] / s);
+    }
+}
+
+__global__ void scale_kernel(float* x, float a, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= a;
+}
+
+__global__ void soft_cap_kernel(float* x, float cap, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) x[i] = cap * tanhf(x[i] / cap);
+}
+
 }  // namespace
+
+status launch_gelu_tanh_mul(const float* gate, const float* up, float* y, std::int64_t count, cudaStream_t s) {
+    if (count == 0) return {};
+    gelu_tanh_mul_kernel<<<grid_for(count), threads, 0, s>>>(gate, up, y, count);
+    CUDA_CHECK_LAUNCH("gelu_tanh_mul_kernel");
+    return {};
+}
+
+status launch_scale(float* x, float a, std::int64_t count, cudaStream_t s) {
+    if (count == 0) return {};
+    scale_kernel<<<grid_for(count), threads, 0, s>>>(x, a, count);
+    CUDA_CHECK_LAUNCH("scale_kernel");
+    return {};
+}
+
+status launch_soft_cap(float* x, float cap, std::int64_t count, cudaStream_t s) {
+    if (count == 0) return {};
+    soft_cap_kernel<<<grid_for(count), threads, 0, s>>>(x, cap, count);
+    CUDA_CHECK_LAUNCH("soft_cap_kernel");
+    return {};
+}
 
 status launch_add(float* y, const float* x, std::int64_t count, cudaStream_t s) {
     if (count == 0) return {};

@@ -147,7 +147,13 @@ status launch_matvec(const dev_matrix& w, const float* x, const block_q8_1_dev* 
     case ggml_type::q4_K:
     case ggml_type::q5_K:
     case ggml_type::q6_K:
-        if ((w.type == ggml_type::q4_K || w.type == ggml_type::q5_K || w.type == ggml_type::q6_K) && w.n_in % 256 != 0)
+    case ggml_type::q5_0:
+    case ggml_type::q5_1:
+    case ggml_type::q2_K:
+    case ggml_type::q3_K:
+    case ggml_type::iq4_nl:
+    case ggml_type::iq4_xs:
+        if (traits_of(w.type).block_size == 256 && w.n_in % 256 != 0)
             return make_error("matvec: K-quant row length is not a multiple of 256");
         KVLENS_WEIGHT_TYPE_SWITCH(w.type, (matvec_f32_kernel<T><<<grid, block, 0, s>>>(w.data, w.row_bytes, n_chunks,
                                                                                      w.n_out, x, n, y)));

@@ -35,5 +35,11 @@ status launch_add(float* y, const float* x, std::int64_t count, cudaStream_t s);
 status launch_add_bias(float* x, const float* b, int n_rows, int n, cudaStream_t s);
 // y (count) = silu(gate) * up; y may alias gate
 status launch_silu_mul(const float* gate, const float* up, float* y, std::int64_t count, cudaStream_t s);
+// y (count) = gelu_tanh(gate) * up (Gemma's GeGLU); y may alias gate
+status launch_gelu_tanh_mul(const float* gate, const float* up, float* y, std::int64_t count, cudaStream_t s);
+// x (count) *= a (Gemma's embedding scale)
+status launch_scale(float* x, float a, std::int64_t count, cudaStream_t s);
+// x (count) = cap * tanh(x / cap) (final logit soft-capping)
+status launch_soft_cap(float* x, float cap, std::int64_t count, cudaStream_t s);
 
 }  // namespace kvlens

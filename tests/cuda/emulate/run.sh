@@ -6,8 +6,8 @@
 # libcudart/libcublas and with the host code of a KVLENS_CUDA=ON build
 # (default build-cuda, already built: kvlens-cli), then runs the emulator's own
 # tensor-core check (test_emu_wmma), the GPU kernel test
-# and `kvlens-cli verify` on a tiny synthetic model (prefill through the cuBLAS
-# path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
+# and `kvlens-cli verify` on tiny synthetic models, llama and gemma3 (prefill
+# through the cuBLAS path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
 # headers. Slow (several minutes) and heavy: a block runs as up to 256 threads at
 # once, so use a machine with cores to spare. Not a CTest test: a kernel-lab tool.
 # EMU_SKIP_KERNEL_TEST=1 skips the kernel test (the slow part) for a rerun of the rest.
@@ -30,7 +30,9 @@ for cu in "$root"/engine/backend/cuda/*.cu; do
 done
 "${cxx[@]}" -c "$here/fake_cuda.cpp" -o "$out/fake_cuda.o"
 "${cxx[@]}" -include emu.h -c "$root/tests/cuda/test_cuda_kernels.cpp" -o "$out/test_cuda_kernels.o"
-libs=("$build/engine/libkvlens_engine.a" -lfmt -lpcre2-8 -lxxhash -lpthread)
+# The CLI's libraries as CMake links them (engine, remote, engine again, common).
+libs=("$build/engine/libkvlens_engine.a" "$build/engine/remote/libkvlens_remote.a" "$build/engine/libkvlens_engine.a"
+      "$build/common/libkvlens_common.a" -lfmt -lpcre2-8 -lxxhash -lcurl -lpthread -ldl)
 "${cxx[@]}" -o "$out/test_cuda_kernels" "$out/test_cuda_kernels.o" "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 "${cxx[@]}" -o "$out/kvlens-cli" "$build"/app/cli/CMakeFiles/kvlens-cli.dir/*.o "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 
@@ -43,6 +45,10 @@ cd "$root"
 # A prompt long enough (>= 32 tokens: 64 query rows of the tiny model's group of 2)
 # for the tensor-core prefill attention, and a short one for split-K.
 "$out/kvlens-cli" verify --model "$out/tiny.gguf" --steps 4 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
+  --prompt "The key-value cache stores"
+# gemma3 (post-norms, GeGLU, per-layer RoPE bases, a window of 8 the long prompt passes).
+"$out/kvlens-cli" synth-model --like tiny-gemma3 --type Q8_0 "$out/tiny-gemma3.gguf"
+"$out/kvlens-cli" verify --model "$out/tiny-gemma3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
   --prompt "The key-value cache stores"
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""Record llama.cpp's logits on synthetic models of every architecture and type.
+
+`kvlens-cli synth-model --like check-ARCH --type TYPE` writes a complete GGUF
+(random weights, varied norms and biases, a byte-level gpt2 tokenizer) for
+each architecture kvlens reads (llama, qwen2, qwen3, gemma3) in each weight
+type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
+CPU kernels: no extra buffer types / repacking, 2 threads) on each file and
+writes under tests/reference/data/:
+
+  synth_reference.json  per case: the file's size and checksum (so the test
+                        knows it regenerated the same bytes), the prompt's
+                        ids as llama.cpp tokenizes it, the recorded
+                        positions, and llama.cpp's own noise: the largest
+                        difference at those positions between the prompt
+                        fed as one batch and fed one token per eval, and
+                        between K/V in f16 (recorded) and in f32
+  synth_logits.f32      the logits (float32, little-endian) of the batch
+                        run at those positions, case after case:
+                        (n_cases, n_positions, n_vocab)
+
+tests/model/test_synth_reference.cpp regenerates every file with the same
+seed and compares kvlens's logits with these.
+
+Usage: python3 tests/reference/generate_synth_reference.py [--cli PATH] [--out DIR]
+"""
+
+import argparse
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import generate_reference as ref  # noqa: E402
+
+ARCHS = ["llama", "qwen2", "qwen3", "gemma3"]
+TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
+         "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
+SEED = 1
+# 31 byte-level tokens (the synthetic vocabulary has no merges): longer than
+# the gemma3 shape's window of 8, so the local layers' mask is exercised.
+PROMPT = "KV cache: 缓存 grows; window=8 tokens."
+# First token, one past the window (position 8 sees 0..8 in a global layer
+# but only 1..8 in a local one), the middle, the last.
+POSITIONS = [0, 8, 17, -1]
+
+
+def checksum(data):
+    """sum over little-endian u64 words w_i of w_i * (2 i + 1), mod 2^64 (zero-padded)."""
+    pad = (-len(data)) % 8
+    words = np.frombuffer(data + b"\0" * pad, dtype="<u8")
+    odd = np.arange(words.size, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    with np.errstate(over="ignore"):
+        return int(np.sum(words * odd, dtype=np.uint64))
+
+
+def run_case(llama_cpp, cli, arch, type_name, tmp):
+    path = Path(tmp) / f"check-{arch}-{type_name}.gguf"
+    subprocess.run([str(cli), "synth-model", "--like", f"check-{arch}", "--type", type_name,
+                    "--seed", str(SEED), str(path)], check=True, capture_output=True)
+    data = path.read_bytes()
+    llm = ref.load_llama(llama_cpp, path)
+    ids = llm.tokenize(PROMPT.encode("utf-8"), add_bos=False, special=False)
+    positions = [p if p >= 0 else len(ids) + p for p in POSITIONS]
+
+    llm.reset()
+    llm.eval(ids)  # the prompt in one batch
+    batch = np.array([llm.scores[p] for p in positions], dtype=np.float32)
+
+    llm.reset()
+    single = []
+    for i, t in enumerate(ids):  # one token per eval: llama.cpp's other path
+        llm.eval([t])
+        if i in positions:
+            single.append(np.array(llm.scores[llm.n_tokens - 1], dtype=np.float32))
+    single = np.array(single)
+    noise = float(np.max(np.abs(batch.astype(np.float64) - single)))
+    del llm
+
+    # The same batch with K/V kept in f32 instead of f16: a change of 2^-11 in
+    # the cache's rounding, which every engine may make differently; through
+    # the 8-bit activation rounding of the quantized matmuls it moves the
+    # logits by what kvlens may differ by without a bug.
+    llm = ref.load_llama(llama_cpp, path, type_k=0, type_v=0)   # GGML_TYPE_F32
+    llm.reset()
+    llm.eval(ids)
+    f32_kv = np.array([llm.scores[p] for p in positions], dtype=np.float32)
+    kv_noise = float(np.max(np.abs(batch.astype(np.float64) - f32_kv)))
+    entry = {
+        "arch": arch,
+        "type": type_name,
+        "file_bytes": len(data),
+        "file_checksum": str(checksum(data)),
+        "prompt_ids": ids,
+        "positions": positions,
+        "n_vocab": llm.n_vocab(),
+        "batch_vs_single_max_diff": noise,
+        "f32_kv_max_diff": kv_noise,
+        "logit_std": float(batch.astype(np.float64).std()),
+        "logit_max_abs": float(np.max(np.abs(batch))),
+    }
+    print(f"{arch:7s} {type_name:7s} std {entry['logit_std']:.3f} self-noise {noise:.2e} f32-kv {kv_noise:.2e}")
+    del llm
+    path.unlink()
+    return entry, batch
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cli", default=str(ref.REPO_ROOT / "build" / "app" / "cli" / "kvlens-cli"))
+    parser.add_argument("--out", default=str(ref.REPO_ROOT / "tests" / "reference" / "data"))
+    args = parser.parse_args()
+    import llama_cpp
+
+    out = Path(args.out)
+    entries, logits = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for arch in ARCHS:
+            for type_name in TYPES:
+                entry, batch = run_case(llama_cpp, args.cli, arch, type_name, tmp)
+                entry["logits_offset"] = int(sum(b.size for b in logits))
+                entries.append(entry)
+                logits.append(batch)
+    document = {
+        "generator": "tests/reference/generate_synth_reference.py",
+        "llama_cpp_version": llama_cpp.__version__,
+        "llama_cpp_system_info": llama_cpp.llama_print_system_info().decode().strip(),
+        "llama_cpp_extra_buffer_types": False,
+        "n_threads": ref.N_THREADS,
+        "synth_model": "kvlens-cli synth-model --like check-ARCH --type TYPE --seed 1",
+        "seed": SEED,
+        "prompt": PROMPT,
+        "prompt_eval": "no BOS; the prompt in one batch (logits recorded); again one token per eval (noise)",
+        "logits_file": "synth_logits.f32",
+        "entries": entries,
+    }
+    ref.write(out / "synth_reference.json", document)
+    blob = np.concatenate([b.reshape(-1) for b in logits]).astype("<f4")
+    (out / "synth_logits.f32").write_bytes(blob.tobytes())
+    print(f"wrote {out / 'synth_logits.f32'} ({blob.nbytes} bytes)")
+
+
+if __name__ == "__main__":
+    main()
