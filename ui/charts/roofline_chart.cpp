@@ -12,6 +12,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QSvgGenerator>
+#include <QSysInfo>
 #include <QThread>
 #include <cmath>
 
@@ -72,14 +73,37 @@ QString machineCeilingsCachePath()
         .filePath(QStringLiteral("machine-ceilings.txt"));
 }
 
+QString machineIdentity(int threads)
+{
+    QString cpu;
+    QFile info(QStringLiteral("/proc/cpuinfo"));
+    if (info.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : info.readAll().split('\n')) {
+            if (line.startsWith("model name")) {
+                cpu = QString::fromUtf8(line.mid(line.indexOf(':') + 1)).trimmed();
+                break;
+            }
+        }
+    }
+    if (cpu.isEmpty())
+        cpu = QSysInfo::currentCpuArchitecture();
+    return QStringLiteral("%1 · %2 threads").arg(cpu).arg(threads);
+}
+
+// The cache file: "machine=<identity>" on the first line, the ceilings on the second.
 kvlens::machine_ceilings cachedMachineCeilings(QString* error)
 {
     const QString path = machineCeilingsCachePath();
+    const int threads = QThread::idealThreadCount();
+    const QString identity = machineIdentity(threads);
     QFile in(path);
     if (in.open(QIODevice::ReadOnly)) {
-        auto c = kvlens::machine_ceilings_from_text(in.readAll().trimmed().toStdString());
-        if (c && c->threads == QThread::idealThreadCount())
-            return *c;   // measured before on this machine with as many threads
+        const QList<QByteArray> lines = in.readAll().trimmed().split('\n');
+        if (lines.size() == 2 && QString::fromUtf8(lines[0]) == QStringLiteral("machine=") + identity) {
+            auto c = kvlens::machine_ceilings_from_text(lines[1].trimmed().toStdString());
+            if (c && c->threads == threads)
+                return *c;   // measured before on this CPU with as many threads
+        }
     }
     kvlens::ceiling_probe_options o;
     o.threads = QThread::idealThreadCount();
@@ -92,6 +116,7 @@ kvlens::machine_ceilings cachedMachineCeilings(QString* error)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile out(path);
     if (out.open(QIODevice::WriteOnly)) {
+        out.write((QStringLiteral("machine=") + identity).toUtf8() + '\n');
         out.write(QByteArray::fromStdString(kvlens::to_text(*c)) + '\n');
         out.commit();
     }

@@ -238,8 +238,28 @@ QString kvQ8(const LessonRun& f16, const LessonRun& q8)
     return first + QLatin1Char(' ') + second;
 }
 
+// With the per-group figures: the local layers against the window, the
+// global ones against the tokens held.
+QString slidingWindowGroups(const LessonRun& r)
+{
+    const qint64 full = r.kvTokensAtEnd * r.kvBytesPerToken;
+    const QString figures =
+        tr("at %1 tokens held the local layers held %2 (%3 tokens each, window %4) and the global layers %5 (%1 "
+           "tokens each); every layer for every token would be %6")
+            .arg(count(r.kvTokensAtEnd), bytes(r.localBytesAtEnd), count(r.localTokensAtEnd), count(r.slidingWindow),
+                 bytes(r.globalBytesAtEnd), bytes(full));
+    if (r.kvTokensAtEnd <= r.slidingWindow)
+        return tr("The run stayed inside the window, so the local layers' KV has not flattened yet: %1.").arg(figures);
+    if (r.localTokensAtEnd <= r.slidingWindow)
+        return tr("The local layers capped their KV at the window while the global layers' KV kept growing: %1.")
+            .arg(figures);
+    return tr("The local layers did not cap their KV: %1.").arg(figures);
+}
+
 QString slidingWindow(const LessonRun& r)
 {
+    if (r.localTokensAtEnd > 0)
+        return slidingWindowGroups(r);
     const qint64 full = r.kvTokensAtPeak * r.kvBytesPerToken;
     const QString figures = tr("at %1 tokens held (window %2) the engine held %3; every layer for every token would "
                                "be %4 (%1 × %5)")
@@ -348,7 +368,23 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
     case LessonStepId::KvQ8:
     case LessonStepId::HiddenReasoning: latencies(); break;
     case LessonStepId::Concurrent: bars(tr("queue, ms"), [](const LessonRun& r) { return r.queueMs; }); break;
-    case LessonStepId::SlidingWindow: bars(tr("KV peak, bytes"), [](const LessonRun& r) { return double(r.kvPeakBytes); }); break;
+    case LessonStepId::SlidingWindow:
+        if (!runs.isEmpty() && !runs[0].kvLocalPoints.isEmpty()) {
+            // The two layer groups' KV against the tokens held, MiB.
+            p.xLabel = tr("tokens held");
+            p.yLabel = tr("KV, MiB");
+            auto mib = [](const QVector<QPointF>& pts) {
+                QVector<QPointF> out;
+                for (const QPointF& q : pts)
+                    out << QPointF(q.x(), q.y() / (1024.0 * 1024.0));
+                return out;
+            };
+            p.series << LessonSeries{tr("local layers"), mib(runs[0].kvLocalPoints), true}
+                     << LessonSeries{tr("global layers"), mib(runs[0].kvGlobalPoints), true};
+        } else {
+            bars(tr("KV peak, bytes"), [](const LessonRun& r) { return double(r.kvPeakBytes); });
+        }
+        break;
     }
     return p;
 }
