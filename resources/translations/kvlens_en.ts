@@ -327,10 +327,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>local layers (sliding window)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>global layers</source>
         <translation type="unfinished"></translation>
     </message>
@@ -352,6 +348,10 @@
     </message>
     <message>
         <source>local</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local layers</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1354,6 +1354,10 @@
     </message>
     <message>
         <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP per byte</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -324,10 +324,6 @@
         <translation>%2 个 token 时占用 %1</translation>
     </message>
     <message>
-        <source>local layers (sliding window)</source>
-        <translation>局部层（滑动窗口）</translation>
-    </message>
-    <message>
         <source>global layers</source>
         <translation>全局层</translation>
     </message>
@@ -350,6 +346,10 @@
     <message>
         <source>local</source>
         <translation>局部</translation>
+    </message>
+    <message>
+        <source>local layers</source>
+        <translation>局部层</translation>
     </message>
 </context>
 <context>
@@ -1352,6 +1352,10 @@
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>FLOP per byte</source>
+        <translation>每字节 FLOP</translation>
     </message>
 </context>
 <context>

@@ -8,9 +8,11 @@
 #include <QtTest>
 
 #include <QChart>
+#include <QAbstractBarSeries>
 #include <QBarSet>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QDir>
 #include <QTemporaryDir>
 
 #include "event_script.h"
@@ -59,8 +61,8 @@ QString plainScript()
     for (int i = 0; i < 6; ++i)
         s += QStringLiteral("token i=%1 id=%2 text=w lat=5 t=%3 kv=%4 bytes=%5 alloc=%5 res=%5\n")
                  .arg(i).arg(10 + i).arg(20 + 5 * i).arg(33 + i).arg((33 + i) * 14);
-    s += QStringLiteral("done reason=length prompt=32 computed=32 generated=6 ttft=20 decode=25 e2e=46 tpot=5 "
-                        "prefill_forward=10 prefill_tok_s=3200\n");
+    s += QStringLiteral("done reason=length prompt=32 computed=32 generated=6 tokenize=2 queue=1 prefill=10 sample=7 "
+                        "ttft=20 decode=25 e2e=46 tpot=5 prefill_forward=10 prefill_tok_s=3200\n");
     return s;
 }
 
@@ -75,8 +77,8 @@ QString reasoningScript()
         s += QStringLiteral("token i=%1 id=%2 text=%3 lat=%4 t=%5 visible=%6 kv=%7 bytes=%8 alloc=%8 res=%8\n")
                  .arg(i).arg(10 + i).arg(QLatin1String(texts[i])).arg(i == 0 ? 20 : 6).arg(20 + 6 * i)
                  .arg(i < 5 ? 0 : 1).arg(33 + i).arg((33 + i) * 14);
-    s += QStringLiteral("done reason=stop prompt=32 computed=32 generated=10 ttft=20 ttft_visible=50 decode=54 "
-                        "e2e=75 tpot=6\n");
+    s += QStringLiteral("done reason=stop prompt=32 computed=32 generated=10 tokenize=2 queue=1 prefill=10 sample=7 "
+                        "ttft=20 ttft_visible=50 decode=54 e2e=75 tpot=6 prefill_forward=10 prefill_tok_s=3200\n");
     return s;
 }
 
@@ -95,6 +97,14 @@ template <class Chart> void show(Chart& chart, const ChartInput& in, bool presen
     chart.plot(in);
     QCoreApplication::processEvents();
     chart.plot(in);
+}
+
+// With KVLENS_TEST_SHOTS=DIR the charts are also written there as PNG, for a person to look at.
+template <class Chart> void keepShot(const Chart& chart, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("KVLENS_TEST_SHOTS");
+    if (!dir.isEmpty())
+        chart.exportTo(QDir(dir).filePath(name + QStringLiteral(".png")));
 }
 
 // No callout box (with the marker margin) contains a data point, and each stays in the plot.
@@ -147,6 +157,7 @@ private slots:
         for (int i = 1; i < global.size(); ++i)
             QVERIFY(global[i].y() > global[i - 1].y());
         QVERIFY(chart.title().contains(QStringLiteral("local")));
+        keepShot(chart, QStringLiteral("kv-layer-groups"));
     }
 
     void aModelWithoutLocalLayersKeepsOneLogicalLine()
@@ -226,6 +237,7 @@ private slots:
         QCOMPARE(chart.firstVisibleSeries()->points().first().x(), 5.0);
         QVERIFY(chart.title().contains(QStringLiteral("TTFT %1, first visible token %2")
                                            .arg(formatMs(20), formatMs(50))));
+        keepShot(chart, QStringLiteral("latency-hidden-reasoning"));
         // A run without hidden reasoning: neither is drawn.
         RunRecord plain(4, RunConfig{});
         feed(plain, plainScript());
@@ -249,7 +261,16 @@ private slots:
         QCOMPARE(chart.hiddenSet()->count(), 2);
         QCOMPARE(chart.hiddenSet()->at(0), 0.0);
         QCOMPARE(chart.hiddenSet()->at(1), 30.0);
+        // The shown bar ends at the first visible token: its TTFT segments, then the hidden reasoning.
+        double end = 0;
+        auto* bars = qobject_cast<QAbstractBarSeries*>(chart.chart()->series().first());
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 5);
+        for (QBarSet* set : bars->barSets())
+            end += set->count() > 1 ? set->at(1) : 0;
+        QCOMPARE(end, 50.0);
         QVERIFY(chart.title().contains(QStringLiteral("first visible token %1").arg(formatMs(50))));
+        keepShot(chart, QStringLiteral("ttft-hidden-reasoning"));
         // Without hidden reasoning on any bar, the set is empty.
         in.primary = &plain;
         in.compare = nullptr;

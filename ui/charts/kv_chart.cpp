@@ -287,7 +287,7 @@ void KvChart::plot(const ChartInput& in)
     logical_->setVisible(p != nullptr && !groups);
     local_->setVisible(groups);
     global_->setVisible(groups);
-    local_->setName(tr("local layers (sliding window)"));
+    local_->setName(tr("local layers"));
     global_->setName(tr("global layers"));
     for (QLineSeries* s : {recomputed_, compareRecomputed_})
         s->setVisible(false);
