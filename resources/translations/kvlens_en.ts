@@ -2819,6 +2819,26 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <source>local: %1 layers, %2 B per token, at most %3 tokens; global: %4 layers, %5 B per token, every token</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1: %2 per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode %1 for %2 tokens: %3 ms per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1 at %2 prompt tokens: %3 ms per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1, first visible token %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local %1 = %2 tokens × %3 B</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::i18n</name>

@@ -2822,6 +2822,26 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <source>local: %1 layers, %2 B per token, at most %3 tokens; global: %4 layers, %5 B per token, every token</source>
         <translation>局部：%1 层，每 token %2 B，最多 %3 个 token；全局：%4 层，每 token %5 B，保留每个 token</translation>
     </message>
+    <message>
+        <source>%1: %2 per token</source>
+        <translation>%1：每 token %2</translation>
+    </message>
+    <message>
+        <source>decode %1 for %2 tokens: %3 ms per token</source>
+        <translation>%2 个 token 解码 %1：每 token %3 ms</translation>
+    </message>
+    <message>
+        <source>TTFT %1 at %2 prompt tokens: %3 ms per token</source>
+        <translation>%2 个提示词 token 时 TTFT %1：每 token %3 ms</translation>
+    </message>
+    <message>
+        <source>TTFT %1, first visible token %2</source>
+        <translation>TTFT %1，首个可见 token %2</translation>
+    </message>
+    <message>
+        <source>local %1 = %2 tokens × %3 B</source>
+        <translation>局部 %1 = %2 个 token × %3 B</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::i18n</name>

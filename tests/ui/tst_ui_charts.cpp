@@ -20,6 +20,14 @@
 #include "ui/charts/kv_chart.h"
 #include "ui/charts/latency_chart.h"
 #include "ui/charts/prefill_chart.h"
+#include "ui/charts/roofline_chart.h"
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QThread>
+#include "ui/lesson/lesson_slide.h"
+#include "ui/lesson/lesson_steps.h"
+#include <QImage>
+#include <QPainter>
 #include "ui/charts/ttft_chart.h"
 #include "ui/model/format.h"
 #include "ui/model/run_export.h"
@@ -307,6 +315,91 @@ private slots:
                  QStringList{QStringLiteral("%1 = 32 tokens in %2").arg(formatTokS(3200), formatMs(10))});
         QString why;
         QVERIFY2(calloutsCoverNoPoint(chart.callouts(), chart.chart()->plotArea(), &why), qPrintable(why));
+    }
+
+    // The lesson's slides carry a callout too, placed by the same rule: the
+    // sliding-window step's local KV as tokens × bytes, the input sweep's
+    // TTFT per prompt token; neither covers a drawn point.
+    void theSlideCalloutsSayTheNumbersAndCoverNoDrawnPoint_data()
+    {
+        QTest::addColumn<int>("step");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("sliding window") << int(LessonStepId::SlidingWindow)
+                                        << QStringLiteral("local %1 = 512 tokens × 15,360 B").arg(formatBytes(512.0 * 15360));
+        QTest::newRow("input sweep") << int(LessonStepId::InputSweep)
+                                     << QStringLiteral("TTFT %1 at 800 prompt tokens: 20.0 ms per token").arg(formatMs(16100));
+    }
+    void theSlideCalloutsSayTheNumbersAndCoverNoDrawnPoint()
+    {
+        QFETCH(int, step);
+        QFETCH(QString, text);
+        QVector<LessonRun> runs;
+        if (LessonStepId(step) == LessonStepId::SlidingWindow) {
+            LessonRun r;
+            r.localTokensAtEnd = 512;
+            r.localBytesAtEnd = 512LL * 15360;
+            for (int t = 0; t <= 1100; t += 100) {
+                r.kvLocalPoints << QPointF(t, double(std::min(t, 512)) * 15360);
+                r.kvGlobalPoints << QPointF(t, double(t) * 3072);
+            }
+            runs << r;
+        } else {
+            for (int n : {100, 200, 400, 800}) {
+                LessonRun r;
+                r.promptTokens = n;
+                r.ttftMs = 100 + 20.0 * n;
+                r.tpotMs = 10 + n / 100.0;
+                runs << r;
+            }
+        }
+        const LessonPlot plot = lessonPlot(LessonStepId(step), runs);
+        QCOMPARE(plot.callout, text);
+        QImage image(1200, 560, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        PlotCalloutGeometry g;
+        {
+            QPainter p(&image);
+            paintLessonPlot(p, QRectF(0, 0, 1200, 560), plot, false, &g);
+        }
+        QVERIFY(!g.box.isEmpty());
+        QVERIFY(g.area.contains(g.box));
+        QVERIFY(g.points.size() > 8);
+        const QRectF guard = g.box.adjusted(-ChartCallouts::kPointMargin, -ChartCallouts::kPointMargin,
+                                            ChartCallouts::kPointMargin, ChartCallouts::kPointMargin);
+        for (const QPointF& pt : g.points)
+            QVERIFY2(!guard.contains(pt), qPrintable(QStringLiteral("covers (%1, %2)").arg(pt.x()).arg(pt.y())));
+        const QString dir = qEnvironmentVariable("KVLENS_TEST_SHOTS");
+        if (!dir.isEmpty())
+            image.save(QDir(dir).filePath(QStringLiteral("slide-plot-%1.png").arg(step)));
+    }
+
+    // The ceilings cache is this CPU's with this many threads: a file written
+    // on another CPU is measured again (and rewritten), one of this CPU is reused.
+    void theCeilingsCacheOfAnotherCpuIsMeasuredAgain()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        const QString path = machineCeilingsCachePath();
+        QDir().mkpath(QFileInfo(path).absolutePath());
+        const int threads = QThread::idealThreadCount();
+        auto write = [&](const QString& machine) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write((QStringLiteral("machine=") + machine + QLatin1Char('\n')).toUtf8());
+            f.write(QStringLiteral("read_bytes_s=1.000000e+00 f32_flop_s=1.000000e+00 int8_op_s=1.000000e+00 threads=%1 "
+                                   "isa=scalar probe_bytes=1\n").arg(threads).toUtf8());
+        };
+        write(QStringLiteral("Some Other CPU · %1 threads").arg(threads));
+        QString error;
+        const kvlens::machine_ceilings measured = cachedMachineCeilings(&error);
+        QVERIFY2(measured.valid(), qPrintable(error));
+        QVERIFY(measured.read_bytes_s > 1.0);   // not the other CPU's figures
+        QFile back(path);
+        QVERIFY(back.open(QIODevice::ReadOnly));
+        QVERIFY(back.readLine().trimmed() == (QStringLiteral("machine=") + machineIdentity(threads)).toUtf8());
+        // This CPU's file is reused as it is.
+        write(machineIdentity(threads));
+        QCOMPARE(cachedMachineCeilings(&error).read_bytes_s, 1.0);
+        QFile::remove(path);
     }
 
     // Exports carry the callouts even where the window shows none (the desk

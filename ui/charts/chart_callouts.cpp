@@ -70,6 +70,38 @@ void ChartCallouts::dropItems()
     mappedAvoid_.clear();
 }
 
+QRectF ChartCallouts::placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area)
+{
+    const double gap = 18;
+    const QPointF offsets[] = {
+        {-size.width() - gap, -size.height() - gap}, {gap, -size.height() - gap}, {-size.width() - gap, gap},
+        {gap, gap}, {-size.width() / 2, -size.height() - 2 * gap}, {-size.width() - gap, -size.height() / 2},
+    };
+    auto covered = [&](const QRectF& box) {
+        int n = 0;
+        const QRectF grown = box.adjusted(-kPointMargin, -kPointMargin, kPointMargin, kPointMargin);
+        for (const QPointF& p : avoid)
+            n += grown.contains(p) ? 1 : 0;
+        return n;
+    };
+    QRectF best;
+    int bestCovered = 1 << 30;
+    for (const QPointF& o : offsets) {
+        QRectF box(anchor + o, size);
+        // Inside the plot area: shifted in, never out of it.
+        box.moveLeft(std::clamp(box.left(), area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2)));
+        box.moveTop(std::clamp(box.top(), area.top() + 2, std::max(area.top() + 2, area.bottom() - box.height() - 2)));
+        const int n = covered(box) + (box.contains(anchor) ? 1 : 0);
+        if (n < bestCovered) {
+            best = box;
+            bestCovered = n;
+        }
+        if (n == 0)
+            break;
+    }
+    return best;
+}
+
 void ChartCallouts::relayout()
 {
     dropItems();
@@ -90,33 +122,7 @@ void ChartCallouts::relayout()
             avoid << chart_->mapToPosition(v, s.series);
         mappedAvoid_ += avoid;
         const QSizeF size(fm.horizontalAdvance(s.text) + 14, fm.height() + 8);
-        const double gap = 18;
-        const QPointF offsets[] = {
-            {-size.width() - gap, -size.height() - gap}, {gap, -size.height() - gap}, {-size.width() - gap, gap},
-            {gap, gap}, {-size.width() / 2, -size.height() - 2 * gap}, {-size.width() - gap, -size.height() / 2},
-        };
-        auto covered = [&](const QRectF& box) {
-            int n = 0;
-            const QRectF grown = box.adjusted(-kPointMargin, -kPointMargin, kPointMargin, kPointMargin);
-            for (const QPointF& p : avoid)
-                n += grown.contains(p) ? 1 : 0;
-            return n;
-        };
-        QRectF best;
-        int bestCovered = 1 << 30;
-        for (const QPointF& o : offsets) {
-            QRectF box(anchor + o, size);
-            // Inside the plot area: shifted in, never out of it.
-            box.moveLeft(std::clamp(box.left(), area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2)));
-            box.moveTop(std::clamp(box.top(), area.top() + 2, std::max(area.top() + 2, area.bottom() - box.height() - 2)));
-            const int n = covered(box) + (box.contains(anchor) ? 1 : 0);
-            if (n < bestCovered) {
-                best = box;
-                bestCovered = n;
-            }
-            if (n == 0)
-                break;
-        }
+        const QRectF best = placeBox(anchor, size, avoid, area);
         auto* line = new QGraphicsLineItem(chart_);
         const QPointF end(std::clamp(anchor.x(), best.left(), best.right()), std::clamp(anchor.y(), best.top(), best.bottom()));
         line->setLine(QLineF(anchor, end));

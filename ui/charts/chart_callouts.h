@@ -10,6 +10,7 @@
 #include <QObject>
 #include <QPointF>
 #include <QRectF>
+#include <QSizeF>
 #include <QString>
 #include <QVector>
 
@@ -39,6 +40,11 @@ public:
 
     // Marker size around each avoided point that a box must not touch, px.
     static constexpr double kPointMargin = 5.0;
+    // Where a box of `size` goes near `anchor` (all in pixels): the first of
+    // the candidate places around it that stays inside `area` and covers no
+    // point of `avoid` (nor the anchor), else the one covering the fewest.
+    // The one rule for the charts and the lesson's painted slides.
+    static QRectF placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area);
 
 private:
     struct Spec {

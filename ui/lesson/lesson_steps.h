@@ -119,6 +119,10 @@ struct LessonPlot {
     line_fit fit;
     bool bars = false;          // one bar per run (x = run index)
     QStringList barLabels;
+    // A callout with the measured number at the point that matters (the
+    // last point of series `calloutSeries`); "" for none.
+    QString callout;
+    int calloutSeries = 0;
 };
 LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs);
 

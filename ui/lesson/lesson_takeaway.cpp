@@ -327,6 +327,15 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
             p.series << s;
         }
     };
+    // The latency steps: the mean time per output token of each run, on the first run's last point.
+    auto tpotCallout = [&] {
+        QStringList parts;
+        for (const LessonRun& r : runs) {
+            if (r.tpotMs > 0)
+                parts << tr("%1: %2 per token").arg(r.label, ms(r.tpotMs));
+        }
+        p.callout = parts.join(QStringLiteral(" · "));
+    };
     switch (id) {
     case LessonStepId::ShortVsLong:
     case LessonStepId::FollowUp:
@@ -346,6 +355,10 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
         p.series << decode << ttft;
         p.fit = fit_line(x, y);
         p.hasFit = p.fit.valid();
+        if (p.hasFit && !runs.isEmpty())
+            p.callout = tr("decode %1 for %2 tokens: %3 ms per token")
+                            .arg(ms(runs.last().decodeMs), count(runs.last().generatedTokens))
+                            .arg(p.fit.slope, 0, 'f', 1);
         break;
     }
     case LessonStepId::InputSweep: {
@@ -362,11 +375,22 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
         p.series << ttft << tpot;
         p.fit = fit_line(x, y);
         p.hasFit = p.fit.valid();
+        if (p.hasFit && !runs.isEmpty())
+            p.callout = tr("TTFT %1 at %2 prompt tokens: %3 ms per token")
+                            .arg(ms(runs.last().ttftMs), count(runs.last().promptTokens))
+                            .arg(p.fit.slope, 0, 'f', 1);
         break;
     }
     case LessonStepId::KvOffOn:
     case LessonStepId::KvQ8:
-    case LessonStepId::HiddenReasoning: latencies(); break;
+        latencies();
+        tpotCallout();
+        break;
+    case LessonStepId::HiddenReasoning:
+        latencies();
+        if (!runs.isEmpty() && runs[0].ttftVisibleMs > 0)
+            p.callout = tr("TTFT %1, first visible token %2").arg(ms(runs[0].ttftMs), ms(runs[0].ttftVisibleMs));
+        break;
     case LessonStepId::Concurrent: bars(tr("queue, ms"), [](const LessonRun& r) { return r.queueMs; }); break;
     case LessonStepId::SlidingWindow:
         if (!runs.isEmpty() && !runs[0].kvLocalPoints.isEmpty()) {
@@ -381,6 +405,11 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
             };
             p.series << LessonSeries{tr("local layers"), mib(runs[0].kvLocalPoints), true}
                      << LessonSeries{tr("global layers"), mib(runs[0].kvGlobalPoints), true};
+            const LessonRun& r = runs[0];
+            if (r.localTokensAtEnd > 0 && r.localBytesAtEnd % r.localTokensAtEnd == 0)
+                p.callout = tr("local %1 = %2 tokens × %3 B")
+                                .arg(bytes(r.localBytesAtEnd), count(r.localTokensAtEnd),
+                                     count(r.localBytesAtEnd / r.localTokensAtEnd));
         } else {
             bars(tr("KV peak, bytes"), [](const LessonRun& r) { return double(r.kvPeakBytes); });
         }
