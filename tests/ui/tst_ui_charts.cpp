@@ -303,6 +303,28 @@ private slots:
         QVERIFY(chart.callouts()->boxes().isEmpty());
     }
 
+    // A plot narrower than the sentence: the callout goes on two lines and
+    // still stays inside the plot, covering no point.
+    void aCalloutWiderThanANarrowPlotWrapsInsideIt()
+    {
+        RunRecord r(2, RunConfig{});
+        feed(r, plainScript());
+        LatencyChart chart;
+        ChartInput in;
+        in.primary = &r;
+        chart.resize(380, 340);
+        chart.setStyle(ChartStyle::fromApplication(true));
+        chart.show();
+        chart.plot(in);
+        QCoreApplication::processEvents();
+        chart.plot(in);
+        QCOMPARE(chart.callouts()->boxes().size(), 1);
+        const QRectF area = chart.chart()->plotArea();
+        QVERIFY2(area.width() < 330, qPrintable(QString::number(area.width())));   // narrower than the one-line box
+        QString why;
+        QVERIFY2(calloutsCoverNoPoint(chart.callouts(), area, &why), qPrintable(why));
+    }
+
     void thePrefillCalloutSaysTheThroughputAndCoversNoPoint()
     {
         RunRecord r(2, RunConfig{});

@@ -70,6 +70,24 @@ void ChartCallouts::dropItems()
     mappedAvoid_.clear();
 }
 
+QString ChartCallouts::fitText(const QString& text, const QFontMetricsF& fm, double width)
+{
+    if (fm.horizontalAdvance(text) <= width)
+        return text;
+    // Two lines, broken at the last space that lets the first one fit; the
+    // second is cut short only if even that does not fit.
+    int cut = -1;
+    for (int i = int(text.size()) - 1; i > 0; --i) {
+        if (text[i] == QLatin1Char(' ') && fm.horizontalAdvance(text.left(i)) <= width) {
+            cut = i;
+            break;
+        }
+    }
+    if (cut < 0)
+        return fm.elidedText(text, Qt::ElideRight, width);
+    return text.left(cut) + QLatin1Char('\n') + fm.elidedText(text.mid(cut + 1), Qt::ElideRight, width);
+}
+
 QRectF ChartCallouts::placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area)
 {
     const double gap = 18;
@@ -121,7 +139,12 @@ void ChartCallouts::relayout()
         for (const QPointF& v : s.avoid)
             avoid << chart_->mapToPosition(v, s.series);
         mappedAvoid_ += avoid;
-        const QSizeF size(fm.horizontalAdvance(s.text) + 14, fm.height() + 8);
+        const QString text = fitText(s.text, fm, area.width() - 18);
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        double textW = 0;
+        for (const QString& l : lines)
+            textW = std::max(textW, fm.horizontalAdvance(l));
+        const QSizeF size(textW + 14, fm.height() * lines.size() + 8);
         const QRectF best = placeBox(anchor, size, avoid, area);
         auto* line = new QGraphicsLineItem(chart_);
         const QPointF end(std::clamp(anchor.x(), best.left(), best.right()), std::clamp(anchor.y(), best.top(), best.bottom()));
@@ -132,10 +155,10 @@ void ChartCallouts::relayout()
         QColor fill = bg.isValid() ? bg : QColor(Qt::white);
         fill.setAlpha(235);
         rect->setBrush(fill);
-        auto* text = new QGraphicsSimpleTextItem(s.text, rect);
-        text->setFont(font);
-        text->setBrush(fg);
-        text->setPos(best.topLeft() + QPointF(7, 4));
+        auto* label = new QGraphicsSimpleTextItem(text, rect);
+        label->setFont(font);
+        label->setBrush(fg);
+        label->setPos(best.topLeft() + QPointF(7, 4));
         for (QGraphicsItem* item : std::initializer_list<QGraphicsItem*>{line, rect})
             item->setZValue(20);
         items_ << line << rect;

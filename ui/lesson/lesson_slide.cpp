@@ -112,9 +112,12 @@ void paintCallout(QPainter& p, const LessonPlot& plot, const QRectF& area, MapX 
     QFont bold = p.font();
     bold.setBold(true);
     const QFontMetricsF fm(bold);
-    const QString text = fm.elidedText(plot.callout, Qt::ElideRight, area.width() - 20);
-    const QRectF box = ChartCallouts::placeBox(anchor, QSizeF(fm.horizontalAdvance(text) + 14, fm.height() + 8),
-                                               drawn, area);
+    const QString text = ChartCallouts::fitText(plot.callout, fm, area.width() - 18);
+    double textW = 0;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (const QString& l : lines)
+        textW = std::max(textW, fm.horizontalAdvance(l));
+    const QRectF box = ChartCallouts::placeBox(anchor, QSizeF(textW + 14, fm.height() * lines.size() + 8), drawn, area);
     p.save();
     p.setFont(bold);
     p.setPen(QPen(fg, 1.2));
