@@ -882,6 +882,10 @@
         <source>Not a model file</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No chat template (a base model): the turns as one text to continue</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -1122,6 +1126,10 @@
     </message>
     <message>
         <source>may think in &lt;think&gt;…&lt;/think&gt; first (its chat template writes the tags)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(a base model: the first paragraph of the text it continues)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -879,6 +879,10 @@
         <source>Not a model file</source>
         <translation>不是模型文件</translation>
     </message>
+    <message>
+        <source>No chat template (a base model): the turns as one text to continue</source>
+        <translation>没有对话模板（基础模型）：各轮对话合成一段待续写的文本</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -1120,6 +1124,10 @@
     <message>
         <source>may think in &lt;think&gt;…&lt;/think&gt; first (its chat template writes the tags)</source>
         <translation>可能先在 &lt;think&gt;…&lt;/think&gt; 中思考（其对话模板会写出这两个标签）</translation>
+    </message>
+    <message>
+        <source>(a base model: the first paragraph of the text it continues)</source>
+        <translation>（基础模型：它是待续写文本的第一段）</translation>
     </message>
 </context>
 <context>

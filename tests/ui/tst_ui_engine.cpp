@@ -207,6 +207,10 @@ private slots:
         QVERIFY(m.baseModel);
         QVERIFY(m.hiddenReasoning.isEmpty());
         QVERIFY2(w->modelPanel()->text().contains(QStringLiteral("15 local layers")), qPrintable(w->modelPanel()->text()));
+        // What is sent: the turns as one completion-style text, and the preview says so.
+        QTRY_VERIFY(w->taskPane()->promptPreview().endsWith(QStringLiteral("Answer:")));
+        QVERIFY(w->taskPane()->promptPreview().contains(QStringLiteral("In quarter 40 sales rose")));
+        QVERIFY(!w->taskPane()->promptPreview().contains(QStringLiteral("<start_of_turn>")));
         const int id = w->startRun(w->currentConfig());
         const RunRecord* run = w->history()->run(id);
         QTRY_VERIFY_WITH_TIMEOUT(run->isFinished(), 300000);

@@ -208,9 +208,11 @@ void ModelPanel::rebuild()
     if (template_.error.isEmpty()) {
         const QString sent = system_.isEmpty() ? systemPrompt() : system_;
         QString seen = systemAsSeen(template_, sent);
-        if (template_.format.llama3_dated_system)
+        if (s.baseModel)   // completion style: no template renders it
+            seen = sent + QLatin1Char(' ') + tr("(a base model: the first paragraph of the text it continues)");
+        else if (template_.format.llama3_dated_system)
             seen += QLatin1Char(' ') + tr("(the template always puts the knowledge-cutoff lines in front)");
-        if (template_.format.kind == kvlens::chat_kind::gemma)
+        if (template_.format.kind == kvlens::chat_kind::gemma && !s.baseModel)
             seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the first user turn)");
         lines << tr("System prompt sent") + QStringLiteral(": ") + seen;
         lines << tr("Template's default") + QStringLiteral(": ")
