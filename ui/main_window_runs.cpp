@@ -148,6 +148,12 @@ void MainWindow::requestTokenCount()
     if (!chat.isEmpty() && chat.first().role == QLatin1String("system"))
         modelPanel_->setSystemPrompt(chat.first().content);
     const TemplateInfo& t = modelPanel_->templateInfo();
+    // A base model is sent the turns as one text to continue (engine worker: completionPrompt).
+    if (controller_->model().baseModel) {
+        task_->setPromptPreview(tr("No chat template (a base model): the turns as one text to continue")
+                                + QStringLiteral("\n\n") + completionPrompt(chat));
+        return;
+    }
     QString preview = tr("Chat format: %1").arg(t.kind()) + QLatin1Char('\n');
     if (!t.defaultSystem().isEmpty())
         preview += tr("The template's own system prompt, used only when a chat has none (not sent here): “%1”")

@@ -31,6 +31,18 @@ void add_remote_figures(json& j, const request_figures& f) {
                        {"progress_events", s.progress_events}};
 }
 
+// The per-group KV split of a sliding-window model (kv_local_*, kv_global_*);
+// left out for a model without local layers, whose lines stay as they were.
+void add_kv_groups(json& j, const kv_groups& g) {
+    if (!g.any()) return;
+    j["kv_local_tokens"] = g.local_tokens;
+    j["kv_local_bytes"] = g.local_bytes;
+    j["kv_local_allocated_bytes"] = g.local_allocated_bytes;
+    j["kv_global_tokens"] = g.global_tokens;
+    j["kv_global_bytes"] = g.global_bytes;
+    j["kv_global_allocated_bytes"] = g.global_allocated_bytes;
+}
+
 json with_source(json j, figure_source s) {
     if (s != figure_source::engine) j["source"] = to_string(s);
     return j;
@@ -61,11 +73,12 @@ struct to_json_visitor {
         return with_source({{"tokenize_ms", e.tokenize_ms}, {"queue_ms", e.queue_ms}, {"t_ms", e.t_ms}}, e.source);
     }
     json operator()(const event_prefill_chunk& e) const {
-        return with_source({{"tokens_done", e.tokens_done}, {"tokens_total", e.tokens_total},
-                            {"cached_tokens", e.cached_tokens}, {"chunk_ms", e.chunk_ms}, {"t_ms", e.t_ms},
-                            {"kv_tokens", e.kv_tokens}, {"kv_bytes", e.kv_bytes},
-                            {"kv_allocated_bytes", e.kv_allocated_bytes}, {"kv_reserved_bytes", e.kv_reserved_bytes}},
-                           e.source);
+        json j = {{"tokens_done", e.tokens_done}, {"tokens_total", e.tokens_total},
+                  {"cached_tokens", e.cached_tokens}, {"chunk_ms", e.chunk_ms}, {"t_ms", e.t_ms},
+                  {"kv_tokens", e.kv_tokens}, {"kv_bytes", e.kv_bytes},
+                  {"kv_allocated_bytes", e.kv_allocated_bytes}, {"kv_reserved_bytes", e.kv_reserved_bytes}};
+        add_kv_groups(j, e.kv_group);
+        return with_source(std::move(j), e.source);
     }
     json operator()(const event_first_token& e) const {
         return with_source({{"ttft_ms", e.ttft_ms}, {"id", e.id}, {"text", e.text},
@@ -78,6 +91,7 @@ struct to_json_visitor {
                   {"t_ms", e.t_ms}, {"visible", e.visible}, {"kv_tokens", e.kv_tokens},
                   {"kv_bytes", e.kv_bytes}, {"kv_allocated_bytes", e.kv_allocated_bytes},
                   {"kv_reserved_bytes", e.kv_reserved_bytes}, {"recomputed_tokens", e.recomputed_tokens}};
+        add_kv_groups(j, e.kv_group);
         if (e.source != figure_source::engine && e.server_kv_usage >= 0) j["server_kv_usage"] = e.server_kv_usage;
         return with_source(std::move(j), e.source);
     }

@@ -12,6 +12,10 @@
 // (what the KV mode set aside: static reserves prompt + max_new up front). In
 // KV mode "off" nothing is kept between steps, so all four are 0 and the token
 // events carry recomputed_tokens instead.
+//
+// Models with sliding-window layers (Gemma 3) split the same figures by layer
+// group in kv_groups: the local layers hold at most the window, the global
+// layers every token. All zero for a model without local layers.
 #pragma once
 
 #include <cstdint>
@@ -29,6 +33,19 @@ enum class finish_reason { stop, length, cancelled, error };
 const char* to_string(finish_reason r);
 
 // figure_source (engine, client, server) is in request_figures.h.
+
+// The request's KV by layer group, bytes (docs/design.md, "Sliding-window layers").
+// local + global logical bytes = kv_bytes; local + global allocated bytes =
+// kv_allocated_bytes (paged mode).
+struct kv_groups {
+    std::int64_t local_tokens = 0;             // tokens each local layer holds: min(kv_tokens, window)
+    std::int64_t local_bytes = 0;              // logical bytes of the local layers
+    std::int64_t local_allocated_bytes = 0;    // local blocks held, bytes
+    std::int64_t global_tokens = 0;            // tokens each global layer holds: kv_tokens
+    std::int64_t global_bytes = 0;             // logical bytes of the global layers
+    std::int64_t global_allocated_bytes = 0;   // global blocks held, bytes
+    bool any() const { return local_tokens > 0 || local_bytes > 0 || local_allocated_bytes > 0; }
+};
 
 struct event_queued {
     request_id request = 0;
@@ -55,6 +72,7 @@ struct event_prefill_chunk {
     std::int64_t kv_bytes = 0;
     std::int64_t kv_allocated_bytes = 0;
     std::int64_t kv_reserved_bytes = 0;
+    kv_groups kv_group;                    // the same split by layer group (zero without local layers)
     // server: from a remote server's prompt_progress (chunk_ms is the server's
     // time since its previous report; t_ms when the client received it).
     figure_source source = figure_source::engine;
@@ -85,6 +103,7 @@ struct event_token {
     std::int64_t kv_bytes = 0;             // logical: sum over layers of 2*n_kv_heads*head_dim*bytes/elt*tokens
     std::int64_t kv_allocated_bytes = 0;   // whole blocks in use by this request
     std::int64_t kv_reserved_bytes = 0;    // what the KV mode set aside for this request
+    kv_groups kv_group;                    // the same split by layer group (zero without local layers)
     // KV off: tokens this step ran through the model again because no K/V was
     // kept (the whole sequence so far). 0 with a cache, and for index 0, whose
     // prompt was the prefill.

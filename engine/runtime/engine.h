@@ -16,6 +16,7 @@
 #include "engine/kv/kv_types.h"
 #include "engine/metrics/events.h"
 #include "engine/model/model_info.h"
+#include "engine/runtime/hidden_reasoning.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/chat_message.h"
 
@@ -49,6 +50,18 @@ struct request_params {
 
 using event_callback = std::function<void(const event&)>;
 
+// The KV cache's layer groups (docs/design.md, "Sliding-window layers"): how
+// many layers keep a sliding window of K/V and how many keep every token, and
+// the bytes one token costs in each group in the engine's KV dtype. A model
+// without sliding-window layers has n_local_layers 0.
+struct kv_layer_groups {
+    int n_local_layers = 0;
+    int n_global_layers = 0;
+    int window = 0;                              // tokens a local layer keeps at most
+    std::int64_t local_bytes_per_token = 0;      // 2 * n_local_layers * row bytes
+    std::int64_t global_bytes_per_token = 0;     // 2 * n_global_layers * row bytes
+};
+
 class engine {
 public:
     // Loads the model and picks the backend. Errors name the cause.
@@ -73,6 +86,14 @@ public:
     virtual std::int64_t kv_pool_bytes() const = 0;
     virtual std::int64_t weight_bytes() const = 0;
     virtual std::int64_t scratch_bytes() const = 0;
+    // The KV pool's layer groups (all layers global for most models).
+    virtual kv_layer_groups layer_groups() const { return {}; }
+    // Whether the model may emit hidden reasoning (<think>…</think>), from its
+    // vocabulary or chat template; none when it cannot tell (a remote server).
+    virtual reasoning_evidence hidden_reasoning() const { return reasoning_evidence::none; }
+    // Whether the model file carries a chat template; a base model (Gemma 3
+    // 270M) does not, and is better asked with a completion-style prompt.
+    virtual bool has_chat_template() const { return true; }
 
     // Why the CUDA backend that was asked for does not run and the CPU does
     // instead, as a sentence to show ("cuda: 2.1 GiB of weights + 1.0 GiB KV

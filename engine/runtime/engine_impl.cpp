@@ -348,6 +348,7 @@ void engine_impl::apply_prefill_result(request_state& r, int n, const float* log
     ev.kv_bytes = kf.kv_bytes;
     ev.kv_allocated_bytes = kf.kv_allocated_bytes;
     ev.kv_reserved_bytes = kf.kv_reserved_bytes;
+    ev.kv_group = groups_of(kf);
     r.tl.kv_bytes_peak = std::max(r.tl.kv_bytes_peak, kf.kv_bytes);
     r.on_event(ev);
     if (logits) {
@@ -399,6 +400,29 @@ kv_figures engine_impl::held_kv(const request_state& r) const {
     return r.seq->figures();
 }
 
+kv_layer_groups engine_impl::layer_groups() const {
+    const kv_geometry& g = pool_->geometry();
+    kv_layer_groups out;
+    out.n_local_layers = g.n_group_layers(layer_group::local);
+    out.n_global_layers = g.n_layer - out.n_local_layers;
+    out.window = g.local_window();
+    out.local_bytes_per_token = 2 * static_cast<std::int64_t>(out.n_local_layers) * g.row_bytes();
+    out.global_bytes_per_token = 2 * static_cast<std::int64_t>(out.n_global_layers) * g.row_bytes();
+    return out;
+}
+
+reasoning_evidence engine_impl::hidden_reasoning() const {
+    return reasoning_evidence_of(tok_->find_token("<think>") >= 0, tok_->find_token("</think>") >= 0,
+                                 tok_->chat_template());
+}
+
+bool engine_impl::has_chat_template() const { return !tok_->chat_template().empty(); }
+
+kv_groups engine_impl::groups_of(const kv_figures& kf) {
+    return {kf.local_tokens, kf.local_bytes, kf.local_allocated_bytes,
+            kf.global_tokens, kf.global_bytes, kf.global_allocated_bytes};
+}
+
 void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now,
                              std::int64_t recomputed) {
     const int index = static_cast<int>(r.generated.size());
@@ -425,6 +449,7 @@ void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_poi
     ev.kv_bytes = kf.kv_bytes;
     ev.kv_allocated_bytes = kf.kv_allocated_bytes;
     ev.kv_reserved_bytes = kf.kv_reserved_bytes;
+    ev.kv_group = groups_of(kf);
     r.tl.kv_bytes_peak = std::max(r.tl.kv_bytes_peak, kf.kv_bytes);
 
     if (index == 0) {

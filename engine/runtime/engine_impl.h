@@ -35,6 +35,9 @@ public:
 
     double kv_usage() const override { return pool_->usage(); }
     std::int64_t kv_pool_bytes() const override { return backend_->kv_bytes(); }
+    kv_layer_groups layer_groups() const override;
+    reasoning_evidence hidden_reasoning() const override;
+    bool has_chat_template() const override;
     std::int64_t weight_bytes() const override { return backend_->weight_bytes(); }
     std::int64_t scratch_bytes() const override { return backend_->scratch_bytes(); }
     std::string backend_fallback() const override { return backend_fallback_; }
@@ -61,6 +64,7 @@ private:
     // recomputed: tokens this step ran again for lack of a cache (KV off), else 0.
     void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed);
     kv_figures held_kv(const request_state& r) const;
+    static kv_groups groups_of(const kv_figures& kf);   // the event's copy of the per-group split
     void finish(request_state& r, finish_reason why, std::string error = {});
     void reap_finished();
     std::int64_t blocks_still_needed(const request_state& r) const;

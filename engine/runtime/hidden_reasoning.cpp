@@ -21,6 +21,23 @@ std::size_t partial_tag_at_end(std::string_view s, std::string_view tag) {
 
 }  // namespace
 
+const char* to_string(reasoning_evidence e) {
+    switch (e) {
+    case reasoning_evidence::vocabulary: return "vocabulary";
+    case reasoning_evidence::chat_template: return "chat_template";
+    case reasoning_evidence::none: break;
+    }
+    return "none";
+}
+
+reasoning_evidence reasoning_evidence_of(bool vocab_has_open_tag, bool vocab_has_close_tag,
+                                         std::string_view chat_template) {
+    if (vocab_has_open_tag && vocab_has_close_tag) return reasoning_evidence::vocabulary;
+    if (chat_template.find(k_open) != std::string_view::npos && chat_template.find(k_close) != std::string_view::npos)
+        return reasoning_evidence::chat_template;
+    return reasoning_evidence::none;
+}
+
 bool hidden_reasoning::push(std::string_view piece) {
     std::string text = held_;
     text.append(piece);

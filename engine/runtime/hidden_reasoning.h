@@ -11,6 +11,14 @@
 
 namespace kvlens {
 
+// Whether a model may think in <think>…</think> before it answers, and how we
+// know: its vocabulary has both tags as tokens (Qwen3, the DeepSeek-R1
+// distills), or its chat template writes the tags. none: neither.
+enum class reasoning_evidence { none, vocabulary, chat_template };
+const char* to_string(reasoning_evidence e);   // "none", "vocabulary", "chat_template"
+reasoning_evidence reasoning_evidence_of(bool vocab_has_open_tag, bool vocab_has_close_tag,
+                                         std::string_view chat_template);
+
 class hidden_reasoning {
 public:
     // Feeds the next piece of generated text. Returns true when the piece

@@ -79,6 +79,17 @@
     </message>
 </context>
 <context>
+    <name>kvlens::ui::ChartsBoard</name>
+    <message>
+        <source>Memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>kvlens::ui::DocumentPane</name>
     <message>
         <source>Open a report</source>
@@ -315,6 +326,34 @@
         <source>%1 held at %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>global layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at %2 tokens: local %3 (%4 tokens) · global %5 · %6 allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3 tokens × %4 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 %2 held at %3 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local layers</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -340,6 +379,26 @@
     </message>
     <message>
         <source>lines: mean of %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden reasoning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first visible token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 hidden tokens: TTFT %2, first visible token %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 hidden tokens: TTFT %2, no visible token yet</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>mean TPOT %1 = %2 over %3 tokens</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -823,6 +882,10 @@
         <source>Not a model file</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>No chat template (a base model): the turns as one text to continue</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -1041,6 +1104,34 @@
         <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server&apos;s own</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>KV layer groups</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 local layers: %2 per token, capped at %3 tokens (%4 at most) · %5 global layers: %6 per token, every token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens; no chat template in the file (a base model): runs send the report and the task as one text to continue</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Hidden reasoning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>may think in &lt;think&gt;…&lt;/think&gt; first (the tags are tokens of its vocabulary)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>may think in &lt;think&gt;…&lt;/think&gt; first (its chat template writes the tags)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(a base model: the first paragraph of the text it continues)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>
@@ -1117,6 +1208,10 @@
     </message>
     <message>
         <source>tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 = %2 tokens in %3</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1267,6 +1362,10 @@
     </message>
     <message>
         <source>cannot write %1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FLOP per byte</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -1859,14 +1958,6 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>tokenize: arrival → tokenized (chat template and tokenizer)
-queue: tokenized → scheduled (vLLM&apos;s queue time)
-prefill: scheduled → last prompt chunk computed
-first sample: prefill done → first token sampled
-Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>TTFT (ms)</source>
         <translation type="unfinished"></translation>
     </message>
@@ -1880,6 +1971,27 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>%1: %2 at the client = queue %3 + server and network %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>hidden reasoning</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>first visible token %1, after %2 hidden tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no visible token yet, %1 hidden tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokenize: arrival → tokenized (chat template and tokenizer)
+queue: tokenized → scheduled (vLLM&apos;s queue time)
+prefill: scheduled → last prompt chunk computed
+first sample: prefill done → first token sampled
+Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).
+hidden reasoning (after TTFT): first token → first visible token (text outside &lt;think&gt;…&lt;/think&gt;)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2416,14 +2528,6 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>the KV bytes held per token against the all-layers formula</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The whole report on a sliding-window model (Gemma 3), at most %1 new tokens. Watch whether the local layers cap their KV.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Hidden reasoning</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2673,6 +2777,74 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     </message>
     <message>
         <source>remote %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the local layers&apos; KV against the global layers&apos; KV as the tokens grow</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The whole report on a sliding-window model (Gemma 3; a base model gets the report and the task as one text to continue), at most %1 new tokens. Watch the local layers&apos; KV flatten at the window while the global layers&apos; KV keeps rising.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs a model that thinks in &lt;think&gt;…&lt;/think&gt; before it answers (Qwen3, DeepSeek-R1 distills); %1 has no &lt;think&gt; tag in its vocabulary or chat template</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>at %1 tokens held the local layers held %2 (%3 tokens each, window %4) and the global layers %5 (%1 tokens each); every layer for every token would be %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The run stayed inside the window, so the local layers&apos; KV has not flattened yet: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The local layers capped their KV at the window while the global layers&apos; KV kept growing: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The local layers did not cap their KV: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>tokens held</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>KV, MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>global layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local: %1 layers, %2 B per token, at most %3 tokens; global: %4 layers, %5 B per token, every token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decode %1 for %2 tokens: %3 ms per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1 at %2 prompt tokens: %3 ms per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>TTFT %1, first visible token %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>local %1 = %2 tokens × %3 B</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -78,6 +78,17 @@
     </message>
 </context>
 <context>
+    <name>kvlens::ui::ChartsBoard</name>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Roofline</source>
+        <translation>屋顶线</translation>
+    </message>
+</context>
+<context>
     <name>kvlens::ui::DocumentPane</name>
     <message>
         <source>Open a report</source>
@@ -312,6 +323,34 @@
         <source>%1 held at %2 tokens</source>
         <translation>%2 个 token 时占用 %1</translation>
     </message>
+    <message>
+        <source>global layers</source>
+        <translation>全局层</translation>
+    </message>
+    <message>
+        <source>%1 at %2 tokens: local %3 (%4 tokens) · global %5 · %6 allocated</source>
+        <translation>%1 在 %2 词元时：局部 %3（%4 词元）· 全局 %5 · 已分配 %6</translation>
+    </message>
+    <message>
+        <source>%1 %2 = %3 tokens × %4 B</source>
+        <translation>%1 %2 = %3 个 token × %4 B</translation>
+    </message>
+    <message>
+        <source>%1 %2 held at %3 tokens</source>
+        <translation>%1 在 %3 个 token 时占用 %2</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>local</source>
+        <translation>局部</translation>
+    </message>
+    <message>
+        <source>local layers</source>
+        <translation>局部层</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -338,6 +377,26 @@
     <message>
         <source>lines: mean of %1 tokens</source>
         <translation>折线：%1 个词元的均值</translation>
+    </message>
+    <message>
+        <source>hidden reasoning</source>
+        <translation>隐藏推理</translation>
+    </message>
+    <message>
+        <source>first visible token</source>
+        <translation>首个可见词元</translation>
+    </message>
+    <message>
+        <source>%1 hidden tokens: TTFT %2, first visible token %3</source>
+        <translation>%1 个隐藏词元：TTFT %2，首个可见词元 %3</translation>
+    </message>
+    <message>
+        <source>%1 hidden tokens: TTFT %2, no visible token yet</source>
+        <translation>%1 个隐藏词元：TTFT %2，尚无可见词元</translation>
+    </message>
+    <message>
+        <source>mean TPOT %1 = %2 over %3 tokens</source>
+        <translation>平均 TPOT %1 = %2 ÷ %3 个词元</translation>
     </message>
 </context>
 <context>
@@ -820,6 +879,10 @@
         <source>Not a model file</source>
         <translation>不是模型文件</translation>
     </message>
+    <message>
+        <source>No chat template (a base model): the turns as one text to continue</source>
+        <translation>没有对话模板（基础模型）：各轮对话合成一段待续写的文本</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MemoryChart</name>
@@ -1038,6 +1101,34 @@
         <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server&apos;s own</source>
         <translation>服务器未报告：层数、注意力头、每词元 KV 字节数和 KV 池都由服务器自己掌握</translation>
     </message>
+    <message>
+        <source>KV layer groups</source>
+        <translation>KV 层组</translation>
+    </message>
+    <message>
+        <source>%1 local layers: %2 per token, capped at %3 tokens (%4 at most) · %5 global layers: %6 per token, every token</source>
+        <translation>%1 个局部层：每词元 %2，上限 %3 个词元（最多 %4）· %5 个全局层：每词元 %6，保留每个词元</translation>
+    </message>
+    <message>
+        <source>%1 tokens; no chat template in the file (a base model): runs send the report and the task as one text to continue</source>
+        <translation>%1 个词元；文件中没有对话模板（基础模型）：运行时把报告和任务作为一段待续写的文本发送</translation>
+    </message>
+    <message>
+        <source>Hidden reasoning</source>
+        <translation>隐藏推理</translation>
+    </message>
+    <message>
+        <source>may think in &lt;think&gt;…&lt;/think&gt; first (the tags are tokens of its vocabulary)</source>
+        <translation>可能先在 &lt;think&gt;…&lt;/think&gt; 中思考（这两个标签是其词表中的词元）</translation>
+    </message>
+    <message>
+        <source>may think in &lt;think&gt;…&lt;/think&gt; first (its chat template writes the tags)</source>
+        <translation>可能先在 &lt;think&gt;…&lt;/think&gt; 中思考（其对话模板会写出这两个标签）</translation>
+    </message>
+    <message>
+        <source>(a base model: the first paragraph of the text it continues)</source>
+        <translation>（基础模型：它是待续写文本的第一段）</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>
@@ -1115,6 +1206,10 @@
     <message>
         <source>tokens</source>
         <translation>词元</translation>
+    </message>
+    <message>
+        <source>%1 = %2 tokens in %3</source>
+        <translation>%1 = %3 内 %2 个词元</translation>
     </message>
 </context>
 <context>
@@ -1265,6 +1360,10 @@
     <message>
         <source>cannot write %1: %2</source>
         <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>FLOP per byte</source>
+        <translation>每字节 FLOP</translation>
     </message>
 </context>
 <context>
@@ -1855,18 +1954,6 @@
         <translation>%1：目前为分词 %2 + 排队 %3 + 预填充 %4</translation>
     </message>
     <message>
-        <source>tokenize: arrival → tokenized (chat template and tokenizer)
-queue: tokenized → scheduled (vLLM&apos;s queue time)
-prefill: scheduled → last prompt chunk computed
-first sample: prefill done → first token sampled
-Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).</source>
-        <translation>分词：到达 → 分词完成（对话模板和分词器）
-排队：分词完成 → 被调度（vLLM 的排队时间）
-预填充：被调度 → 最后一个提示块计算完成
-首次采样：预填充完成 → 采样出首个词元
-四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。</translation>
-    </message>
-    <message>
         <source>TTFT (ms)</source>
         <translation>TTFT (ms)</translation>
     </message>
@@ -1881,6 +1968,32 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     <message>
         <source>%1: %2 at the client = queue %3 + server and network %4</source>
         <translation>%1：客户端测得 %2 = 排队 %3 + 服务器与网络 %4</translation>
+    </message>
+    <message>
+        <source>hidden reasoning</source>
+        <translation>隐藏推理</translation>
+    </message>
+    <message>
+        <source>first visible token %1, after %2 hidden tokens</source>
+        <translation>首个可见词元 %1，在 %2 个隐藏词元之后</translation>
+    </message>
+    <message>
+        <source>no visible token yet, %1 hidden tokens</source>
+        <translation>尚无可见词元，%1 个隐藏词元</translation>
+    </message>
+    <message>
+        <source>tokenize: arrival → tokenized (chat template and tokenizer)
+queue: tokenized → scheduled (vLLM&apos;s queue time)
+prefill: scheduled → last prompt chunk computed
+first sample: prefill done → first token sampled
+Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token).
+hidden reasoning (after TTFT): first token → first visible token (text outside &lt;think&gt;…&lt;/think&gt;)</source>
+        <translation>分词：到达 → 分词完成（对话模板和分词器）
+排队：分词完成 → 被调度（vLLM 的排队时间）
+预填充：被调度 → 最后一个提示块计算完成
+首次采样：预填充完成 → 采样出首个词元
+四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。
+隐藏推理（TTFT 之后）：首个词元 → 首个可见词元（&lt;think&gt;…&lt;/think&gt; 之外的文本）</translation>
     </message>
 </context>
 <context>
@@ -2418,14 +2531,6 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
         <translation>不变：运行一次局部层只关注一个窗口的模型</translation>
     </message>
     <message>
-        <source>the KV bytes held per token against the all-layers formula</source>
-        <translation>每个 token 实际占用的 KV 字节与全层公式的比较</translation>
-    </message>
-    <message>
-        <source>The whole report on a sliding-window model (Gemma 3), at most %1 new tokens. Watch whether the local layers cap their KV.</source>
-        <translation>在滑动窗口模型（Gemma 3）上处理整份报告，最多 %1 个新 token。观察局部层是否限制其 KV。</translation>
-    </message>
-    <message>
         <source>Hidden reasoning</source>
         <translation>隐藏推理</translation>
     </message>
@@ -2676,6 +2781,74 @@ Their sum is the TTFT (vLLM&apos;s time_to_first_token; what an OpenAI-compatibl
     <message>
         <source>remote %1</source>
         <translation>远程 %1</translation>
+    </message>
+    <message>
+        <source>the local layers&apos; KV against the global layers&apos; KV as the tokens grow</source>
+        <translation>随着词元增加，局部层的 KV 与全局层的 KV 对比</translation>
+    </message>
+    <message>
+        <source>The whole report on a sliding-window model (Gemma 3; a base model gets the report and the task as one text to continue), at most %1 new tokens. Watch the local layers&apos; KV flatten at the window while the global layers&apos; KV keeps rising.</source>
+        <translation>在滑动窗口模型（Gemma 3；基础模型收到的是报告和任务合成的一段待续写文本）上处理整份报告，最多 %1 个新 token。观察局部层的 KV 在窗口处变平，而全局层的 KV 持续上升。</translation>
+    </message>
+    <message>
+        <source>needs a model that thinks in &lt;think&gt;…&lt;/think&gt; before it answers (Qwen3, DeepSeek-R1 distills); %1 has no &lt;think&gt; tag in its vocabulary or chat template</source>
+        <translation>需要一个先在 &lt;think&gt;…&lt;/think&gt; 中思考再回答的模型（Qwen3、DeepSeek-R1 蒸馏模型）；%1 的词表和对话模板中都没有 &lt;think&gt; 标签</translation>
+    </message>
+    <message>
+        <source>at %1 tokens held the local layers held %2 (%3 tokens each, window %4) and the global layers %5 (%1 tokens each); every layer for every token would be %6</source>
+        <translation>持有 %1 个 token 时，局部层占用 %2（每层 %3 个 token，窗口 %4），全局层占用 %5（每层 %1 个 token）；若每层保存每个 token 则为 %6</translation>
+    </message>
+    <message>
+        <source>The run stayed inside the window, so the local layers&apos; KV has not flattened yet: %1.</source>
+        <translation>这次运行没有超出窗口，所以局部层的 KV 还没有变平：%1。</translation>
+    </message>
+    <message>
+        <source>The local layers capped their KV at the window while the global layers&apos; KV kept growing: %1.</source>
+        <translation>局部层的 KV 在窗口处封顶，而全局层的 KV 继续增长：%1。</translation>
+    </message>
+    <message>
+        <source>The local layers did not cap their KV: %1.</source>
+        <translation>局部层没有限制其 KV：%1。</translation>
+    </message>
+    <message>
+        <source>tokens held</source>
+        <translation>已存 token 数</translation>
+    </message>
+    <message>
+        <source>KV, MiB</source>
+        <translation>KV，MiB</translation>
+    </message>
+    <message>
+        <source>local layers</source>
+        <translation>局部层</translation>
+    </message>
+    <message>
+        <source>global layers</source>
+        <translation>全局层</translation>
+    </message>
+    <message>
+        <source>local: %1 layers, %2 B per token, at most %3 tokens; global: %4 layers, %5 B per token, every token</source>
+        <translation>局部：%1 层，每 token %2 B，最多 %3 个 token；全局：%4 层，每 token %5 B，保留每个 token</translation>
+    </message>
+    <message>
+        <source>%1: %2 per token</source>
+        <translation>%1：每 token %2</translation>
+    </message>
+    <message>
+        <source>decode %1 for %2 tokens: %3 ms per token</source>
+        <translation>%2 个 token 解码 %1：每 token %3 ms</translation>
+    </message>
+    <message>
+        <source>TTFT %1 at %2 prompt tokens: %3 ms per token</source>
+        <translation>%2 个提示词 token 时 TTFT %1：每 token %3 ms</translation>
+    </message>
+    <message>
+        <source>TTFT %1, first visible token %2</source>
+        <translation>TTFT %1，首个可见 token %2</translation>
+    </message>
+    <message>
+        <source>local %1 = %2 tokens × %3 B</source>
+        <translation>局部 %1 = %2 个 token × %3 B</translation>
     </message>
 </context>
 <context>

@@ -13,7 +13,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "engine/metrics/event_json.h"
 #include "engine/runtime/engine.h"
+#include <filesystem>
 #include "engine/tokenizer/tokenizer.h"
 #include "tests/support/test_paths.h"
 #include "tests/support/tiny_model.h"
@@ -272,6 +274,62 @@ TEST(Engine, kvBytesMatchTheFormulaAtEveryToken) {
                 ASSERT_EQ(t.kv_reserved_bytes, t.kv_allocated_bytes);
         }
     }
+}
+
+// The per-group KV split (issue 12): all zero for a model without local
+// layers, and left out of its JSON lines, so those stay as they were.
+TEST(Engine, aModelWithoutLocalLayersReportsNoLayerGroups) {
+    auto e = make_engine(tiny_model());
+    EXPECT_EQ(e->layer_groups().n_local_layers, 0);
+    EXPECT_EQ(e->hidden_reasoning(), reasoning_evidence::none);
+    run_log log;
+    submit(*e, raw(long_text(100), 4), log);
+    e->wait_idle();
+    ASSERT_FALSE(log.tokens.empty());
+    for (const auto& ev : log.events) {
+        if (const auto* t = std::get_if<event_token>(&ev)) EXPECT_FALSE(t->kv_group.any());
+        if (const auto* c = std::get_if<event_prefill_chunk>(&ev)) EXPECT_FALSE(c->kv_group.any());
+        EXPECT_EQ(event_to_json_line(ev).find("kv_local"), std::string::npos);
+    }
+}
+
+// Gemma 3 270M: 15 local layers (window 512) and 3 global; every event's
+// groups add up to its totals, local capped at the window, and the JSON line
+// carries them.
+TEST(Engine, gemma3EventsSplitTheKvByLayerGroup) {
+    const auto gemma = test::source_root() / "models/gemma-3-270m-q4_k_m.gguf";
+    if (!std::filesystem::exists(gemma)) GTEST_SKIP() << "no models/gemma-3-270m-q4_k_m.gguf (scripts/fetch-model)";
+    auto e = make_engine(gemma.string(), kv_mode::paged, kv_dtype::f16, 1, 0, 256);
+    const kv_layer_groups g = e->layer_groups();
+    EXPECT_EQ(g.n_local_layers, 15);
+    EXPECT_EQ(g.n_global_layers, 3);
+    EXPECT_EQ(g.window, 512);
+    EXPECT_EQ(g.local_bytes_per_token, 2 * 15 * 256 * 2);
+    EXPECT_EQ(g.global_bytes_per_token, 2 * 3 * 256 * 2);
+    EXPECT_FALSE(e->has_chat_template());
+    run_log log;
+    submit(*e, raw(long_text(2600), 3), log);
+    e->wait_idle();
+    ASSERT_EQ(log.done.reason, finish_reason::length) << log.done.error;
+    ASSERT_GT(log.done.figures.prompt_tokens, 512);
+    int checked = 0;
+    for (const auto& ev : log.events) {
+        const auto* t = std::get_if<event_token>(&ev);
+        const auto* c = std::get_if<event_prefill_chunk>(&ev);
+        if (!t && !c) continue;
+        const kv_groups& kg = t ? t->kv_group : c->kv_group;
+        const std::int64_t tokens = t ? t->kv_tokens : c->kv_tokens;
+        EXPECT_EQ(kg.local_bytes + kg.global_bytes, t ? t->kv_bytes : c->kv_bytes);
+        EXPECT_EQ(kg.local_allocated_bytes + kg.global_allocated_bytes,
+                  t ? t->kv_allocated_bytes : c->kv_allocated_bytes);
+        EXPECT_EQ(kg.local_tokens, std::min<std::int64_t>(tokens, 512));
+        EXPECT_EQ(kg.global_tokens, tokens);
+        EXPECT_EQ(kg.local_bytes, kg.local_tokens * g.local_bytes_per_token);
+        EXPECT_EQ(kg.global_bytes, tokens * g.global_bytes_per_token);
+        EXPECT_NE(event_to_json_line(ev).find("\"kv_local_bytes\":" + std::to_string(kg.local_bytes)), std::string::npos);
+        ++checked;
+    }
+    EXPECT_GT(checked, 3);
 }
 
 TEST(Engine, kvModesGiveTheSameGreedyText) {

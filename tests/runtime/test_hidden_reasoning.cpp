@@ -61,3 +61,17 @@ TEST(HiddenReasoning, AnswerAroundReasoningInOnePieceIsVisible) {
     EXPECT_FALSE(h.push("<think>only reasoning</think>"));
     EXPECT_TRUE(h.push("<think>r</think>done"));
 }
+
+// Whether a model may think first: both tags in the vocabulary, or in the
+// chat template; one tag alone is no sign.
+TEST(HiddenReasoning, AModelThinksWhenBothTagsAreTokensOrItsTemplateWritesThem) {
+    using kvlens::reasoning_evidence;
+    using kvlens::reasoning_evidence_of;
+    EXPECT_EQ(reasoning_evidence_of(true, true, ""), reasoning_evidence::vocabulary);
+    EXPECT_EQ(reasoning_evidence_of(true, false, ""), reasoning_evidence::none);
+    EXPECT_EQ(reasoning_evidence_of(false, false, "{{'<think>\\n' + reasoning + '</think>'}}"),
+              reasoning_evidence::chat_template);
+    EXPECT_EQ(reasoning_evidence_of(false, false, "{{ '<|im_start|>assistant' }}"), reasoning_evidence::none);
+    EXPECT_EQ(reasoning_evidence_of(false, false, "<think> only opens"), reasoning_evidence::none);
+    EXPECT_STREQ(kvlens::to_string(reasoning_evidence::chat_template), "chat_template");
+}

@@ -52,6 +52,10 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
         const auto request = kvlens::request_id(runId);
         const QString& kind = words[0];
         auto text = [&kv](const char* k) { return kv.value(QLatin1String(k)).toStdString(); };
+        // The per-group KV of a sliding-window model: local=tokens lbytes= gbytes= lalloc= galloc=.
+        auto groups = [&n]() {
+            return kvlens::kv_groups{n("local"), n("lbytes"), n("lalloc"), n("global"), n("gbytes"), n("galloc")};
+        };
         if (kind == QLatin1String("queued")) {
             e.event = kvlens::event_queued{request, int(n("prompt"))};
         } else if (kind == QLatin1String("started")) {
@@ -62,6 +66,7 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
             c.kv_bytes = n("bytes");
             c.kv_allocated_bytes = n("alloc");
             c.kv_reserved_bytes = n("res");
+            c.kv_group = groups();
             e.event = c;
         } else if (kind == QLatin1String("first")) {
             kvlens::event_first_token f{request, d("ttft"), qint32(n("id")), text("text")};
@@ -84,6 +89,7 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
             t.kv_allocated_bytes = n("alloc");
             t.kv_reserved_bytes = n("res");
             t.recomputed_tokens = n("recomputed");
+            t.kv_group = groups();
             e.event = t;
         } else if (kind == QLatin1String("done")) {
             kvlens::event_done done;
@@ -105,6 +111,9 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
             f.e2e_ms = d("e2e");
             f.prefill_tok_s = d("prefill_tok_s");
             f.decode_tok_s = d("decode_tok_s");
+            f.tpot_ms = d("tpot");
+            f.prefill_forward_ms = d("prefill_forward");
+            f.ttft_visible_ms = d("ttft_visible");
             e.event = std::move(done);
         } else {
             continue;

@@ -73,6 +73,38 @@ private slots:
         QVERIFY(lessonSkipReason(LessonStepId::SlidingWindow, m).isEmpty());
     }
 
+    void theHiddenReasoningStepRunsOnlyWhenTheModelCanThink()
+    {
+        ModelSummary m;
+        m.nLayer = 30;
+        m.name = QStringLiteral("SmolLM2");
+        m.architecture = QStringLiteral("llama");
+        const QString reason = lessonSkipReason(LessonStepId::HiddenReasoning, m);
+        QVERIFY2(reason.contains(QStringLiteral("<think>")) && reason.contains(QStringLiteral("SmolLM2")),
+                 qPrintable(reason));
+        m.hiddenReasoning = QStringLiteral("vocabulary");
+        QVERIFY(lessonSkipReason(LessonStepId::HiddenReasoning, m).isEmpty());
+        m.hiddenReasoning = QStringLiteral("chat_template");
+        QVERIFY(lessonSkipReason(LessonStepId::HiddenReasoning, m).isEmpty());
+        // A server's model cannot be looked into: it is tried.
+        ModelSummary remote;
+        remote.remote = true;
+        remote.name = QStringLiteral("qwen3");
+        QVERIFY(lessonSkipReason(LessonStepId::HiddenReasoning, remote).isEmpty());
+    }
+
+    void theSlidingWindowPlotDrawsTheTwoLayerGroups()
+    {
+        LessonRun r;
+        r.kvLocalPoints = {{0, 0}, {512, 512.0 * 1024 * 1024}, {600, 512.0 * 1024 * 1024}};
+        r.kvGlobalPoints = {{0, 0}, {512, 256.0 * 1024 * 1024}, {600, 300.0 * 1024 * 1024}};
+        const LessonPlot p = lessonPlot(LessonStepId::SlidingWindow, {r});
+        QVERIFY(!p.bars);
+        QCOMPARE(p.series.size(), 2);
+        QCOMPARE(p.series[0].points.last(), QPointF(600, 512));
+        QCOMPARE(p.series[1].points.last(), QPointF(600, 300));
+    }
+
     void aLineThroughExactPointsIsFoundWithRSquaredOne()
     {
         const line_fit f = fit_line({100, 200, 400, 800}, {70, 120, 220, 420});
@@ -192,6 +224,24 @@ private slots:
             QTest::newRow("the engine does not cap local layers")
                 << int(LessonStepId::SlidingWindow) << QVector<LessonRun>{full} << QVector<LessonRun>{capped}
                 << QStringLiteral("does not cap");
+            // With the per-group figures: 15 local layers at 1,024 B, 3 global.
+            LessonRun groups = full;
+            groups.kvBytesPerToken = 18 * 1024;
+            groups.kvTokensAtEnd = 700;
+            groups.localTokensAtEnd = 512;
+            groups.localBytesAtEnd = 512LL * 15 * 1024;
+            groups.globalBytesAtEnd = 700LL * 3 * 1024;
+            LessonRun uncapped = groups;
+            uncapped.localTokensAtEnd = 700;
+            uncapped.localBytesAtEnd = 700LL * 15 * 1024;
+            QTest::newRow("the local layers cap their KV at the window")
+                << int(LessonStepId::SlidingWindow) << QVector<LessonRun>{groups} << QVector<LessonRun>{uncapped}
+                << QStringLiteral("capped their KV at the window");
+            LessonRun inside = groups;
+            inside.kvTokensAtEnd = inside.localTokensAtEnd = 400;
+            QTest::newRow("a run inside the window shows no cap")
+                << int(LessonStepId::SlidingWindow) << QVector<LessonRun>{inside} << QVector<LessonRun>{groups}
+                << QStringLiteral("stayed inside the window");
         }
         {
             LessonRun think = run("q", 320, 400, 96, 2000);

@@ -20,6 +20,8 @@
 #include "tests/support/test_paths.h"
 #include "tests/support/tiny_model.h"
 #include "ui/charts/chart_panel.h"
+#include "ui/charts/kv_chart.h"
+#include <QLineSeries>
 #include "ui/headless_runner.h"
 #include "ui/main_window.h"
 #include "ui/pdf_bridge.h"
@@ -170,6 +172,90 @@ private slots:
         const int broken = w->runExperiment(Experiment::BrokenCache);
         QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(broken)->isFinished(), 60000);
         QCOMPARE(w->history()->run(broken)->cachedTokens(), 0);
+    }
+
+    // Issue 12 (item 2): a sliding-window model's KV is drawn as its two
+    // layer groups, local flat at the window and global rising, and the
+    // model panel names the groups; a model without local layers keeps one
+    // logical line. Gemma 3 270M is a base model: it is asked in completion
+    // style. Neither model's vocabulary has <think> tags.
+    void theKvChartShowsGemma3sTwoLayerGroupsAndSmolLM2sOneLine()
+    {
+        const QString gemma = QString::fromStdString(
+            (kvlens::test::source_root() / "models/gemma-3-270m-q4_k_m.gguf").string());
+        if (!QFileInfo::exists(gemma) || !kvlens::test::have_default_model())
+            QSKIP("needs models/gemma-3-270m-q4_k_m.gguf and the default model (scripts/fetch-model)");
+        // A report of about 700 Gemma tokens: past the 512-token window.
+        const QString longReport = dir_.filePath(QStringLiteral("long-memo.txt"));
+        {
+            QFile f(longReport);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            for (int i = 1; i <= 40; ++i)
+                f.write(QStringLiteral("In quarter %1 sales rose by %2 percent while costs fell.\n").arg(i).arg(i % 7 + 3).toUtf8());
+        }
+        const QString saved = report_;
+        report_ = longReport;
+        MainWindow* w = open(gemma, 4);
+        report_ = saved;
+        QVERIFY(w);
+        const ModelSummary& m = w->model();
+        QCOMPARE(m.slidingWindow, 512);
+        QCOMPARE(m.nLocalLayers, 15);
+        QCOMPARE(m.nGlobalLayers, 3);
+        QCOMPARE(m.localKvBytesPerToken, qint64(2 * 15 * 256 * 2));
+        QCOMPARE(m.globalKvBytesPerToken, qint64(2 * 3 * 256 * 2));
+        QVERIFY(m.baseModel);
+        QVERIFY(m.hiddenReasoning.isEmpty());
+        QVERIFY2(w->modelPanel()->text().contains(QStringLiteral("15 local layers")), qPrintable(w->modelPanel()->text()));
+        // What is sent: the turns as one completion-style text, and the preview says so.
+        QTRY_VERIFY(w->taskPane()->promptPreview().endsWith(QStringLiteral("Answer:")));
+        QVERIFY(w->taskPane()->promptPreview().contains(QStringLiteral("In quarter 40 sales rose")));
+        QVERIFY(!w->taskPane()->promptPreview().contains(QStringLiteral("<start_of_turn>")));
+        const int id = w->startRun(w->currentConfig());
+        const RunRecord* run = w->history()->run(id);
+        QTRY_VERIFY_WITH_TIMEOUT(run->isFinished(), 300000);
+        QVERIFY2(run->finishReason() != FinishReason::Error, qPrintable(run->error()));
+        QVERIFY2(run->promptTokens() > 560, qPrintable(QString::number(run->promptTokens())));
+        // Every step: the groups add up to the whole, local capped at the window.
+        for (const TokenStep& t : run->tokens()) {
+            QCOMPARE(t.kv.localBytes + t.kv.globalBytes, t.kv.logicalBytes);
+            QCOMPARE(t.kv.localTokens, std::min<qint64>(t.kv.tokens, 512));
+            QCOMPARE(t.kv.localBytes, t.kv.localTokens * m.localKvBytesPerToken);
+            QCOMPARE(t.kv.globalBytes, t.kv.tokens * m.globalKvBytesPerToken);
+        }
+        w->selectRun(id);
+        auto* kv = qobject_cast<KvChart*>(w->charts()->chart(QStringLiteral("kv")));
+        QVERIFY(kv);
+        QTRY_VERIFY(kv->localSeries()->isVisible() && kv->globalSeries()->isVisible());
+        QVERIFY(!kv->logicalSeries()->isVisible());
+        const QList<QPointF> local = kv->localSeries()->points();
+        const QList<QPointF> global = kv->globalSeries()->points();
+        // From the first point past the window on: local flat, global rising.
+        int past = 0;
+        while (past < local.size() && local[past].x() < 512)
+            ++past;
+        QVERIFY2(past > 0 && past + 1 < local.size(), qPrintable(QString::number(local.size())));
+        for (int i = past; i < local.size(); ++i)
+            QCOMPARE(local[i].y(), local[past].y());
+        QVERIFY(local[past].y() > local[past - 1].y() || local[past - 1].x() >= 512);
+        QVERIFY(global.last().y() > global[past].y());
+        qInfo("gemma3: %d prompt tokens; at %lld held: local %lld B, global %lld B", run->promptTokens(),
+              run->tokens().last().kv.tokens, run->tokens().last().kv.localBytes, run->tokens().last().kv.globalBytes);
+
+        // SmolLM2: no local layers, one logical line.
+        w = open(QString::fromStdString(kvlens::test::default_model().string()), 4);
+        QVERIFY(w);
+        QCOMPARE(w->model().nLocalLayers, 0);
+        QVERIFY(!w->model().baseModel);
+        QVERIFY(w->model().hiddenReasoning.isEmpty());
+        const int plain = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(plain)->isFinished(), 120000);
+        QVERIFY(!w->history()->run(plain)->hasKvGroups());
+        w->selectRun(plain);
+        kv = qobject_cast<KvChart*>(w->charts()->chart(QStringLiteral("kv")));
+        QTRY_VERIFY(kv->logicalSeries()->isVisible());
+        QVERIFY(!kv->localSeries()->isVisible());
+        QVERIFY(!kv->globalSeries()->isVisible());
     }
 
     void theSystemPromptIsShownAsTheTemplateUsesIt()

@@ -164,7 +164,7 @@ private slots:
         r.ingest(RunEvent{4, t});
         const QString csv = runToCsv(r);
         QCOMPARE(csv, runCsvHeader() + QStringLiteral("\n4,0,42,") + csvText
-                          + QStringLiteral(",12.500,12.500,1,10,200,320,320\n"));
+                          + QStringLiteral(",12.500,12.500,1,10,200,320,320,0,0,0\n"));
     }
 
     void exportWritesCsvAndJson()
@@ -180,7 +180,7 @@ private slots:
         const QStringList lines = readAll(csvPath).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);  // header + 3 tokens
         QCOMPARE(lines[0], runCsvHeader());
-        QCOMPARE(lines[2], QStringLiteral("1,1,8, world,85.000,10.000,1,102,2040,3200,3200"));
+        QCOMPARE(lines[2], QStringLiteral("1,1,8, world,85.000,10.000,1,102,2040,3200,3200,0,0,0"));
 
         QJsonParseError err{};
         const QJsonDocument doc = QJsonDocument::fromJson(readAll(jsonPath).toUtf8(), &err);
@@ -423,6 +423,19 @@ private slots:
 
         QCOMPARE(experimentConfig(c, 1, {}, Experiment::ShorterAnswer, {}, {}).sampling.maxTokens, 48);
         QCOMPARE(experimentConfig(c, 1, {}, Experiment::KvOff, {}, {}).engine.kvMode, QStringLiteral("off"));
+    }
+
+    void aBaseModelGetsTheChatAsOneTextToContinue()
+    {
+        const QVector<ChatTurn> chat{{QStringLiteral("system"), QStringLiteral("Be brief.")},
+                                     {QStringLiteral("user"), QStringLiteral("Report:\n\nSales rose.\n\nSummarize.")},
+                                     {QStringLiteral("assistant"), QStringLiteral("Sales rose.")},
+                                     {QStringLiteral("user"), QStringLiteral("By how much?")}};
+        QCOMPARE(completionPrompt(chat), QStringLiteral("Be brief.\n\nReport:\n\nSales rose.\n\nSummarize.\n\n"
+                                                        "Answer: Sales rose.\n\nBy how much?\n\nAnswer:"));
+        // The first turns alone are a prefix of the follow-up's text: the prefix cache still serves it.
+        const QString first = completionPrompt(chat.mid(0, 2));
+        QVERIFY(completionPrompt(chat).startsWith(first.chopped(int(qstrlen("Answer:")))));
     }
 };
 

@@ -5,6 +5,10 @@ kvlens_add_qtest(tst_ui_window tst_ui_window.cpp fake_engine.h fake_engine.cpp
   LIBS kvlens_ui kvlens_ui_test_support)
 target_include_directories(tst_ui_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 
+# The charts on hand-made event sequences: layer groups, hidden reasoning, callouts.
+kvlens_add_qtest(tst_ui_charts tst_ui_charts.cpp LIBS kvlens_ui kvlens_ui_test_support)
+target_include_directories(tst_ui_charts PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+
 kvlens_add_qtest(tst_ui_engine tst_ui_engine.cpp LIBS kvlens_ui)
 target_include_directories(tst_ui_engine PRIVATE ${PROJECT_SOURCE_DIR})
 # It checks the sign of measured timings (half the document cold: lower TTFT):

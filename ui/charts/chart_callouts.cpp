@@ -70,6 +70,56 @@ void ChartCallouts::dropItems()
     mappedAvoid_.clear();
 }
 
+QString ChartCallouts::fitText(const QString& text, const QFontMetricsF& fm, double width)
+{
+    if (fm.horizontalAdvance(text) <= width)
+        return text;
+    // Two lines, broken at the last space that lets the first one fit; the
+    // second is cut short only if even that does not fit.
+    int cut = -1;
+    for (int i = int(text.size()) - 1; i > 0; --i) {
+        if (text[i] == QLatin1Char(' ') && fm.horizontalAdvance(text.left(i)) <= width) {
+            cut = i;
+            break;
+        }
+    }
+    if (cut < 0)
+        return fm.elidedText(text, Qt::ElideRight, width);
+    return text.left(cut) + QLatin1Char('\n') + fm.elidedText(text.mid(cut + 1), Qt::ElideRight, width);
+}
+
+QRectF ChartCallouts::placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area)
+{
+    const double gap = 18;
+    const QPointF offsets[] = {
+        {-size.width() - gap, -size.height() - gap}, {gap, -size.height() - gap}, {-size.width() - gap, gap},
+        {gap, gap}, {-size.width() / 2, -size.height() - 2 * gap}, {-size.width() - gap, -size.height() / 2},
+    };
+    auto covered = [&](const QRectF& box) {
+        int n = 0;
+        const QRectF grown = box.adjusted(-kPointMargin, -kPointMargin, kPointMargin, kPointMargin);
+        for (const QPointF& p : avoid)
+            n += grown.contains(p) ? 1 : 0;
+        return n;
+    };
+    QRectF best;
+    int bestCovered = 1 << 30;
+    for (const QPointF& o : offsets) {
+        QRectF box(anchor + o, size);
+        // Inside the plot area: shifted in, never out of it.
+        box.moveLeft(std::clamp(box.left(), area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2)));
+        box.moveTop(std::clamp(box.top(), area.top() + 2, std::max(area.top() + 2, area.bottom() - box.height() - 2)));
+        const int n = covered(box) + (box.contains(anchor) ? 1 : 0);
+        if (n < bestCovered) {
+            best = box;
+            bestCovered = n;
+        }
+        if (n == 0)
+            break;
+    }
+    return best;
+}
+
 void ChartCallouts::relayout()
 {
     dropItems();
@@ -89,34 +139,13 @@ void ChartCallouts::relayout()
         for (const QPointF& v : s.avoid)
             avoid << chart_->mapToPosition(v, s.series);
         mappedAvoid_ += avoid;
-        const QSizeF size(fm.horizontalAdvance(s.text) + 14, fm.height() + 8);
-        const double gap = 18;
-        const QPointF offsets[] = {
-            {-size.width() - gap, -size.height() - gap}, {gap, -size.height() - gap}, {-size.width() - gap, gap},
-            {gap, gap}, {-size.width() / 2, -size.height() - 2 * gap}, {-size.width() - gap, -size.height() / 2},
-        };
-        auto covered = [&](const QRectF& box) {
-            int n = 0;
-            const QRectF grown = box.adjusted(-kPointMargin, -kPointMargin, kPointMargin, kPointMargin);
-            for (const QPointF& p : avoid)
-                n += grown.contains(p) ? 1 : 0;
-            return n;
-        };
-        QRectF best;
-        int bestCovered = 1 << 30;
-        for (const QPointF& o : offsets) {
-            QRectF box(anchor + o, size);
-            // Inside the plot area: shifted in, never out of it.
-            box.moveLeft(std::clamp(box.left(), area.left() + 2, std::max(area.left() + 2, area.right() - box.width() - 2)));
-            box.moveTop(std::clamp(box.top(), area.top() + 2, std::max(area.top() + 2, area.bottom() - box.height() - 2)));
-            const int n = covered(box) + (box.contains(anchor) ? 1 : 0);
-            if (n < bestCovered) {
-                best = box;
-                bestCovered = n;
-            }
-            if (n == 0)
-                break;
-        }
+        const QString text = fitText(s.text, fm, area.width() - 18);
+        const QStringList lines = text.split(QLatin1Char('\n'));
+        double textW = 0;
+        for (const QString& l : lines)
+            textW = std::max(textW, fm.horizontalAdvance(l));
+        const QSizeF size(textW + 14, fm.height() * lines.size() + 8);
+        const QRectF best = placeBox(anchor, size, avoid, area);
         auto* line = new QGraphicsLineItem(chart_);
         const QPointF end(std::clamp(anchor.x(), best.left(), best.right()), std::clamp(anchor.y(), best.top(), best.bottom()));
         line->setLine(QLineF(anchor, end));
@@ -126,10 +155,10 @@ void ChartCallouts::relayout()
         QColor fill = bg.isValid() ? bg : QColor(Qt::white);
         fill.setAlpha(235);
         rect->setBrush(fill);
-        auto* text = new QGraphicsSimpleTextItem(s.text, rect);
-        text->setFont(font);
-        text->setBrush(fg);
-        text->setPos(best.topLeft() + QPointF(7, 4));
+        auto* label = new QGraphicsSimpleTextItem(text, rect);
+        label->setFont(font);
+        label->setBrush(fg);
+        label->setPos(best.topLeft() + QPointF(7, 4));
         for (QGraphicsItem* item : std::initializer_list<QGraphicsItem*>{line, rect})
             item->setZValue(20);
         items_ << line << rect;

@@ -10,10 +10,12 @@
 #include <QObject>
 #include <QPointF>
 #include <QRectF>
+#include <QSizeF>
 #include <QString>
 #include <QVector>
 
 class QAbstractSeries;
+class QFontMetricsF;
 class QChart;
 class QGraphicsItem;
 
@@ -39,6 +41,14 @@ public:
 
     // Marker size around each avoided point that a box must not touch, px.
     static constexpr double kPointMargin = 5.0;
+    // Where a box of `size` goes near `anchor` (all in pixels): the first of
+    // the candidate places around it that stays inside `area` and covers no
+    // point of `avoid` (nor the anchor), else the one covering the fewest.
+    // The one rule for the charts and the lesson's painted slides.
+    static QRectF placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area);
+    // The text as drawn in `width` px: whole, or on two lines, the second
+    // cut short only when even two lines do not hold it.
+    static QString fitText(const QString& text, const QFontMetricsF& fm, double width);
 
 private:
     struct Spec {

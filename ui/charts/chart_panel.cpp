@@ -2,6 +2,8 @@
 // ChartPanel: view, context menu, restyling.
 #include "ui/charts/chart_panel.h"
 
+#include "ui/charts/chart_callouts.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QContextMenuEvent>
@@ -267,18 +269,36 @@ QString ChartPanel::title() const
     return title_->text() + QStringLiteral(" — ") + figures_->toolTip();
 }
 
+ChartCallouts* ChartPanel::addCallouts()
+{
+    auto* c = new ChartCallouts(chart_);
+    callouts_.append(c);
+    return c;
+}
+
 QString ChartPanel::exportTo(const QString& path, QSize size) const
 {
     auto* self = const_cast<ChartPanel*>(this);
-    if (!size.isValid() || size == this->size())
-        return exportWidget(self, path);
-    // Drawn at the asked size, then given back to its layout.
-    const QSize before = this->size();
-    self->resize(size);
-    const QString err = exportWidget(self, path);
-    self->resize(before);
-    if (parentWidget() && parentWidget()->layout())
-        parentWidget()->layout()->invalidate();
+    // Callouts on for the file, as they were afterwards.
+    QVector<bool> shown;
+    for (ChartCallouts* c : callouts_) {
+        shown.append(c->isEnabled());
+        c->setEnabled(true);
+    }
+    QString err;
+    if (!size.isValid() || size == this->size()) {
+        err = exportWidget(self, path);
+    } else {
+        // Drawn at the asked size, then given back to its layout.
+        const QSize before = this->size();
+        self->resize(size);
+        err = exportWidget(self, path);
+        self->resize(before);
+        if (parentWidget() && parentWidget()->layout())
+            parentWidget()->layout()->invalidate();
+    }
+    for (int i = 0; i < callouts_.size(); ++i)
+        callouts_[i]->setEnabled(shown[i]);
     return err;
 }
 

@@ -21,6 +21,7 @@ class QHBoxLayout;
 
 namespace kvlens::ui {
 
+class ChartCallouts;
 class RunRecord;
 
 // What the charts show: the selected run, the run overlaid on it (may be
@@ -30,6 +31,7 @@ struct ChartInput {
     const RunRecord* compare = nullptr;
     QVector<const RunRecord*> recent;
     QString kvFormula;          // "2 × 30 layers × 3 KV heads × 64 × 2 B = 23,040 B per token"
+    QString kvGroupFormula;     // the layer groups of a sliding-window model ("" for most models)
 };
 
 class ChartPanel : public QWidget {
@@ -58,6 +60,8 @@ public:
     void fitTicks();
     // Writes the chart to `path` (format from the suffix); "" or the reason.
     // A valid `size` draws it at that size (logical pixels) instead of its own.
+    // The chart's callouts are drawn in the file whatever the window shows
+    // (figures that explain themselves travel with the figure).
     QString exportTo(const QString& path, QSize size = QSize()) const;
 
 signals:
@@ -79,6 +83,8 @@ protected:
     // do not fit beside or below a small plot. Empty: Qt's legend again.
     void setWrappedLegend(const QVector<QPair<QColor, QString>>& items);
     void showWrappedLegend(const QStringList& entries);   // HTML entries; empty: Qt's legend
+    // Callouts this chart draws (exportTo turns them on for the file).
+    ChartCallouts* addCallouts();
 
     ChartStyle style_;
     QChart* chart_ = nullptr;
@@ -94,6 +100,7 @@ private:
     bool compactHeader_ = false;   // figures beside the name (the desk view on a small screen)
     bool wrappedAlways_ = false;   // setWrappedLegend: this chart's legend is always the wrapped text
     QString figuresText_;
+    QVector<ChartCallouts*> callouts_;
 };
 
 }  // namespace kvlens::ui

@@ -32,6 +32,8 @@ struct ChartStyle {
     static QColor sampleColor();
     static QColor kvLogicalColor();
     static QColor kvAllocatedColor();
+    static QColor kvLocalColor();      // a sliding-window model's local layers
+    static QColor hiddenReasoningColor();   // tokens inside <think>…</think>
     static QColor kvReservedColor();
     static QColor formulaColor();
     static QColor weightsColor();

@@ -39,11 +39,13 @@ QList<QPointF> serverKvPoints(const RunRecord* r)
 
 KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
 {
-    callouts_ = new ChartCallouts(chart_);
+    callouts_ = addCallouts();
     formula_ = new QLineSeries;
     reserved_ = new QLineSeries;
     allocated_ = new QLineSeries;
     logical_ = new QLineSeries;
+    local_ = new QLineSeries;
+    global_ = new QLineSeries;
     compareAllocated_ = new QLineSeries;
     compareLogical_ = new QLineSeries;
     recomputed_ = new QLineSeries;
@@ -52,8 +54,8 @@ KvChart::KvChart(QWidget* parent) : ChartPanel(QStringLiteral("kv"), parent)
     y_ = new QValueAxis;
     chart_->addAxis(x_, Qt::AlignBottom);
     chart_->addAxis(y_, Qt::AlignLeft);
-    for (QLineSeries* s : {formula_, reserved_, compareAllocated_, compareLogical_, allocated_, logical_,
-                           compareRecomputed_, recomputed_}) {
+    for (QLineSeries* s : {formula_, reserved_, compareAllocated_, compareLogical_, allocated_, logical_, local_,
+                           global_, compareRecomputed_, recomputed_}) {
         chart_->addSeries(s);
         s->attachAxis(x_);
         s->attachAxis(y_);
@@ -86,6 +88,8 @@ void KvChart::restyle()
     reserved_->setPen(style_.linePen(ChartStyle::kvReservedColor(), Qt::DashLine));
     allocated_->setPen(style_.linePen(ChartStyle::kvAllocatedColor()));
     logical_->setPen(style_.linePen(ChartStyle::kvLogicalColor()));
+    local_->setPen(style_.linePen(ChartStyle::kvLocalColor()));
+    global_->setPen(style_.linePen(ChartStyle::kvLogicalColor()));
     compareAllocated_->setPen(style_.linePen(ChartStyle::runColor(1).lighter(120), Qt::DashDotLine));
     compareLogical_->setPen(style_.linePen(ChartStyle::runColor(1), Qt::DashLine));
     recomputed_->setPen(style_.linePen(ChartStyle::runColor(0)));
@@ -100,7 +104,8 @@ void KvChart::plotServerKv(const ChartInput& in)
 {
     const RunRecord* p = in.primary;
     const RunRecord* c = remote(in.compare) ? in.compare : nullptr;   // same units only
-    for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, compareAllocated_, compareLogical_}) {
+    for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, local_, global_, compareAllocated_,
+                           compareLogical_}) {
         s->replace(QList<QPointF>());
         s->setVisible(false);
     }
@@ -164,7 +169,8 @@ void KvChart::plot(const ChartInput& in)
     // KV off keeps no cache: nothing to draw as bytes, but every step ran
     // the whole sequence again; that count is what the chart shows.
     if (kvOff(p)) {
-        for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, compareAllocated_, compareLogical_}) {
+        for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, local_, global_, compareAllocated_,
+                               compareLogical_}) {
             s->replace(QList<QPointF>());
             s->setVisible(false);
         }
@@ -240,12 +246,23 @@ void KvChart::plot(const ChartInput& in)
     };
     // Logical bytes grow by one token's worth each token: a straight line;
     // blocks and reservations move in steps.
-    QList<QPointF> logical;
-    if (p) {
-        for (const QPointF& pt : p->kvPoints(RunRecord::KvKind::Logical, zoom_))
-            logical.append(QPointF(pt.x(), pt.y() * scale));
-    }
-    logical_->replace(logical);
+    auto scaled = [&](RunRecord::KvKind k) {
+        QList<QPointF> out;
+        if (p) {
+            for (const QPointF& pt : p->kvPoints(k, zoom_))
+                out.append(QPointF(pt.x(), pt.y() * scale));
+        }
+        return out;
+    };
+    // A sliding-window model: the local layers' line and the global layers'
+    // line in place of their sum (docs/design.md, "Sliding-window layers").
+    const bool groups = p && p->hasKvGroups();
+    const QList<QPointF> logical = scaled(RunRecord::KvKind::Logical);
+    const QList<QPointF> local = groups ? scaled(RunRecord::KvKind::LocalLogical) : QList<QPointF>();
+    const QList<QPointF> global = groups ? scaled(RunRecord::KvKind::GlobalLogical) : QList<QPointF>();
+    logical_->replace(groups ? QList<QPointF>() : logical);
+    local_->replace(local);
+    global_->replace(global);
     allocated_->replace(series(p, RunRecord::KvKind::Allocated));
     reserved_->replace(series(p, RunRecord::KvKind::Reserved));
     compareLogical_->replace(QList<QPointF>());   // the compared run: its blocks only, to keep the chart readable
@@ -264,9 +281,14 @@ void KvChart::plot(const ChartInput& in)
     reserved_->setName(tr("reserved"));
     compareLogical_->setName(tr("%1 logical").arg(cn));
     compareAllocated_->setName(cn);   // the compared run's blocks, by its name
-    formula_->setVisible(perToken > 0);
-    for (QLineSeries* s : {logical_, allocated_})
-        s->setVisible(p != nullptr);
+    // The formula line is every layer × every token: not what a model with a window holds.
+    formula_->setVisible(perToken > 0 && !groups);
+    allocated_->setVisible(p != nullptr);
+    logical_->setVisible(p != nullptr && !groups);
+    local_->setVisible(groups);
+    global_->setVisible(groups);
+    local_->setName(tr("local layers"));
+    global_->setName(tr("global layers"));
     for (QLineSeries* s : {recomputed_, compareRecomputed_})
         s->setVisible(false);
     // Reserved is drawn when it says something: static mode's flat line.
@@ -290,7 +312,12 @@ void KvChart::plot(const ChartInput& in)
         kv = &p->tokens().last().kv;
     else if (p && !p->prefill().isEmpty() && p->prefill().last().kv.tokens > 0)
         kv = &p->prefill().last().kv;
-    if (kv) {
+    if (kv && groups) {
+        fig = tr("%1 at %2 tokens: local %3 (%4 tokens) · global %5 · %6 allocated")
+                  .arg(runName(p), formatCount(kv->tokens), formatBytes(double(kv->localBytes)),
+                       formatCount(kv->localTokens), formatBytes(double(kv->globalBytes)),
+                       formatBytes(double(kv->allocatedBytes)));
+    } else if (kv) {
         fig = tr("%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved")
                   .arg(runName(p), formatCount(kv->tokens), formatBytes(double(kv->logicalBytes)),
                        formatBytes(double(kv->allocatedBytes)), formatBytes(double(kv->reservedBytes)));
@@ -300,7 +327,9 @@ void KvChart::plot(const ChartInput& in)
     setHeader(tr("KV cache"), fig);
     // The callout at the end of the logical line: its bytes as tokens × the
     // formula's bytes per token when they agree exactly, else as measured.
-    if (kv && !logical.isEmpty()) {
+    if (kv && groups) {
+        addGroupCallouts(p, local, global);
+    } else if (kv && !logical.isEmpty()) {
         const QString text = perToken > 0 && kv->logicalBytes == kv->tokens * perToken
                                  ? tr("%1 = %2 tokens × %3 B").arg(formatBytes(double(kv->logicalBytes)),
                                                                    formatCount(kv->tokens), formatCount(perToken))
@@ -312,8 +341,30 @@ void KvChart::plot(const ChartInput& in)
     // In front of a class the legend keeps what differs; the formula line is
     // named in the tooltip and the heading.
     for (QLegendMarker* m : chart_->legend()->markers(formula_))
-        m->setVisible(!style_.presentation && perToken > 0);
-    chart_->setToolTip(in.kvFormula);
+        m->setVisible(!style_.presentation && perToken > 0 && !groups);
+    chart_->setToolTip(in.kvGroupFormula.isEmpty() ? in.kvFormula
+                                                   : in.kvFormula + QLatin1Char('\n') + in.kvGroupFormula);
+}
+
+// "local 7.5 MiB = 512 tokens × 15,360 B" and "global 6.1 MiB = 2,079 tokens ×
+// 3,072 B" at the ends of the two lines: each group's bytes per token from its
+// own figures, written as a product only when it divides exactly.
+void KvChart::addGroupCallouts(const RunRecord* p, const QList<QPointF>& local, const QList<QPointF>& global)
+{
+    const KvSnapshot& kv = !p->tokens().isEmpty() ? p->tokens().last().kv : p->prefill().last().kv;
+    const qint64 globalTokens = kv.tokens;
+    auto text = [this](const QString& group, qint64 bytes, qint64 tokens) {
+        if (tokens > 0 && bytes % tokens == 0)
+            return tr("%1 %2 = %3 tokens × %4 B").arg(group, formatBytes(double(bytes)), formatCount(tokens),
+                                                      formatCount(bytes / tokens));
+        return tr("%1 %2 held at %3 tokens").arg(group, formatBytes(double(bytes)), formatCount(tokens));
+    };
+    QVector<QPointF> avoid(local.begin(), local.end());
+    avoid += QVector<QPointF>(global.begin(), global.end());
+    if (!global.isEmpty())
+        callouts_->add(text(tr("global"), kv.globalBytes, globalTokens), global_, global.last(), avoid);
+    if (!local.isEmpty())
+        callouts_->add(text(tr("local"), kv.localBytes, kv.localTokens), local_, local.last(), avoid);
 }
 
 }  // namespace kvlens::ui

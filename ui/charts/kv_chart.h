@@ -8,7 +8,10 @@
 // then shows the tokens each step recomputed instead. The compared run is
 // drawn dashed in its own colour. A remote run's KV cache is the server's:
 // its /metrics KV usage (% of the whole cache) per token where the server
-// reports it, else no line and a caption that says so.
+// reports it, else no line and a caption that says so. A model with
+// sliding-window layers (Gemma 3) has its logical line split in two: the
+// local layers' KV, flat once the window is full, and the global layers',
+// rising with every token.
 #pragma once
 
 #include "ui/charts/chart_panel.h"
@@ -34,18 +37,25 @@ public:
     // "98.9 MiB = 4,503 tokens × 23,040 B" at the end of the logical line
     // (ui/charts/chart_callouts.h); on in presentation mode.
     ChartCallouts* callouts() const { return callouts_; }
+    // The series of the layer groups (tests look at what is drawn).
+    QLineSeries* localSeries() const { return local_; }
+    QLineSeries* globalSeries() const { return global_; }
+    QLineSeries* logicalSeries() const { return logical_; }
 
 protected:
     void restyle() override;
 
 private:
     void plotServerKv(const ChartInput& in);
+    void addGroupCallouts(const RunRecord* p, const QList<QPointF>& local, const QList<QPointF>& global);
 
 private:
     QLineSeries* formula_;
     QLineSeries* reserved_;
     QLineSeries* allocated_;
     QLineSeries* logical_;
+    QLineSeries* local_;        // sliding-window layers' logical bytes
+    QLineSeries* global_;       // full-attention layers' logical bytes
     QLineSeries* compareAllocated_;
     QLineSeries* compareLogical_;
     QLineSeries* recomputed_;

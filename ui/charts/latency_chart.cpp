@@ -10,22 +10,25 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/charts/chart_callouts.h"
 #include "ui/model/run_record.h"
 
 namespace kvlens::ui {
 
 namespace {
 
-// Points and moving average of a run, without the first token.
-void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, double& maxX, double& maxY)
+// Points and moving average of a run, without the first token. With
+// `hidden`, the tokens of hidden reasoning go there instead of into `pts`.
+void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, QScatterSeries* hidden, double& maxX,
+          double& maxY)
 {
-    QList<QPointF> p, a;
+    QList<QPointF> p, a, h;
     if (r) {
         const QVector<QPointF> lat = r->latencyPoints();
         // The record's moving average (the tested one), first token excluded.
         const QVector<double> mean = r->movingAverageLatency(LatencyChart::kAverageWindow, 1);
         for (int i = 1; i < lat.size(); ++i) {
-            p.append(lat[i]);
+            (hidden && !r->tokens()[i].visible ? h : p).append(lat[i]);
             a.append(QPointF(lat[i].x(), mean.value(i - 1)));
             maxX = std::max(maxX, lat[i].x());
             maxY = std::max(maxY, lat[i].y());
@@ -33,6 +36,8 @@ void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, double& max
     }
     pts->replace(p);
     avg->replace(a);
+    if (hidden)
+        hidden->replace(h);
 }
 
 }  // namespace
@@ -43,11 +48,15 @@ LatencyChart::LatencyChart(QWidget* parent) : ChartPanel(QStringLiteral("latency
     average_ = new QLineSeries;
     comparePoints_ = new QScatterSeries;
     compareAverage_ = new QLineSeries;
+    hidden_ = new QScatterSeries;
+    firstVisible_ = new QLineSeries;
+    callouts_ = addCallouts();
     x_ = new QValueAxis;
     y_ = new QValueAxis;
     chart_->addAxis(x_, Qt::AlignBottom);
     chart_->addAxis(y_, Qt::AlignLeft);
-    for (QXYSeries* s : std::initializer_list<QXYSeries*>{comparePoints_, compareAverage_, points_, average_}) {
+    for (QXYSeries* s :
+         std::initializer_list<QXYSeries*>{comparePoints_, compareAverage_, firstVisible_, hidden_, points_, average_}) {
         chart_->addSeries(s);
         s->attachAxis(x_);
         s->attachAxis(y_);
@@ -76,6 +85,13 @@ void LatencyChart::restyle()
     comparePoints_->setMarkerSize(style_.markerSize() * 1.3);
     average_->setPen(style_.linePen(c0));
     compareAverage_->setPen(style_.linePen(c1, Qt::DashLine));
+    // Hidden tokens: hollow squares in the text colour, whichever run it is.
+    hidden_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    hidden_->setMarkerSize(style_.markerSize() * 1.3);
+    hidden_->setColor(Qt::transparent);
+    hidden_->setBorderColor(ChartStyle::hiddenReasoningColor());
+    firstVisible_->setPen(style_.linePen(ChartStyle::hiddenReasoningColor(), Qt::DashLine));
+    callouts_->setEnabled(style_.presentation);
 }
 
 void LatencyChart::plot(const ChartInput& in)
@@ -89,8 +105,8 @@ void LatencyChart::plot(const ChartInput& in)
     points_->setColor(c0);
     comparePoints_->setColor(c1);
     double maxX = 16, maxY = 1;
-    fill(in.primary, points_, average_, maxX, maxY);
-    fill(in.compare, comparePoints_, compareAverage_, maxX, maxY);
+    fill(in.primary, points_, average_, hidden_, maxX, maxY);
+    fill(in.compare, comparePoints_, compareAverage_, nullptr, maxX, maxY);
     const QString p = runName(in.primary), c = runName(in.compare);
     points_->setName(p);
     average_->setName(tr("%1 mean").arg(p));
@@ -108,6 +124,16 @@ void LatencyChart::plot(const ChartInput& in)
     }
     setNiceRange(x_, maxX + 1);
     setNiceRange(y_, maxY * 1.1);
+    // Hidden reasoning: its tokens apart, and where the answer begins.
+    const int hidden = in.primary ? in.primary->hiddenTokens() : 0;
+    const int firstVisible = in.primary && hidden > 0 ? in.primary->firstVisibleIndex() : -1;
+    hidden_->setName(tr("hidden reasoning"));
+    hidden_->setVisible(hidden > 0);
+    firstVisible_->setName(tr("first visible token"));
+    firstVisible_->replace(firstVisible >= 0 ? QList<QPointF>{{double(firstVisible), y_->min()},
+                                                              {double(firstVisible), y_->max()}}
+                                             : QList<QPointF>());
+    firstVisible_->setVisible(firstVisible >= 0);
 
     QStringList fig;
     for (const RunRecord* r : {in.primary, in.compare}) {
@@ -118,7 +144,32 @@ void LatencyChart::plot(const ChartInput& in)
     }
     if (!fig.isEmpty())
         fig << tr("lines: mean of %1 tokens").arg(kAverageWindow);
+    if (hidden > 0) {
+        const double visibleMs = in.primary->firstVisibleMs();
+        fig << (visibleMs > 0 ? tr("%1 hidden tokens: TTFT %2, first visible token %3")
+                                    .arg(formatCount(hidden), formatMs(in.primary->ttftMs()), formatMs(visibleMs))
+                              : tr("%1 hidden tokens: TTFT %2, no visible token yet")
+                                    .arg(formatCount(hidden), formatMs(in.primary->ttftMs())));
+    }
     setHeader(tr("Decode latency per token"), fig.join(QStringLiteral(" · ")));
+
+    // The callout on the mean line: the run's time per output token (the
+    // engine's figure once done), over the decode time it comes from.
+    callouts_->clear();
+    const RunRecord* r = in.primary;
+    if (r && r->hasFigures() && r->figures().generated_tokens >= 2 && !average_->points().isEmpty()) {
+        const RunFigures& f = r->figures();
+        QVector<QPointF> avoid;
+        for (QXYSeries* s : std::initializer_list<QXYSeries*>{points_, average_, hidden_, comparePoints_, compareAverage_}) {
+            if (s->isVisible()) {
+                const QList<QPointF> pts = s->points();
+                avoid += QVector<QPointF>(pts.begin(), pts.end());
+            }
+        }
+        callouts_->add(tr("mean TPOT %1 = %2 over %3 tokens")
+                           .arg(formatMs(f.tpot_ms), formatMs(f.decode_ms), formatCount(f.generated_tokens - 1)),
+                       average_, average_->points().last(), avoid);
+    }
 }
 
 }  // namespace kvlens::ui

@@ -3,7 +3,10 @@
 // (points), their moving average (line) and the tok/s in the title. The first
 // token's latency is TTFT and lives in the TTFT chart, so it is left out here.
 // With the KV cache off the points climb linearly: every step recomputes the
-// prefix.
+// prefix. Tokens of hidden reasoning (<think>…</think>) are marked apart
+// from the answer's, and a vertical line stands at the first visible token,
+// with TTFT and the time to the first visible token in the heading.
+// Callouts (presentation mode, exports): the mean time per output token.
 #pragma once
 
 #include "ui/charts/chart_panel.h"
@@ -14,12 +17,18 @@ class QValueAxis;
 
 namespace kvlens::ui {
 
+class ChartCallouts;
+
 class LatencyChart : public ChartPanel {
     Q_OBJECT
 public:
     explicit LatencyChart(QWidget* parent = nullptr);
     void plot(const ChartInput& in) override;
     static constexpr int kAverageWindow = 8;   // tokens
+    QScatterSeries* hiddenSeries() const { return hidden_; }
+    QLineSeries* firstVisibleSeries() const { return firstVisible_; }
+    // "mean TPOT 61 ms = 5.9 s over 96 tokens" on the mean line (ui/charts/chart_callouts.h).
+    ChartCallouts* callouts() const { return callouts_; }
 
 protected:
     void restyle() override;
@@ -29,6 +38,9 @@ private:
     QLineSeries* average_;
     QScatterSeries* comparePoints_;
     QLineSeries* compareAverage_;
+    QScatterSeries* hidden_;        // the shown run's tokens inside <think>…</think>
+    QLineSeries* firstVisible_;     // a vertical line at the shown run's first visible token
+    ChartCallouts* callouts_;
     QValueAxis* x_;
     QValueAxis* y_;
 };

@@ -8,6 +8,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/charts/chart_callouts.h"
 #include "ui/model/run_record.h"
 
 namespace kvlens::ui {
@@ -18,6 +19,7 @@ PrefillChart::PrefillChart(QWidget* parent) : ChartPanel(QStringLiteral("prefill
     compare_ = new QLineSeries;
     total_ = new QLineSeries;
     cached_ = new QLineSeries;
+    callouts_ = addCallouts();
     x_ = new QValueAxis;
     y_ = new QValueAxis;
     chart_->addAxis(x_, Qt::AlignBottom);
@@ -48,6 +50,7 @@ void PrefillChart::restyle()
     thin.setWidthF(style_.lineWidth() / 2);
     total_->setPen(thin);
     cached_->setPen(style_.linePen(ChartStyle::sampleColor(), Qt::DashDotLine));
+    callouts_->setEnabled(style_.presentation);
 }
 
 void PrefillChart::plot(const ChartInput& in)
@@ -112,6 +115,22 @@ void PrefillChart::plot(const ChartInput& in)
                                                       formatCount(p->promptTokens()));
     }
     setHeader(tr("Prefill progress"), fig.join(QStringLiteral(" · ")));
+
+    // The throughput callout at the last chunk, once the run's figures say it:
+    // computed tokens over the forward passes that held them.
+    callouts_->clear();
+    const QList<QPointF> pts = primary_->points();
+    if (p && p->hasFigures() && p->figures().computed_tokens > 0 && p->figures().prefill_tok_s > 0
+        && !pts.isEmpty()) {
+        const RunFigures& f = p->figures();
+        QVector<QPointF> avoid(pts.begin(), pts.end());
+        const QList<QPointF> other = compare_->isVisible() ? compare_->points() : QList<QPointF>();
+        avoid += QVector<QPointF>(other.begin(), other.end());
+        callouts_->add(tr("%1 = %2 tokens in %3")
+                           .arg(formatTokS(f.prefill_tok_s), formatCount(f.computed_tokens),
+                                formatMs(f.prefill_forward_ms)),
+                       primary_, pts.last(), avoid);
+    }
 }
 
 }  // namespace kvlens::ui

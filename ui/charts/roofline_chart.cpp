@@ -12,6 +12,7 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QSvgGenerator>
+#include <QSysInfo>
 #include <QThread>
 #include <cmath>
 
@@ -72,14 +73,37 @@ QString machineCeilingsCachePath()
         .filePath(QStringLiteral("machine-ceilings.txt"));
 }
 
+QString machineIdentity(int threads)
+{
+    QString cpu;
+    QFile info(QStringLiteral("/proc/cpuinfo"));
+    if (info.open(QIODevice::ReadOnly)) {
+        for (const QByteArray& line : info.readAll().split('\n')) {
+            if (line.startsWith("model name")) {
+                cpu = QString::fromUtf8(line.mid(line.indexOf(':') + 1)).trimmed();
+                break;
+            }
+        }
+    }
+    if (cpu.isEmpty())
+        cpu = QSysInfo::currentCpuArchitecture();
+    return QStringLiteral("%1 · %2 threads").arg(cpu).arg(threads);
+}
+
+// The cache file: "machine=<identity>" on the first line, the ceilings on the second.
 kvlens::machine_ceilings cachedMachineCeilings(QString* error)
 {
     const QString path = machineCeilingsCachePath();
+    const int threads = QThread::idealThreadCount();
+    const QString identity = machineIdentity(threads);
     QFile in(path);
     if (in.open(QIODevice::ReadOnly)) {
-        auto c = kvlens::machine_ceilings_from_text(in.readAll().trimmed().toStdString());
-        if (c && c->threads == QThread::idealThreadCount())
-            return *c;   // measured before on this machine with as many threads
+        const QList<QByteArray> lines = in.readAll().trimmed().split('\n');
+        if (lines.size() == 2 && QString::fromUtf8(lines[0]) == QStringLiteral("machine=") + identity) {
+            auto c = kvlens::machine_ceilings_from_text(lines[1].trimmed().toStdString());
+            if (c && c->threads == threads)
+                return *c;   // measured before on this CPU with as many threads
+        }
     }
     kvlens::ceiling_probe_options o;
     o.threads = QThread::idealThreadCount();
@@ -92,6 +116,7 @@ kvlens::machine_ceilings cachedMachineCeilings(QString* error)
     QDir().mkpath(QFileInfo(path).absolutePath());
     QSaveFile out(path);
     if (out.open(QIODevice::WriteOnly)) {
+        out.write((QStringLiteral("machine=") + identity).toUtf8() + '\n');
         out.write(QByteArray::fromStdString(kvlens::to_text(*c)) + '\n');
         out.commit();
     }
@@ -176,23 +201,34 @@ void RooflineChart::paint(QPainter& p, const QRectF& rect) const
                       rect.height() - titleBox.height() - 3 * fm.height() - noteH - 24);
     auto X = [&](double v) { return area.left() + (std::log10(v) - x0) / (x1 - x0) * area.width(); };
     auto Y = [&](double v) { return area.bottom() - (std::log10(v) - y0) / (y1 - y0) * area.height(); };
+    // Every grid line; a tick label only where it has room (a small cell
+    // on the board labels every second or third decade).
+    const double decadeW = area.width() / std::max(1.0, x1 - x0);
+    const double decadeH = area.height() / std::max(1.0, y1 - y0);
+    const int xEvery = std::max(1, int(std::ceil(fm.horizontalAdvance(QStringLiteral("10^-2")) * 1.3 / decadeW)));
+    const int yEvery = std::max(1, int(std::ceil(fm.height() * 1.1 / decadeH)));
     for (int e = int(x0); e <= int(x1); ++e) {
         const double x = X(std::pow(10.0, e));
         p.setPen(grid);
         p.drawLine(QPointF(x, area.top()), QPointF(x, area.bottom()));
         p.setPen(fg);
-        p.drawText(QRectF(x - 40, area.bottom() + 3, 80, fm.height()), Qt::AlignHCenter, QStringLiteral("10^%1").arg(e));
+        if ((e - int(x0)) % xEvery == 0)
+            p.drawText(QRectF(x - 40, area.bottom() + 3, 80, fm.height()), Qt::AlignHCenter,
+                       QStringLiteral("10^%1").arg(e));
     }
     for (int e = int(y0); e <= int(y1); ++e) {
         const double y = Y(std::pow(10.0, e));
         p.setPen(grid);
         p.drawLine(QPointF(area.left(), y), QPointF(area.right(), y));
         p.setPen(fg);
-        p.drawText(QRectF(rect.left(), y - fm.height() / 2, area.left() - rect.left() - 6, fm.height()),
-                   Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("10^%1").arg(e));
+        if ((e - int(y0)) % yEvery == 0)
+            p.drawText(QRectF(rect.left(), y - fm.height() / 2, area.left() - rect.left() - 6, fm.height()),
+                       Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("10^%1").arg(e));
     }
+    // A small cell gets the short title rather than a cut one.
+    const QString xTitle = tr("arithmetic intensity, FLOP per byte read (counted)");
     p.drawText(QRectF(area.left(), area.bottom() + fm.height() + 4, area.width(), fm.height()), Qt::AlignHCenter,
-               tr("arithmetic intensity, FLOP per byte read (counted)"));
+               fm.horizontalAdvance(xTitle) <= area.width() ? xTitle : tr("FLOP per byte"));
     p.save();
     p.translate(rect.left() + 2, area.center().y());
     p.rotate(-90);

@@ -33,9 +33,14 @@ QVector<RooflinePoint> rooflinePoints(const RunRecord& run);
 QString decodeExpectation(const RunRecord& run, const kvlens::machine_ceilings& c);
 
 // The ceilings for this machine: read from the cache folder, else measured
-// now (a few seconds) and written there. Invalid and `error` set on failure.
+// now (a few seconds) and written there. The cache is keyed by the CPU and
+// the thread count (machineIdentity): a file written on another CPU or with
+// other threads is measured again, never reused. Invalid and `error` set on
+// failure.
 kvlens::machine_ceilings cachedMachineCeilings(QString* error = nullptr);
 QString machineCeilingsCachePath();
+// "AMD EPYC 7B13 · 2 threads": the CPU's model name and the probe's thread count.
+QString machineIdentity(int threads);
 
 class RooflineChart : public QWidget {
     Q_OBJECT

@@ -6,6 +6,7 @@
 #include <QBarSet>
 #include <QChart>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QHorizontalStackedBarSeries>
 #include <QValueAxis>
 #include <algorithm>
@@ -18,13 +19,14 @@ namespace kvlens::ui {
 
 TtftChart::TtftChart(QWidget* parent) : ChartPanel(QStringLiteral("ttft"), parent)
 {
-    callouts_ = new ChartCallouts(chart_);
+    callouts_ = addCallouts();
     series_ = new QHorizontalStackedBarSeries;
     queue_ = new QBarSet(QString());
     tokenize_ = new QBarSet(QString());
     prefill_ = new QBarSet(QString());
     sample_ = new QBarSet(QString());
-    for (QBarSet* s : {queue_, tokenize_, prefill_, sample_})
+    hidden_ = new QBarSet(QString());
+    for (QBarSet* s : {queue_, tokenize_, prefill_, sample_, hidden_})
         series_->append(s);
     series_->setBarWidth(0.6);
     chart_->addSeries(series_);
@@ -46,14 +48,15 @@ void TtftChart::restyle()
     style_.applyTo(runs_, tr("run"));
     runs_->setTitleVisible(!style_.presentation);   // the run names say it; their width is needed
     const QColor colors[] = {ChartStyle::queueColor(), ChartStyle::tokenizeColor(), ChartStyle::prefillColor(),
-                             ChartStyle::sampleColor()};
+                             ChartStyle::sampleColor(), ChartStyle::hiddenReasoningColor()};
     queue_->setLabel(tr("queue"));
     tokenize_->setLabel(tr("tokenize"));
     prefill_->setLabel(tr("prefill"));
     sample_->setLabel(tr("first sample"));
+    hidden_->setLabel(tr("hidden reasoning"));
     chart_->legend()->setMarkerShape(QLegend::MarkerShapeRectangle);
     int i = 0;
-    for (QBarSet* s : {queue_, tokenize_, prefill_, sample_}) {
+    for (QBarSet* s : {queue_, tokenize_, prefill_, sample_, hidden_}) {
         s->setColor(colors[i++]);
         s->setBorderColor(style_.backgroundColor());
         s->setLabelFont(style_.labelFont());
@@ -70,6 +73,16 @@ TtftParts partsOf(const RunRecord* r)
     if (r->config().engine.isRemote() && r->hasFirstToken())
         parts = {parts.queueMs, 0, std::max(0.0, r->ttftMs() - parts.queueMs), 0};
     return parts;
+}
+// First token -> first visible token, ms: the hidden reasoning a reader
+// waits through (0 without hidden tokens; until now while none is visible).
+double hiddenMsOf(const RunRecord* r)
+{
+    if (!r->hasFirstToken() || r->hiddenTokens() == 0)
+        return 0;
+    const double visible = r->firstVisibleMs();
+    const double end = visible > 0 ? visible : r->lastEventMs();
+    return std::max(0.0, end - r->ttftMs());
 }
 }  // namespace
 
@@ -101,14 +114,17 @@ void TtftChart::plot(const ChartInput& in)
             runs.removeFirst();
     }
     double maxMs = 10;
-    for (const RunRecord* r : runs)
-        maxMs = std::max(maxMs, partsOf(r).total());
+    bool anyHidden = false;
+    for (const RunRecord* r : runs) {
+        maxMs = std::max(maxMs, partsOf(r).total() + hiddenMsOf(r));
+        anyHidden = anyHidden || hiddenMsOf(r) > 0;
+    }
     // Seconds once the longest bar passes 10 s: no axis of 400,000 ms.
     const bool seconds = maxMs > 10000;
     const double unit = seconds ? 1000.0 : 1.0;
     ms_->setTitleText(seconds ? tr("TTFT (s)") : tr("TTFT (ms)"));
     QStringList labels;
-    QList<qreal> q, t, p, s;
+    QList<qreal> q, t, p, s, h;
     for (const RunRecord* r : runs) {
         const TtftParts parts = partsOf(r);
         QString label = runName(r);
@@ -119,6 +135,7 @@ void TtftChart::plot(const ChartInput& in)
         t << parts.tokenizeMs / unit;
         p << parts.prefillMs / unit;
         s << parts.sampleMs / unit;
+        h << hiddenMsOf(r) / unit;
     }
     runs_->clear();
     runs_->append(labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
@@ -130,6 +147,11 @@ void TtftChart::plot(const ChartInput& in)
     fill(tokenize_, t);
     fill(prefill_, p);
     fill(sample_, s);
+    fill(hidden_, anyHidden ? h : QList<qreal>());
+    for (QLegendMarker* m : chart_->legend()->markers(series_)) {
+        if (m->label() == hidden_->label())
+            m->setVisible(anyHidden);
+    }
     setNiceRange(ms_, maxMs / unit * 1.02);
 
     // The callout at the top corner of the shown run's bar end; it avoids
@@ -140,7 +162,7 @@ void TtftChart::plot(const ChartInput& in)
         const RunFigures& f = in.primary->figures();
         QVector<QPointF> bars;
         for (int i = 0; i < runs.size(); ++i) {
-            const double end = runs[i]->ttftParts().total() / unit;
+            const double end = (runs[i]->ttftParts().total() + hiddenMsOf(runs[i])) / unit;
             for (int xs = 0; xs <= 30; ++xs)
                 for (int ys = -3; ys <= 3; ++ys)
                     bars << QPointF(end * xs / 30.0, i + 0.1 * ys);
@@ -160,6 +182,14 @@ void TtftChart::plot(const ChartInput& in)
         fig = tr("%1: %2 = tokenize %3 + queue %4 + prefill %5 + first sample %6")
                   .arg(runName(in.primary), formatMs(in.primary->ttftMs()), formatMs(t.tokenizeMs),
                        formatMs(t.queueMs), formatMs(t.prefillMs), formatMs(t.sampleMs));
+        if (in.primary->hiddenTokens() > 0) {
+            const double visible = in.primary->firstVisibleMs();
+            fig += QStringLiteral(" · ")
+                   + (visible > 0 ? tr("first visible token %1, after %2 hidden tokens")
+                                        .arg(formatMs(visible), formatCount(in.primary->hiddenTokens()))
+                                  : tr("no visible token yet, %1 hidden tokens")
+                                        .arg(formatCount(in.primary->hiddenTokens())));
+        }
     } else if (in.primary && in.primary->state() >= RunRecord::State::Prefill) {
         const TtftParts t = in.primary->ttftParts();
         fig = tr("%1: tokenize %2 + queue %3 + prefill %4 so far")
@@ -171,7 +201,9 @@ void TtftChart::plot(const ChartInput& in)
                           "prefill: scheduled → last prompt chunk computed\n"
                           "first sample: prefill done → first token sampled\n"
                           "Their sum is the TTFT (vLLM's time_to_first_token; what an OpenAI-compatible client "
-                          "measures to the first streamed token)."));
+                          "measures to the first streamed token).\n"
+                          "hidden reasoning (after TTFT): first token → first visible token (text outside "
+                          "<think>…</think>)"));
 }
 
 }  // namespace kvlens::ui

@@ -37,6 +37,8 @@ EngineWorker::EngineWorker(Factory factory) : factory_(std::move(factory))
         factory_ = [](const kvlens::engine_options& o) { return kvlens::engine::create(o); };
     counter_ = [](const kvlens::engine& engine, const QVector<ChatTurn>& chat) {
         const kvlens::tokenizer& vocab = engine.vocab();
+        if (!engine.has_chat_template())   // a base model: what submit() sends it
+            return int(vocab.encode(completionPrompt(chat).toStdString(), vocab.add_bos(), false).size());
         const auto ids = vocab.encode_chat(toMessages(chat), true);  // message text never becomes control tokens
         return ids ? int(ids->size()) : std::numeric_limits<int>::max();  // over the limit: fits nothing
     };
@@ -123,6 +125,16 @@ std::shared_ptr<kvlens::engine> EngineWorker::engineFor(const EngineSettings& se
     slot.summary.scratchBytes = engine->scratch_bytes();
     slot.summary.weightBytes = engine->weight_bytes() > 0 ? engine->weight_bytes() : slot.summary.weightBytes;
     slot.summary.kvDtype = settings.kvDtype;
+    const kvlens::kv_layer_groups groups = engine->layer_groups();
+    slot.summary.nLocalLayers = groups.n_local_layers;
+    slot.summary.nGlobalLayers = groups.n_global_layers;
+    slot.summary.localKvBytesPerToken = groups.local_bytes_per_token;
+    slot.summary.globalKvBytesPerToken = groups.global_bytes_per_token;
+    if (groups.window > 0)
+        slot.summary.slidingWindow = groups.window;
+    if (const kvlens::reasoning_evidence e = engine->hidden_reasoning(); e != kvlens::reasoning_evidence::none)
+        slot.summary.hiddenReasoning = QString::fromLatin1(kvlens::to_string(e));
+    slot.summary.baseModel = !settings.isRemote() && !engine->has_chat_template();
     // Drop the least recently used engine that has nothing running. Running
     // requests hold their engine through active_, so dropping is safe anyway.
     if (slots_.size() >= kMaxEngines)
@@ -186,8 +198,12 @@ void EngineWorker::submit(int runId, const EngineSettings& settings, const QVect
     emit memory(runId, mem);
 
     kvlens::request_params params;
-    params.chat = true;
-    params.messages = toMessages(chat);
+    // A base model has no chat format of its own: the same turns as one text to continue.
+    params.chat = !summary.baseModel;
+    if (params.chat)
+        params.messages = toMessages(chat);
+    else
+        params.text = completionPrompt(chat).toStdString();
     params.max_tokens = sampling.maxTokens;
     params.sampling.temperature = float(sampling.temperature);
     params.sampling.top_k = sampling.topK;

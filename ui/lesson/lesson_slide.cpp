@@ -4,6 +4,8 @@
 // round ticks (1, 2, 5 × 10^k) and draws markers, lines or bars per series.
 #include "ui/lesson/lesson_slide.h"
 
+#include "ui/charts/chart_callouts.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
@@ -71,7 +73,67 @@ QString stateLine(const LessonResult& r)
 
 }  // namespace
 
-void paintLessonPlot(QPainter& p, const QRectF& rect, const LessonPlot& plot, bool dark)
+// The callout at the last point of its series, placed by the charts' rule
+// (ChartCallouts::placeBox) so it covers no point of any series.
+template <class MapX, class MapY>
+void paintCallout(QPainter& p, const LessonPlot& plot, const QRectF& area, MapX X, MapY Y, const QColor& fg,
+                  const QColor& bg, PlotCalloutGeometry* geometry)
+{
+    // What is drawn, in pixels: markers, and lines sampled between their
+    // vertices; bars over their whole area.
+    QVector<QPointF> drawn;
+    for (const LessonSeries& s : plot.series) {
+        for (int i = 0; i < s.points.size(); ++i) {
+            const QPointF pt(X(s.points[i].x()), Y(s.points[i].y()));
+            if (plot.bars) {
+                for (int k = 0; k <= 8; ++k)
+                    for (double dx : {-0.3, 0.0, 0.3})
+                        drawn << QPointF(X(s.points[i].x() + dx), Y(s.points[i].y() * k / 8.0));
+                continue;
+            }
+            if (s.line && i > 0) {
+                const QPointF prev(X(s.points[i - 1].x()), Y(s.points[i - 1].y()));
+                for (int k = 1; k < 10; ++k)
+                    drawn << prev + (pt - prev) * (k / 10.0);
+            }
+            drawn << pt;
+        }
+    }
+    if (geometry) {
+        geometry->area = area;
+        geometry->points = drawn;
+        geometry->box = QRectF();
+    }
+    if (plot.callout.isEmpty() || plot.calloutSeries >= plot.series.size()
+        || plot.series[plot.calloutSeries].points.isEmpty())
+        return;
+    const QPointF last = plot.series[plot.calloutSeries].points.last();
+    const QPointF anchor(X(last.x()), Y(last.y()));
+    QFont bold = p.font();
+    bold.setBold(true);
+    const QFontMetricsF fm(bold);
+    const QString text = ChartCallouts::fitText(plot.callout, fm, area.width() - 18);
+    double textW = 0;
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (const QString& l : lines)
+        textW = std::max(textW, fm.horizontalAdvance(l));
+    const QRectF box = ChartCallouts::placeBox(anchor, QSizeF(textW + 14, fm.height() * lines.size() + 8), drawn, area);
+    p.save();
+    p.setFont(bold);
+    p.setPen(QPen(fg, 1.2));
+    p.drawLine(anchor, QPointF(std::clamp(anchor.x(), box.left(), box.right()),
+                               std::clamp(anchor.y(), box.top(), box.bottom())));
+    QColor fill = bg;
+    fill.setAlpha(235);
+    p.setBrush(fill);
+    p.drawRect(box);
+    p.drawText(box.adjusted(7, 4, -7, -4), Qt::AlignLeft | Qt::AlignVCenter, text);
+    p.restore();
+    if (geometry)
+        geometry->box = box;
+}
+
+void paintLessonPlot(QPainter& p, const QRectF& rect, const LessonPlot& plot, bool dark, PlotCalloutGeometry* geometry)
 {
     const QColor fg = dark ? QColor(230, 230, 230) : QColor(30, 30, 30);
     const QColor grid = dark ? QColor(80, 80, 80) : QColor(220, 220, 220);
@@ -162,6 +224,7 @@ void paintLessonPlot(QPainter& p, const QRectF& rect, const LessonPlot& plot, bo
         const double x0 = std::max(xr.lo, 0.0), x1 = xr.hi;
         p.drawLine(QPointF(X(x0), Y(std::max(yr.lo, plot.fit.at(x0)))), QPointF(X(x1), Y(std::min(yr.hi, plot.fit.at(x1)))));
     }
+    paintCallout(p, plot, area, X, Y, fg, dark ? QColor(32, 32, 36) : QColor(Qt::white), geometry);
     if (!plot.bars) {
         double lx = area.left() + 10;
         const double ly = area.top() - fm.height() - 2;

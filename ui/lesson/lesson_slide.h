@@ -7,6 +7,8 @@
 
 #include <QRectF>
 #include <QString>
+#include <QVector>
+#include <QPointF>
 
 #include "ui/lesson/lesson_runner.h"
 
@@ -23,8 +25,17 @@ struct SlideText {
 void paintLessonSlide(QPainter& p, const QRectF& rect, const LessonStep& step, const LessonResult& result,
                       const SlideText& text = {});
 
-// The plot alone (axes, series, fit line, legend) in `rect`.
-void paintLessonPlot(QPainter& p, const QRectF& rect, const LessonPlot& plot, bool dark = false);
+// Where the plot's callout went (pixels of the painter): its box, and every
+// data point drawn (markers, line vertices, bar tops), which the box avoids.
+struct PlotCalloutGeometry {
+    QRectF box;                 // empty: no callout
+    QRectF area;                // the plot area
+    QVector<QPointF> points;
+};
+
+// The plot alone (axes, series, fit line, legend, callout) in `rect`.
+void paintLessonPlot(QPainter& p, const QRectF& rect, const LessonPlot& plot, bool dark = false,
+                     PlotCalloutGeometry* geometry = nullptr);
 
 // Writes the slide to `path` (.png or .svg) at `size` (pixels / SVG units);
 // empty on success, else the reason.

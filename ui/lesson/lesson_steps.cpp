@@ -161,9 +161,10 @@ LessonStep lessonStep(LessonStepId id, const LessonSizes& z)
     case LessonStepId::SlidingWindow:
         s.title = tr("A sliding-window model");
         s.vary = tr("nothing: one run of a model whose local layers attend to a window");
-        s.watch = tr("the KV bytes held per token against the all-layers formula");
-        s.caption = tr("The whole report on a sliding-window model (Gemma 3), at most %1 new tokens. Watch "
-                       "whether the local layers cap their KV.")
+        s.watch = tr("the local layers' KV against the global layers' KV as the tokens grow");
+        s.caption = tr("The whole report on a sliding-window model (Gemma 3; a base model gets the report and the "
+                       "task as one text to continue), at most %1 new tokens. Watch the local layers' KV flatten at "
+                       "the window while the global layers' KV keeps rising.")
                         .arg(z.shortAnswerTokens);
         break;
     case LessonStepId::HiddenReasoning:
@@ -185,6 +186,12 @@ QString lessonSkipReason(LessonStepId id, const ModelSummary& model)
     if (id == LessonStepId::SlidingWindow && model.slidingWindow <= 0)
         return tr("needs a sliding-window model (Gemma 3); %1 (%2) attends to the whole context in every layer")
             .arg(model.name.isEmpty() ? model.architecture : model.name, model.architecture);
+    // A local model says whether it can think first; a server's model is
+    // tried, and the runner skips the step after its run if nothing was hidden.
+    if (id == LessonStepId::HiddenReasoning && !model.remote && model.hiddenReasoning.isEmpty())
+        return tr("needs a model that thinks in <think>…</think> before it answers (Qwen3, DeepSeek-R1 distills); "
+                  "%1 has no <think> tag in its vocabulary or chat template")
+            .arg(model.name.isEmpty() ? model.architecture : model.name);
     return {};
 }
 
@@ -223,6 +230,15 @@ LessonRun lessonRunFrom(const RunRecord& r, const QString& label)
     for (const PrefillProgress& p : r.prefill()) {
         if (p.kv.logicalBytes >= o.kvPeakBytes && p.kv.tokens > o.kvTokensAtPeak)
             o.kvTokensAtPeak = p.kv.tokens;
+    }
+    if (r.hasKvGroups()) {
+        o.kvLocalPoints = r.kvPoints(RunRecord::KvKind::LocalLogical);
+        o.kvGlobalPoints = r.kvPoints(RunRecord::KvKind::GlobalLogical);
+        const KvSnapshot& last = !r.tokens().isEmpty() ? r.tokens().last().kv : r.prefill().last().kv;
+        o.kvTokensAtEnd = last.tokens;
+        o.localTokensAtEnd = last.localTokens;
+        o.localBytesAtEnd = last.localBytes;
+        o.globalBytesAtEnd = last.globalBytes;
     }
     return o;
 }

@@ -89,6 +89,15 @@ struct LessonRun {
     qint64 kvBytesPerToken = 0; // the formula's bytes per token, all layers
     qint64 recomputedTokens = 0;
     int slidingWindow = 0;          // the model's window, tokens (0: none)
+    // The KV by layer group at the run's last step (a sliding-window model;
+    // all 0 without local layers): tokens each local layer holds, and the
+    // logical bytes of the local and of the global layers.
+    qint64 kvTokensAtEnd = 0;
+    qint64 localTokensAtEnd = 0;
+    qint64 localBytesAtEnd = 0;
+    qint64 globalBytesAtEnd = 0;
+    QVector<QPointF> kvLocalPoints;     // (tokens held, local layers' bytes), prefill chunks then tokens
+    QVector<QPointF> kvGlobalPoints;    // (tokens held, global layers' bytes)
     QVector<double> latenciesMs;    // generated tokens 1.. (the gap to the previous), ms
     QVector<qint32> tokenIds;       // the answer's token ids, in order
     bool ok = true;                 // finished without an error
@@ -110,6 +119,10 @@ struct LessonPlot {
     line_fit fit;
     bool bars = false;          // one bar per run (x = run index)
     QStringList barLabels;
+    // A callout with the measured number at the point that matters (the
+    // last point of series `calloutSeries`); "" for none.
+    QString callout;
+    int calloutSeries = 0;
 };
 LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs);
 

@@ -238,8 +238,28 @@ QString kvQ8(const LessonRun& f16, const LessonRun& q8)
     return first + QLatin1Char(' ') + second;
 }
 
+// With the per-group figures: the local layers against the window, the
+// global ones against the tokens held.
+QString slidingWindowGroups(const LessonRun& r)
+{
+    const qint64 full = r.kvTokensAtEnd * r.kvBytesPerToken;
+    const QString figures =
+        tr("at %1 tokens held the local layers held %2 (%3 tokens each, window %4) and the global layers %5 (%1 "
+           "tokens each); every layer for every token would be %6")
+            .arg(count(r.kvTokensAtEnd), bytes(r.localBytesAtEnd), count(r.localTokensAtEnd), count(r.slidingWindow),
+                 bytes(r.globalBytesAtEnd), bytes(full));
+    if (r.kvTokensAtEnd <= r.slidingWindow)
+        return tr("The run stayed inside the window, so the local layers' KV has not flattened yet: %1.").arg(figures);
+    if (r.localTokensAtEnd <= r.slidingWindow)
+        return tr("The local layers capped their KV at the window while the global layers' KV kept growing: %1.")
+            .arg(figures);
+    return tr("The local layers did not cap their KV: %1.").arg(figures);
+}
+
 QString slidingWindow(const LessonRun& r)
 {
+    if (r.localTokensAtEnd > 0)
+        return slidingWindowGroups(r);
     const qint64 full = r.kvTokensAtPeak * r.kvBytesPerToken;
     const QString figures = tr("at %1 tokens held (window %2) the engine held %3; every layer for every token would "
                                "be %4 (%1 × %5)")
@@ -307,6 +327,15 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
             p.series << s;
         }
     };
+    // The latency steps: the mean time per output token of each run, on the first run's last point.
+    auto tpotCallout = [&] {
+        QStringList parts;
+        for (const LessonRun& r : runs) {
+            if (r.tpotMs > 0)
+                parts << tr("%1: %2 per token").arg(r.label, ms(r.tpotMs));
+        }
+        p.callout = parts.join(QStringLiteral(" · "));
+    };
     switch (id) {
     case LessonStepId::ShortVsLong:
     case LessonStepId::FollowUp:
@@ -326,6 +355,10 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
         p.series << decode << ttft;
         p.fit = fit_line(x, y);
         p.hasFit = p.fit.valid();
+        if (p.hasFit && !runs.isEmpty())
+            p.callout = tr("decode %1 for %2 tokens: %3 ms per token")
+                            .arg(ms(runs.last().decodeMs), count(runs.last().generatedTokens))
+                            .arg(p.fit.slope, 0, 'f', 1);
         break;
     }
     case LessonStepId::InputSweep: {
@@ -342,13 +375,45 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
         p.series << ttft << tpot;
         p.fit = fit_line(x, y);
         p.hasFit = p.fit.valid();
+        if (p.hasFit && !runs.isEmpty())
+            p.callout = tr("TTFT %1 at %2 prompt tokens: %3 ms per token")
+                            .arg(ms(runs.last().ttftMs), count(runs.last().promptTokens))
+                            .arg(p.fit.slope, 0, 'f', 1);
         break;
     }
     case LessonStepId::KvOffOn:
     case LessonStepId::KvQ8:
-    case LessonStepId::HiddenReasoning: latencies(); break;
+        latencies();
+        tpotCallout();
+        break;
+    case LessonStepId::HiddenReasoning:
+        latencies();
+        if (!runs.isEmpty() && runs[0].ttftVisibleMs > 0)
+            p.callout = tr("TTFT %1, first visible token %2").arg(ms(runs[0].ttftMs), ms(runs[0].ttftVisibleMs));
+        break;
     case LessonStepId::Concurrent: bars(tr("queue, ms"), [](const LessonRun& r) { return r.queueMs; }); break;
-    case LessonStepId::SlidingWindow: bars(tr("KV peak, bytes"), [](const LessonRun& r) { return double(r.kvPeakBytes); }); break;
+    case LessonStepId::SlidingWindow:
+        if (!runs.isEmpty() && !runs[0].kvLocalPoints.isEmpty()) {
+            // The two layer groups' KV against the tokens held, MiB.
+            p.xLabel = tr("tokens held");
+            p.yLabel = tr("KV, MiB");
+            auto mib = [](const QVector<QPointF>& pts) {
+                QVector<QPointF> out;
+                for (const QPointF& q : pts)
+                    out << QPointF(q.x(), q.y() / (1024.0 * 1024.0));
+                return out;
+            };
+            p.series << LessonSeries{tr("local layers"), mib(runs[0].kvLocalPoints), true}
+                     << LessonSeries{tr("global layers"), mib(runs[0].kvGlobalPoints), true};
+            const LessonRun& r = runs[0];
+            if (r.localTokensAtEnd > 0 && r.localBytesAtEnd % r.localTokensAtEnd == 0)
+                p.callout = tr("local %1 = %2 tokens × %3 B")
+                                .arg(bytes(r.localBytesAtEnd), count(r.localTokensAtEnd),
+                                     count(r.localBytesAtEnd / r.localTokensAtEnd));
+        } else {
+            bars(tr("KV peak, bytes"), [](const LessonRun& r) { return double(r.kvPeakBytes); });
+        }
+        break;
     }
     return p;
 }

@@ -27,6 +27,21 @@ QString ModelSummary::kvFormula() const
         .arg(bytesPer, loc.toString(kvBytesPerToken()));
 }
 
+QString ModelSummary::kvGroupFormula() const
+{
+    if (nLocalLayers <= 0 || slidingWindow <= 0)
+        return {};
+    const QLocale loc;
+    return QCoreApplication::translate("kvlens::ui",
+                                       "local: %1 layers, %2 B per token, at most %3 tokens; "
+                                       "global: %4 layers, %5 B per token, every token")
+        .arg(nLocalLayers)
+        .arg(loc.toString(localKvBytesPerToken))
+        .arg(loc.toString(slidingWindow))
+        .arg(nGlobalLayers)
+        .arg(loc.toString(globalKvBytesPerToken));
+}
+
 ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
 {
     ModelSummary s;

@@ -35,6 +35,20 @@ struct ModelSummary {
     qint64 weightBytes = 0;     // bytes of the tensors as stored
     qint64 kvBytesPerTokenF16 = 0;
     qint64 kvBytesPerTokenQ8 = 0;
+    // The KV cache's layer groups (engine::layer_groups): sliding-window
+    // (local) layers cap their KV at the window, global layers keep every
+    // token. nLocalLayers 0: every layer global. Bytes per token in the
+    // engine's KV dtype.
+    int nLocalLayers = 0;
+    int nGlobalLayers = 0;
+    qint64 localKvBytesPerToken = 0;
+    qint64 globalKvBytesPerToken = 0;
+    // How we know the model may think in <think>…</think> first (engine::hidden_reasoning):
+    // "vocabulary" (both tags are tokens), "chat_template" (the template writes them), "" no sign of it.
+    QString hiddenReasoning;
+    // The file carries no chat template (a base model): runs send a
+    // completion-style prompt (ui/model/prompt_builder.h: completionPrompt).
+    bool baseModel = false;
     qint64 kvPoolBytes = 0;     // the engine's KV pool, bytes
     qint64 scratchBytes = 0;    // the engine's work buffers, bytes
     QString kvDtype = QStringLiteral("f16");   // the dtype the engine stores KV in
@@ -46,6 +60,9 @@ struct ModelSummary {
     qint64 kvBytesPerToken() const { return kvDtype == QLatin1String("q8_0") ? kvBytesPerTokenQ8 : kvBytesPerTokenF16; }
     // "2 × 30 layers × 3 KV heads × 64 dims × 2 B = 23,040 B per token"
     QString kvFormula() const;
+    // "15 local layers × 1,024 B × at most 512 tokens + 3 global layers × 1,024 B × every token"
+    // ("" without local layers).
+    QString kvGroupFormula() const;
     // Fills the shape and sizes from the engine's model_info.
     static ModelSummary fromInfo(const kvlens::model_info& info);
 };

@@ -86,6 +86,20 @@ QVector<ChatTurn> buildChat(const DocumentText& doc, const RunConfig& config)
     return fromTasksChat(tasks::layout_chat(parts));
 }
 
+QString completionPrompt(const QVector<ChatTurn>& chat)
+{
+    QString out;
+    for (const ChatTurn& t : chat) {
+        if (t.content.isEmpty())
+            continue;
+        if (t.role == QLatin1String("assistant"))
+            out += QStringLiteral("Answer: ") + t.content + QStringLiteral("\n\n");
+        else
+            out += t.content + QStringLiteral("\n\n");
+    }
+    return out + QStringLiteral("Answer:");
+}
+
 QString defaultFollowUpQuestion()
 {
     return QStringLiteral("Which number in the report matters most, and why?");

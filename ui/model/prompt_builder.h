@@ -30,6 +30,11 @@ QVector<ChatTurn> fromTasksChat(const std::vector<tasks::chat_turn>& chat);
 // The selected pages (clamped to the document), cut to documentFraction.
 QString selectedText(const DocumentText& doc, const RunConfig& config);
 QVector<ChatTurn> buildChat(const DocumentText& doc, const RunConfig& config);
+// The same chat as one completion-style text, for a base model that carries
+// no chat template (Gemma 3 270M): the turns one after another, each answer
+// after "Answer:", ending in "Answer:" for the model to continue. The order
+// is the chat's, so the document still comes first and a follow-up shares it.
+QString completionPrompt(const QVector<ChatTurn>& chat);
 
 // The config of an experiment run that varies `base` (whose answer was
 // `baseAnswer`). `now` stamps BrokenCache; `question` is the FollowUp's.

@@ -93,7 +93,7 @@ QJsonObject configToJson(const RunConfig& c)
 QString runCsvHeader()
 {
     return QStringLiteral("run,index,token_id,text,t_ms,latency_ms,visible,kv_tokens,kv_bytes,"
-                          "kv_allocated_bytes,kv_reserved_bytes");
+                          "kv_allocated_bytes,kv_reserved_bytes,kv_local_tokens,kv_local_bytes,kv_global_bytes");
 }
 
 QString runToCsv(const RunRecord& run)
@@ -104,7 +104,9 @@ QString runToCsv(const RunRecord& run)
                                  csvField(t.text), num(t.tMs), num(t.latencyMs),
                                  t.visible ? QStringLiteral("1") : QStringLiteral("0"),
                                  QString::number(t.kv.tokens), QString::number(t.kv.logicalBytes),
-                                 QString::number(t.kv.allocatedBytes), QString::number(t.kv.reservedBytes)};
+                                 QString::number(t.kv.allocatedBytes), QString::number(t.kv.reservedBytes),
+                                 QString::number(t.kv.localTokens), QString::number(t.kv.localBytes),
+                                 QString::number(t.kv.globalBytes)};
         out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

@@ -46,7 +46,7 @@ void RunRecord::take(const kvlens::event_started& e)
 void RunRecord::take(const kvlens::event_prefill_chunk& e)
 {
     prefill_.append({e.tokens_done, e.tokens_total, e.cached_tokens, e.chunk_ms, e.t_ms,
-                     {e.kv_tokens, e.kv_bytes, e.kv_allocated_bytes, e.kv_reserved_bytes}});
+                     kvSnapshotOf(e)});
     if (promptTokens_ == 0)
         promptTokens_ = e.tokens_total;
     lastMs_ = std::max(lastMs_, e.t_ms);
@@ -70,7 +70,7 @@ void RunRecord::take(const kvlens::event_token& e)
     t.latencyMs = e.latency_ms;
     t.tMs = e.t_ms;
     t.visible = e.visible;
-    t.kv = {e.kv_tokens, e.kv_bytes, e.kv_allocated_bytes, e.kv_reserved_bytes};
+    t.kv = kvSnapshotOf(e);
     t.recomputedTokens = e.recomputed_tokens;
     tokens_.append(t);
     text_ += t.text;
@@ -225,8 +225,14 @@ QVector<QPointF> RunRecord::latencyPoints() const
 QVector<QPointF> RunRecord::kvPoints(KvKind kind, bool decodeOnly) const
 {
     auto bytes = [kind](const KvSnapshot& kv) {
-        return kind == KvKind::Allocated ? kv.allocatedBytes
-                                         : kind == KvKind::Reserved ? kv.reservedBytes : kv.logicalBytes;
+        switch (kind) {
+        case KvKind::Allocated: return kv.allocatedBytes;
+        case KvKind::Reserved: return kv.reservedBytes;
+        case KvKind::LocalLogical: return kv.localBytes;
+        case KvKind::GlobalLogical: return kv.globalBytes;
+        case KvKind::Logical: break;
+        }
+        return kv.logicalBytes;
     };
     QVector<QPointF> pts;
     pts.reserve(prefill_.size() + tokens_.size() + 1);
@@ -250,6 +256,48 @@ QVector<QPointF> RunRecord::kvPoints(KvKind kind, bool decodeOnly) const
         pts.append(QPointF(double(t.kv.tokens), double(bytes(t.kv))));
     }
     return pts;
+}
+
+int RunRecord::hiddenTokens() const
+{
+    int n = 0;
+    for (const TokenStep& t : tokens_)
+        n += t.visible ? 0 : 1;
+    return n;
+}
+
+// The engine's rule (engine_impl: first_visible_ms): the first visible token with text.
+int RunRecord::firstVisibleIndex() const
+{
+    for (const TokenStep& t : tokens_) {
+        if (t.visible && !t.text.isEmpty())
+            return t.index;
+    }
+    return -1;
+}
+
+double RunRecord::firstVisibleMs() const
+{
+    if (hasFigures_ && figures_.ttft_visible_ms > 0)
+        return figures_.ttft_visible_ms;
+    for (const TokenStep& t : tokens_) {
+        if (t.visible && !t.text.isEmpty())
+            return t.tMs;
+    }
+    return -1;
+}
+
+bool RunRecord::hasKvGroups() const
+{
+    for (const PrefillProgress& p : prefill_) {
+        if (p.kv.hasGroups())
+            return true;
+    }
+    for (const TokenStep& t : tokens_) {
+        if (t.kv.hasGroups())
+            return true;
+    }
+    return false;
 }
 
 QVector<QPointF> RunRecord::recomputedPoints() const

@@ -78,6 +78,12 @@ public:
     // latency chart starts at 1: the first token's latency is the TTFT), ms.
     QVector<double> movingAverageLatency(int window, int from = 0) const;
     TtftParts ttftParts() const;
+    // Hidden reasoning (<think>…</think>): the generated tokens inside it, and
+    // the first token with visible text after it: its index (-1 none yet) and
+    // its time since arrival (the figures' ttft_visible_ms once done; -1 none).
+    int hiddenTokens() const;
+    int firstVisibleIndex() const;
+    double firstVisibleMs() const;
 
     // Chart series: (t ms, tokens done), (token index, latency ms) and
     // (tokens held, bytes) for the logical, allocated and reserved KV.
@@ -85,8 +91,13 @@ public:
     QVector<QPointF> latencyPoints() const;
     // KV points from the first prefill chunk on (from 0), or only the decode
     // steps (the zoom); none in KV mode "off", which keeps no cache.
-    enum class KvKind { Logical, Allocated, Reserved };
+    // LocalLogical / GlobalLogical: the logical bytes of the sliding-window
+    // layers and of the full-attention ones (a model with both: Gemma 3),
+    // against the tokens the request holds.
+    enum class KvKind { Logical, Allocated, Reserved, LocalLogical, GlobalLogical };
     QVector<QPointF> kvPoints(KvKind kind, bool decodeOnly = false) const;
+    // Whether the run's KV figures are split by layer group (local layers present).
+    bool hasKvGroups() const;
     // KV off: (token index, tokens recomputed by that step).
     QVector<QPointF> recomputedPoints() const;
     qint64 kvPeakBytes(KvKind kind) const;

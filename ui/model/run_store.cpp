@@ -20,6 +20,13 @@ qint64 i64(const QJsonObject& o, const char* key) { return qint64(o.value(QLatin
 int i32(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toInt(); }
 double f64(const QJsonObject& o, const char* key) { return o.value(QLatin1String(key)).toDouble(); }
 
+// The per-group KV split (absent for a model without local layers: all 0).
+kvlens::kv_groups kvGroupsOf(const QJsonObject& o)
+{
+    return {i64(o, "kv_local_tokens"),  i64(o, "kv_local_bytes"),  i64(o, "kv_local_allocated_bytes"),
+            i64(o, "kv_global_tokens"), i64(o, "kv_global_bytes"), i64(o, "kv_global_allocated_bytes")};
+}
+
 kvlens::figure_source sourceOf(const QJsonObject& o)
 {
     const QString s = o.value(QLatin1String("source")).toString();
@@ -56,6 +63,8 @@ kvlens::request_figures figuresFromJson(const QJsonObject& o)
     f.prefill_flop_s = f64(o, "prefill_flop_s");
     f.decode_bytes = f64(o, "decode_bytes");
     f.decode_bytes_s = f64(o, "decode_bytes_s");
+    f.prefill_bytes = f64(o, "prefill_bytes");
+    f.decode_flop = f64(o, "decode_flop");
     f.source = sourceOf(o);
     for (const QJsonValue& v : o.value(QLatin1String("server_fields")).toArray())
         f.server_fields.push_back(toEngineText(v));
@@ -178,6 +187,7 @@ bool eventFromJson(const QJsonObject& o, kvlens::event& out, QString& error)
         e.kv_bytes = i64(o, "kv_bytes");
         e.kv_allocated_bytes = i64(o, "kv_allocated_bytes");
         e.kv_reserved_bytes = i64(o, "kv_reserved_bytes");
+        e.kv_group = kvGroupsOf(o);
         e.source = sourceOf(o);
         out = e;
     } else if (name == QLatin1String("first_token")) {
@@ -206,6 +216,7 @@ bool eventFromJson(const QJsonObject& o, kvlens::event& out, QString& error)
         e.kv_allocated_bytes = i64(o, "kv_allocated_bytes");
         e.kv_reserved_bytes = i64(o, "kv_reserved_bytes");
         e.recomputed_tokens = i64(o, "recomputed_tokens");
+        e.kv_group = kvGroupsOf(o);
         e.source = sourceOf(o);
         e.server_kv_usage = o.value(QLatin1String("server_kv_usage")).toDouble(-1);
         out = e;

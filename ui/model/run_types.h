@@ -24,7 +24,22 @@ struct KvSnapshot {
     qint64 logicalBytes = 0;    // sum over layers of 2*n_kv_heads*head_dim*bytes/elt*tokens
     qint64 allocatedBytes = 0;  // whole blocks in use
     qint64 reservedBytes = 0;   // what the KV mode set aside
+    // By layer group, for a model with sliding-window layers (all 0 without):
+    // the local layers hold at most the window, the global layers every token.
+    qint64 localTokens = 0;     // tokens each local layer holds
+    qint64 localBytes = 0;      // logical bytes of the local layers
+    qint64 globalBytes = 0;     // logical bytes of the global layers
+    qint64 localAllocatedBytes = 0;
+    qint64 globalAllocatedBytes = 0;
+    bool hasGroups() const { return localTokens > 0 || localBytes > 0; }
 };
+// The snapshot an event carries (prefill_chunk and token events).
+template <class Event> KvSnapshot kvSnapshotOf(const Event& e)
+{
+    return {e.kv_tokens, e.kv_bytes, e.kv_allocated_bytes, e.kv_reserved_bytes,
+            e.kv_group.local_tokens, e.kv_group.local_bytes, e.kv_group.global_bytes,
+            e.kv_group.local_allocated_bytes, e.kv_group.global_allocated_bytes};
+}
 
 // One prefill chunk finished (a point of the prefill and KV charts).
 struct PrefillProgress {

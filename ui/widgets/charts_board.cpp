@@ -22,6 +22,8 @@
 #include "ui/charts/latency_chart.h"
 #include "ui/charts/memory_chart.h"
 #include "ui/charts/prefill_chart.h"
+#include "ui/charts/roofline_chart.h"
+#include <QTabWidget>
 #include "ui/charts/ttft_chart.h"
 #include "ui/widgets/stats_card.h"
 
@@ -36,6 +38,17 @@ ChartsBoard::ChartsBoard(QWidget* parent) : QWidget(parent)
     stats_ = new StatsCard;
     stats_->setAutoFillBackground(true);
     stats_->setBackgroundRole(QPalette::Base);
+    // The roofline beside the memory chart; its probes run the first time it is shown.
+    roofline_ = new RooflineChart;
+    roofline_->setMinimumSize(160, 120);
+    memoryTabs_ = new QTabWidget;
+    memoryTabs_->setDocumentMode(true);
+    memoryTabs_->addTab(charts_[4], tr("Memory"));
+    memoryTabs_->addTab(roofline_, tr("Roofline"));
+    connect(memoryTabs_, &QTabWidget::currentChanged, this, [this](int index) {
+        if (memoryTabs_->widget(index) == roofline_)
+            roofline_->ensureCeilings();
+    });
     caption_ = new QLabel;
     caption_->setWordWrap(true);
     caption_->setTextFormat(Qt::PlainText);
@@ -81,11 +94,11 @@ void ChartsBoard::relayout()
     grid_->addWidget(caption_, 0, 0);
     if (presentation_) {
         row({{charts_[0], 1}, {charts_[1], 1}, {charts_[3], 1}}, 1);
-        row({{charts_[2], 3}, {charts_[4], 4}, {stats_, 3}}, 2);
+        row({{charts_[2], 3}, {memoryTabs_, 4}, {stats_, 3}}, 2);
     } else {
         row({{charts_[0], 1}, {charts_[1], 1}}, 1);
         row({{charts_[2], 1}, {charts_[3], 1}}, 2);
-        row({{charts_[4], 2}, {stats_, 3}}, 3);
+        row({{memoryTabs_, 2}, {stats_, 3}}, 3);
     }
 }
 
@@ -97,9 +110,24 @@ void ChartsBoard::plotFrom(const RunController& controller)
     const RunHistoryModel* h = controller.history();
     for (int row = 0; row < h->count(); ++row)
         in.recent.append(h->runAt(row));
-    if (controller.model().isValid())
+    if (controller.model().isValid()) {
         in.kvFormula = controller.model().kvFormula();
+        in.kvGroupFormula = controller.model().kvGroupFormula();
+    }
     plot(in);
+    // The roofline: the shown run's points (and the compared run's), with the
+    // decode step's expected time against the measured one.
+    QVector<RooflinePoint> points;
+    QStringList notes;
+    for (const RunRecord* r : {in.primary, in.compare}) {
+        if (!r)
+            continue;
+        points += rooflinePoints(*r);
+        const QString note = decodeExpectation(*r, roofline_->ceilings());
+        if (!note.isEmpty())
+            notes << note;
+    }
+    roofline_->setPoints(points, notes.join(QLatin1Char('\n')));
     // After an experiment: what changed and the measured effect.
     QString caption;
     if (in.primary && in.primary->config().parentRunId > 0) {
@@ -185,6 +213,14 @@ QStringList ChartsBoard::exportAll(const QString& dir, QSize size) const
         for (const char* suffix : {"png", "svg"}) {
             const QString path = QDir(dir).filePath(c->key() + QLatin1Char('.') + QLatin1String(suffix));
             const QString err = c->exportTo(path, size);
+            if (!err.isEmpty())
+                errors << err;
+        }
+    }
+    if (roofline_->ceilings().valid()) {
+        for (const char* suffix : {"png", "svg"}) {
+            const QString err = roofline_->exportTo(QDir(dir).filePath(QStringLiteral("roofline.") + QLatin1String(suffix)),
+                                                    size * 2);
             if (!err.isEmpty())
                 errors << err;
         }

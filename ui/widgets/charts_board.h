@@ -2,7 +2,9 @@
 // ChartsBoard: the live charts in one grid (prefill progress, TTFT parts,
 // decode latency, KV cache, memory) with the stats card, redrawn together
 // from one ChartInput, styled together (normal or presentation mode), and
-// exported together (every chart as PNG and SVG).
+// exported together (every chart as PNG and SVG). The memory chart shares
+// its cell with the roofline (a tab): this machine's ceilings, measured the
+// first time the tab is shown, and the shown run's prefill and decode points.
 #pragma once
 
 #include <QVector>
@@ -12,9 +14,11 @@
 
 class QGridLayout;
 class QLabel;
+class QTabWidget;
 
 namespace kvlens::ui {
 
+class RooflineChart;
 class RunController;
 class StatsCard;
 
@@ -26,6 +30,8 @@ public:
     const QVector<ChartPanel*>& charts() const { return charts_; }
     ChartPanel* chart(const QString& key) const;
     StatsCard* stats() const { return stats_; }
+    RooflineChart* roofline() const { return roofline_; }
+    QTabWidget* memoryTabs() const { return memoryTabs_; }   // memory | roofline
     void plot(const ChartInput& in);
     // Plots the controller's selected run, its overlay and the recent runs.
     // Also captions an experiment with its measured effect.
@@ -35,8 +41,9 @@ public:
     int redraws() const { return redraws_; }
     void setPresentation(bool on);
     bool presentation() const { return presentation_; }
-    // Writes <key>.png and <key>.svg for every chart into `dir`; returns the
-    // errors (empty on success).
+    // Writes <key>.png and <key>.svg for every chart into `dir` (and
+    // roofline.png/svg once its ceilings are measured); returns the errors
+    // (empty on success).
     // Charts are drawn at `size` (logical pixels; PNG at twice that).
     QStringList exportAll(const QString& dir, QSize size = QSize(880, 540)) const;
 
@@ -50,6 +57,8 @@ private:
     QGridLayout* grid_;
     QVector<ChartPanel*> charts_;
     StatsCard* stats_;
+    RooflineChart* roofline_;
+    QTabWidget* memoryTabs_;
     QLabel* caption_;
     bool presentation_ = false;
     double scale_ = 1.0;

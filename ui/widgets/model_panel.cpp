@@ -169,13 +169,31 @@ void ModelPanel::rebuild()
     row(tr("Context"), tr("%1 tokens (trained: %2)").arg(loc.toString(s.contextLength), loc.toString(s.nCtxTrain)));
     if (s.slidingWindow > 0)
         row(tr("Sliding window"), tr("%1 tokens").arg(loc.toString(s.slidingWindow)));
+    // Two layer groups: the local layers' KV stops at the window, the global layers' keeps growing.
+    if (s.nLocalLayers > 0) {
+        row(tr("KV layer groups"),
+            tr("%1 local layers: %2 per token, capped at %3 tokens (%4 at most) · %5 global layers: %6 per token, "
+               "every token")
+                .arg(s.nLocalLayers)
+                .arg(formatBytes(double(s.localKvBytesPerToken)), loc.toString(s.slidingWindow),
+                     formatBytes(double(s.localKvBytesPerToken) * s.slidingWindow))
+                .arg(s.nGlobalLayers)
+                .arg(formatBytes(double(s.globalKvBytesPerToken))));
+    }
     row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
     row(tr("Weights"), formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));
     QStringList types;
     for (auto it = s.tensorTypes.begin(); it != s.tensorTypes.end(); ++it)
         types << QStringLiteral("%1 × %2").arg(it.key()).arg(it.value());
     row(tr("Tensor types"), types.join(QStringLiteral(", ")));
-    row(tr("Vocabulary"), tr("%1 tokens, %2 chat format").arg(loc.toString(s.nVocab), s.chatTemplate));
+    row(tr("Vocabulary"), s.baseModel ? tr("%1 tokens; no chat template in the file (a base model): runs send "
+                                           "the report and the task as one text to continue")
+                                            .arg(loc.toString(s.nVocab))
+                                      : tr("%1 tokens, %2 chat format").arg(loc.toString(s.nVocab), s.chatTemplate));
+    if (!s.hiddenReasoning.isEmpty())
+        row(tr("Hidden reasoning"), s.hiddenReasoning == QLatin1String("vocabulary")
+                                        ? tr("may think in <think>…</think> first (the tags are tokens of its vocabulary)")
+                                        : tr("may think in <think>…</think> first (its chat template writes the tags)"));
     row(tr("KV cache per token"), tr("%1 (f16) · %2 (q8_0)")
                                       .arg(formatBytes(double(s.kvBytesPerTokenF16)),
                                            formatBytes(double(s.kvBytesPerTokenQ8))));
@@ -190,9 +208,11 @@ void ModelPanel::rebuild()
     if (template_.error.isEmpty()) {
         const QString sent = system_.isEmpty() ? systemPrompt() : system_;
         QString seen = systemAsSeen(template_, sent);
-        if (template_.format.llama3_dated_system)
+        if (s.baseModel)   // completion style: no template renders it
+            seen = sent + QLatin1Char(' ') + tr("(a base model: the first paragraph of the text it continues)");
+        else if (template_.format.llama3_dated_system)
             seen += QLatin1Char(' ') + tr("(the template always puts the knowledge-cutoff lines in front)");
-        if (template_.format.kind == kvlens::chat_kind::gemma)
+        if (template_.format.kind == kvlens::chat_kind::gemma && !s.baseModel)
             seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the first user turn)");
         lines << tr("System prompt sent") + QStringLiteral(": ") + seen;
         lines << tr("Template's default") + QStringLiteral(": ")
