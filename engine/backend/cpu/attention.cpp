@@ -44,9 +44,10 @@ std::int64_t head_offset(kv_dtype d, int h, int head_dim) {
 constexpr int k_block_rows = 24;
 int block_rows_for(int group) { return std::max(1, k_block_rows / group) * group; }
 
-// Splitting: aim at this many items per thread, never chunks under this many keys.
+// Splitting: aim at this many items per thread, never chunks under this many
+// (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile).
 constexpr int k_items_per_thread = 4;
-constexpr int k_min_chunk_keys = 256;
+constexpr int k_min_chunk_key_heads = 256;
 
 void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s);
 
@@ -219,7 +220,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         split.reserve(static_cast<std::size_t>(want) + static_cast<std::size_t>(n_jobs));
         for (const attention_item& it : s.items) {
             const int keys = it.key_end - it.key_begin;
-            int chunk = std::max(k_min_chunk_keys, (keys + per_job - 1) / per_job);
+            const int min_keys = std::max(k_flash_tile_keys, k_min_chunk_key_heads / it.n_heads);
+            int chunk = std::max(min_keys, (keys + per_job - 1) / per_job);
             chunk = (chunk + k_flash_tile_keys - 1) / k_flash_tile_keys * k_flash_tile_keys;
             if (chunk >= keys) {
                 split.push_back(it);
