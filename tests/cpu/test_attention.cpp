@@ -3,8 +3,9 @@
 // of keys, online softmax, long ranges split across threads and merged)
 // against the scalar reference, on random K/V (never zeros) in f16 and q8_0
 // caches: several sequences in one batch with ragged, shuffled block tables,
-// decode tokens next to prefill chunks, GQA groups from 1 to 8, head sizes
-// 64 and 128, sliding windows on and off, at every SIMD level this CPU has
+// decode tokens next to prefill chunks, GQA groups from 1 to 8, 1 to 8 KV
+// heads (a decode job reads all of a token's), head sizes 64 and 128,
+// sliding windows on and off, at every SIMD level this CPU has
 // and with thread counts that split a long decode range into chunks.
 #include <gtest/gtest.h>
 
@@ -143,6 +144,10 @@ std::vector<test::attention_case> simd_attention_cases()
             rows.push_back({l + d + " group 8", l, dt, 0, 8, 1, 64, 2});
             rows.push_back({l + d + " no grouping", l, dt, 0, 2, 2, 64, 3});
             rows.push_back({l + d + " no grouping window 33", l, dt, 33, 2, 2, 64, 1});
+            // A decode job covers every KV head of its token: many heads, so a
+            // wrong step from one head to the next in the cache row shows.
+            rows.push_back({l + d + " eight kv heads group 2", l, dt, 0, 16, 8, 64, 2});
+            rows.push_back({l + d + " four kv heads head 128 window 40", l, dt, 40, 8, 4, 128, 3});
         }
     }
     return rows;
@@ -182,13 +187,14 @@ TEST_F(CpuAttention, windowChangesTheOutputAndBothPathsAgreeOnIt)
     }
 }
 
-// A single decode token over a long range gives the same result whether
-// the range is split into chunks (many threads) or not (one thread).
-TEST_F(CpuAttention, splittingALongDecodeRangeDoesNotChangeTheResult)
+// A decode token gives the same result whether its range is split into
+// chunks (many threads) or not (one thread): a long range, and a short one
+// that splits too because its job holds all three KV heads.
+TEST_F(CpuAttention, splittingADecodeRangeDoesNotChangeTheResult)
 {
     for (const std::string& level : test::simd_levels()) {
         fixture f;
-        ASSERT_TRUE(build(f, {{4099, 1}}, 9, 3, 64, kv_dtype::q8_0, 5u));
+        ASSERT_TRUE(build(f, {{4099, 1}, {200, 1}}, 9, 3, 64, kv_dtype::q8_0, 5u));
         const auto one = run(f, 9, 0, level, 1);
         const auto many = run(f, 9, 0, level, 4);
         ASSERT_TRUE(worst_error(many, one, f.v_values) <= 1e-5);

@@ -2,11 +2,13 @@
 // CPU attention over the paged KV cache, two paths:
 // - SIMD (AVX2 / AVX-512 levels, f16 and q8_0 caches): attention_simd.h's
 //   tile-streaming job. Tokens of one sequence are cut into blocks of about
-//   k_block_rows query rows (decode: one token's group of heads), each block
-//   and KV head is a job that reads its keys once, in tiles, for all its rows
-//   (online softmax, scores and the V sum fused). When there are too few jobs
-//   to keep every thread busy (decode of one long sequence), each job's key
-//   range is split into chunks whose partial results are merged here.
+//   k_block_rows query rows; each block and KV head is a job that reads its
+//   keys once, in tiles, for all its rows (online softmax, scores and the V
+//   sum fused). A decode token (a block of one) is one job for all its KV
+//   heads, so its tiles read whole cache rows in address order. When there
+//   are too few jobs to keep every thread busy (decode of one long
+//   sequence), each job's key range is split into chunks, claimed by the
+//   threads as they come free, whose partial results are merged here.
 // - The scalar reference, numerics of the reference engine: a query head is
 //   converted to the K storage format (f16; a q8_0 cache meets the f32 query)
 //   and dotted with each stored key; softmax in f32; probabilities rounded to
@@ -42,11 +44,20 @@ std::int64_t head_offset(kv_dtype d, int h, int head_dim) {
 constexpr int k_block_rows = 24;
 int block_rows_for(int group) { return std::max(1, k_block_rows / group) * group; }
 
-// Splitting: aim at this many items per thread, never chunks under this many keys.
+// Splitting: aim at this many items per thread, never chunks under this many
+// (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile).
 constexpr int k_items_per_thread = 4;
-constexpr int k_min_chunk_keys = 256;
+constexpr int k_min_chunk_key_heads = 256;
 
 void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s);
+
+// Floats from the output's start to row r of an item (r = h * n_tok * G +
+// token * G + g: the item's KV head h, query head g of its group).
+std::int64_t output_offset(const attention_item& it, int r, int G, int D, std::int64_t q_stride) {
+    const int per_head = it.n_tok * G;
+    const int h = r / per_head, t = r % per_head / G, g = r % G;
+    return (it.t0 + t) * q_stride + static_cast<std::int64_t>((it.kv_head + h) * G + g) * D;
+}
 
 }  // namespace
 
@@ -168,7 +179,12 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     const int G = a.n_head / a.n_head_kv, D = a.head_dim, n = a.n_tokens;
     const int tok_per_block = block_rows_for(G) / G;
     const std::int64_t q_stride = static_cast<std::int64_t>(a.n_head) * D;
-    const std::int64_t state_floats = static_cast<std::int64_t>(block_rows_for(G)) * (D + 2);   // o, m, l of a block
+    // The most rows of one item: a prefill block of one head, or a decode token's every head.
+    const int max_rows = std::max(block_rows_for(G), a.n_head_kv * G);
+    const std::int64_t state_floats = static_cast<std::int64_t>(max_rows) * (D + 2);   // o, m, l of an item
+    const std::int64_t work_floats = flash_work_floats(max_rows, D);
+    for (auto& w : s.work)
+        if (static_cast<std::int64_t>(w.size()) < work_floats + state_floats) w.resize(static_cast<std::size_t>(work_floats + state_floats));
 
     // Each token's visible keys: max(0, pos - window + 1) .. pos.
     s.first.resize(static_cast<std::size_t>(n));
@@ -178,7 +194,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         s.first[static_cast<std::size_t>(t)] = a.window > 0 ? std::max(0, pos - a.window + 1) : 0;
         s.last[static_cast<std::size_t>(t)] = pos;
     }
-    // Blocks of consecutive tokens of one sequence, one job per block and KV head.
+    // Blocks of consecutive tokens of one sequence, one job per block and KV
+    // head; a block of one token (decode) one job for all its KV heads.
     s.items.clear();
     for (int t0 = 0; t0 < n;) {
         int t1 = t0 + 1;
@@ -188,7 +205,9 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             lo = std::min(lo, s.first[static_cast<std::size_t>(t)]);
             hi = std::max(hi, s.last[static_cast<std::size_t>(t)]);
         }
-        for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, lo, hi + 1, -1});
+        if (t1 - t0 == 1) s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1});
+        else
+            for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, 1, lo, hi + 1, -1});
         t0 = t1;
     }
     // Too few jobs for the threads: split long key ranges into chunks.
@@ -201,7 +220,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         split.reserve(static_cast<std::size_t>(want) + static_cast<std::size_t>(n_jobs));
         for (const attention_item& it : s.items) {
             const int keys = it.key_end - it.key_begin;
-            int chunk = std::max(k_min_chunk_keys, (keys + per_job - 1) / per_job);
+            const int min_keys = std::max(k_flash_tile_keys, k_min_chunk_key_heads / it.n_heads);
+            int chunk = std::max(min_keys, (keys + per_job - 1) / per_job);
             chunk = (chunk + k_flash_tile_keys - 1) / k_flash_tile_keys * k_flash_tile_keys;
             if (chunk >= keys) {
                 split.push_back(it);
@@ -227,16 +247,17 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     std::atomic<int> next{0};
     const auto job = [&](int ith, int) {
         float* work = s.work[static_cast<std::size_t>(ith)].data();
-        float* own_state = work + flash_work_floats(block_rows_for(G), D);
+        float* own_state = work + work_floats;
         for (int i = next.fetch_add(1, std::memory_order_relaxed); i < n_items; i = next.fetch_add(1, std::memory_order_relaxed)) {
             const attention_item& it = s.items[static_cast<std::size_t>(i)];
-            const int rows = it.n_tok * G;
+            const int rows = it.n_heads * it.n_tok * G;
             float* state = it.part < 0 ? own_state : s.parts.data() + it.part * state_floats;
             flash_job j;
             j.q = a.q + it.t0 * q_stride + static_cast<std::int64_t>(it.kv_head) * G * D;
             j.q_stride = q_stride;
             j.n_tok = it.n_tok;
             j.group = G;
+            j.n_heads = it.n_heads;
             j.head_dim = D;
             j.first = s.first.data() + it.t0;
             j.last = s.last.data() + it.t0;
@@ -247,6 +268,7 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             j.v_layer = a.kv->v_layer(a.layer);
             j.row_bytes = a.kv->row_bytes();
             j.head_offset = it.kv_head * head_bytes;
+            j.head_bytes = head_bytes;
             j.block_size = bs;
             j.table = a.block_tables[it.t0];
             j.scale = a.scale;
@@ -257,7 +279,7 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             kernel(j);
             if (it.part >= 0) continue;
             for (int r = 0; r < rows; ++r) {
-                float* out = a.out + (it.t0 + r / G) * q_stride + static_cast<std::int64_t>(it.kv_head * G + r % G) * D;
+                float* out = a.out + output_offset(it, r, G, D, q_stride);
                 const float inv = j.l[r] > 0 ? 1.0f / j.l[r] : 0.0f;
                 for (int d = 0; d < D; ++d) out[d] = j.o[r * D + d] * inv;
             }
@@ -278,14 +300,14 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
                s.items[static_cast<std::size_t>(i1)].t0 == head.t0 &&
                s.items[static_cast<std::size_t>(i1)].kv_head == head.kv_head)
             ++i1;
-        const int rows = head.n_tok * G;
+        const int rows = head.n_heads * head.n_tok * G;
         for (int r = 0; r < rows; ++r) {
             float M = -INFINITY;
             for (int c = i; c < i1; ++c) {
                 const float* st = s.parts.data() + s.items[static_cast<std::size_t>(c)].part * state_floats;
                 M = std::max(M, st[static_cast<std::int64_t>(rows) * D + r]);
             }
-            float* out = a.out + (head.t0 + r / G) * q_stride + static_cast<std::int64_t>(head.kv_head * G + r % G) * D;
+            float* out = a.out + output_offset(head, r, G, D, q_stride);
             std::fill(out, out + D, 0.0f);
             double L = 0;
             for (int c = i; c < i1; ++c) {

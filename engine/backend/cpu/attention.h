@@ -29,12 +29,13 @@ struct attention_args {
     const std::int32_t* positions = nullptr;            // (n_tokens) position of each token
 };
 
-// One unit of the SIMD path: a block of tokens of one sequence, one KV head,
-// one chunk of the block's keys. part < 0: the whole range, written straight
-// to the output; else the index of its partial result (o, m, l) to merge.
+// One unit of the SIMD path: a block of tokens of one sequence, one or more
+// consecutive KV heads (decode: all), one chunk of the block's keys. part < 0:
+// the whole range, written straight to the output; else the index of its
+// partial result (o, m, l) to merge.
 struct attention_item {
     int t0 = 0, n_tok = 0;        // tokens t0 .. t0 + n_tok - 1 of the batch
-    int kv_head = 0;
+    int kv_head = 0, n_heads = 1; // KV heads kv_head .. kv_head + n_heads - 1
     int key_begin = 0, key_end = 0;
     int part = -1;
 };
@@ -48,9 +49,11 @@ struct attention_scratch {
     std::vector<std::vector<float>> v_row;    // (n_threads) x head_dim f32, a decoded V head
     // SIMD path (attention_simd.h).
     std::vector<std::vector<float>> work;     // (n_threads) x flash_work_floats + rows x (head_dim + 2): kernel scratch, o, m, l
+                                              // (grown on the first decode with more KV heads than a prefill block's rows)
     std::vector<int> first, last;             // (n_tokens) each token's visible key range
     std::vector<attention_item> items;        // this call's work
     std::vector<float> parts;                 // (n_parts, rows, head_dim + 2) partial o, m, l of split ranges
+                                              // (rows: the most of any item, n_heads * n_tok * group)
     void reserve(int n_threads, int group, int n_ctx, int head_dim);
 };
 

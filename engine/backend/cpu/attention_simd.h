@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
 // One tile-streaming attention job in SIMD (AVX2 or AVX-512, by the active
-// kernel level): a block of query rows that share one sequence and one KV
-// head (row r = token r / group, query head r % group of the group) against a
+// kernel level): a block of query rows that share one sequence, for one or
+// more consecutive KV heads (row h * n_tok * group + r: KV head h of the job,
+// token r / group, query head r % group of that head's group) against a
 // range of that sequence's keys, read from the paged cache in tiles of
 // k_flash_tile_keys keys. Each tile's K and V rows are decoded (f16 or q8_0)
-// to f32 once and used by every row of the block: the scores, an online
-// softmax (running max and sum per row) and the weighted sum of the values,
-// fused, so the cache is read once per job and no score array spans the
-// context. Decode runs one token's group of heads as a job; prefill runs
-// blocks of tokens; a long range can be split into chunks whose partial
-// results (o, m, l) are merged afterwards (attention.cpp).
+// to f32 once per KV head and used by every row of that head: the scores, an
+// online softmax (running max and sum per row) and the weighted sum of the
+// values, fused, so the cache is read once per job and no score array spans
+// the context. Decode runs one token with all its KV heads as a job: a tile
+// then covers whole cache rows (every head of each key), so each cache line
+// is fetched once and used whole, in address order (one head per job read a
+// third of each line pair the prefetchers brought in, with 3 KV heads).
+// Prefill runs blocks of tokens, one KV head each. A long range can be split
+// into chunks whose partial results (o, m, l) are merged afterwards
+// (attention.cpp).
 //
 // Numerics against the scalar reference (attention.cpp): for an f16 cache the
 // query is rounded to f16 values (the reference converts it to the cache's
@@ -30,10 +35,12 @@ namespace kvlens {
 constexpr int k_flash_tile_keys = 32;   // keys per tile, a multiple of both vector widths
 
 struct flash_job {
-    const float* q = nullptr;          // token t's head g at q + t * q_stride + g * head_dim, f32, RoPE applied
+    const float* q = nullptr;          // token t's query head g of the job's KV head h at
+                                       // q + t * q_stride + (h * group + g) * head_dim, f32, RoPE applied
     std::int64_t q_stride = 0;         // floats between consecutive tokens' query rows
     int n_tok = 0;                     // tokens in the block
     int group = 0;                     // query heads per KV head
+    int n_heads = 1;                   // consecutive KV heads in the job
     int head_dim = 0;                  // a multiple of 4 vector widths (flash_supported)
     const int* first = nullptr;        // (n_tok) first key each token sees
     const int* last = nullptr;         // (n_tok) last key each token sees (inclusive)
@@ -42,21 +49,22 @@ struct flash_job {
     const std::uint8_t* k_layer = nullptr;  // (n_blocks, block_size, row) K rows of the layer
     const std::uint8_t* v_layer = nullptr;  // same for V
     std::int64_t row_bytes = 0;        // bytes of one token's K (or V) row
-    std::int64_t head_offset = 0;      // bytes from a row's start to this KV head
+    std::int64_t head_offset = 0;      // bytes from a row's start to the job's first KV head
+    std::int64_t head_bytes = 0;       // bytes of one KV head in a row (the step to the next head)
     int block_size = 0;                // tokens per cache block
     const std::int32_t* table = nullptr;  // the sequence's block ids
     float scale = 1.0f;                // applied to each score
 
     // Results, unnormalized: out = o / l. A row that saw no key has m = -inf, l = 0, o = 0.
-    float* o = nullptr;                // (n_tok * group, head_dim) f32
-    float* m = nullptr;                // (n_tok * group) running max of the scaled scores
-    float* l = nullptr;                // (n_tok * group) sum of exp(score - m)
-    float* work = nullptr;             // scratch of flash_work_floats(rows, head_dim) floats
+    float* o = nullptr;                // (n_heads * n_tok * group, head_dim) f32
+    float* m = nullptr;                // (n_heads * n_tok * group) running max of the scaled scores
+    float* l = nullptr;                // (n_heads * n_tok * group) sum of exp(score - m)
+    float* work = nullptr;             // scratch of flash_work_floats(n_heads * n_tok * group, head_dim) floats
 };
 
 using flash_job_fn = void (*)(const flash_job&);
 
-// Floats of scratch a job of `rows` rows needs.
+// Floats of scratch a job of `rows` rows (all its KV heads) needs.
 constexpr std::int64_t flash_work_floats(int rows, int head_dim) {
     return static_cast<std::int64_t>(rows) * head_dim          // the query rows as the kernel reads them
            + 2LL * k_flash_tile_keys * head_dim               // a K and a V tile in f32

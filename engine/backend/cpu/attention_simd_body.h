@@ -6,27 +6,26 @@
 
 constexpr int KT = k_flash_tile_keys;
 
-// Start of key position p's row in a layer array, at the job's KV head.
-inline const std::uint8_t* key_row(const flash_job& a, const std::uint8_t* layer, int p) {
-    const std::int64_t r = static_cast<std::int64_t>(a.table[p / a.block_size]) * a.block_size + p % a.block_size;
-    return layer + r * a.row_bytes + a.head_offset;
+// Row index (block * block_size + slot) of key position p in a layer array.
+inline std::int64_t key_row_index(const flash_job& a, int p) {
+    return static_cast<std::int64_t>(a.table[p / a.block_size]) * a.block_size + p % a.block_size;
 }
 
-inline void prefetch_bytes(const std::uint8_t* p, int n) {
-    for (int off = 0; off < n; off += 64) _mm_prefetch(reinterpret_cast<const char*>(p) + off, _MM_HINT_T0);
+// Prefetches the cache lines of [p, p + n) into L2.
+inline void prefetch_bytes(const std::uint8_t* p, std::int64_t n) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(p) & ~static_cast<std::uintptr_t>(63);
+    const auto end = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(n);
+    for (std::uintptr_t at = begin; at < end; at += 64) _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T1);
 }
 
-// Keys [j0, j0 + nk) of one layer array (K or V) decoded into buf (KT, D) f32;
-// rows nk..KT-1 zeroed. The block table hides the next tile's addresses from
-// the hardware prefetcher, so its rows are prefetched here (up to key_end).
+// nk keys of one layer array (K or V) at one KV head decoded into buf (KT, D)
+// f32; rows nk..KT-1 zeroed. head: the head's bytes in row 0 of the array;
+// rows: (nk) the keys' row indices.
 template <kv_dtype DT>
-void decode_tile(const flash_job& a, const std::uint8_t* layer, int j0, int nk, float* buf) {
+void decode_tile(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk, float* buf) {
     const int D = a.head_dim;
-    const int head_bytes = DT == kv_dtype::f16 ? D * 2 : D / 32 * 34;
     for (int kk = 0; kk < nk; ++kk) {
-        const int p = j0 + kk;
-        if (p + KT < a.key_end) prefetch_bytes(key_row(a, layer, p + KT), head_bytes);
-        const std::uint8_t* src = key_row(a, layer, p);
+        const std::uint8_t* src = head + rows[kk] * a.row_bytes;
         float* dst = buf + kk * D;
         if constexpr (DT == kv_dtype::f16) {
             const auto* h = reinterpret_cast<const std::uint16_t*>(src);
@@ -126,49 +125,124 @@ inline void accumulate_values(float* o, const float* p, const float* corr, const
     }
 }
 
+// Decode's value sum over an f16 cache, read straight from the cache: o
+// (rows r0..r0+NR-1) = o * corr + p . V over the tile's nk keys at one head,
+// each value converted once for all NR rows and never stored (a decode tile's
+// values serve only its group's few rows, so a decoded f32 tile would cost a
+// store and a load per value for 1 to 8 uses). 2 registers of each row at a time.
+template <int NR>
+inline void accumulate_values_direct(float* o, const float* p, const float* corr, const std::uint8_t* head,
+                                     const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
+    constexpr int W = V::width;
+    for (int d0 = 0; d0 < D; d0 += 2 * W) {
+        V::reg x[NR][2];
+        for (int i = 0; i < NR; ++i) {
+            const V::reg c = V::set1(corr[i]);
+            x[i][0] = V::mul(V::load(o + i * D + d0), c);
+            x[i][1] = V::mul(V::load(o + i * D + d0 + W), c);
+        }
+        for (int kk = 0; kk < nk; ++kk) {
+            const auto* h = reinterpret_cast<const std::uint16_t*>(head + rows[kk] * row_bytes) + d0;
+            const V::reg v0 = V::load_h(h), v1 = V::load_h(h + W);
+            for (int i = 0; i < NR; ++i) {
+                const V::reg w = V::set1(p[i * KT + kk]);
+                x[i][0] = V::fmadd(w, v0, x[i][0]);
+                x[i][1] = V::fmadd(w, v1, x[i][1]);
+            }
+        }
+        for (int i = 0; i < NR; ++i) {
+            V::store(o + i * D + d0, x[i][0]);
+            V::store(o + i * D + d0 + W, x[i][1]);
+        }
+    }
+}
+
+// All R rows of one head through accumulate_values_direct, up to 4 at a time.
+inline void accumulate_values_direct_rows(float* o, const float* p, const float* corr, const std::uint8_t* head,
+                                          const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int R) {
+    int r = 0;
+    for (; r + 4 <= R && R != 6; r += 4)   // 6 rows go as 3 + 3
+        accumulate_values_direct<4>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+    for (; r + 3 <= R; r += 3)
+        accumulate_values_direct<3>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+    if (R - r == 2) accumulate_values_direct<2>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+    if (R - r == 1) accumulate_values_direct<1>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+}
+
+// The K/V bytes of the job's heads in each of the tile's rows, whole rows
+// when the job has every head, are prefetched one tile ahead: the block table
+// hides the next tile's addresses from the hardware prefetcher.
 template <kv_dtype DT>
 void flash_job_run(const flash_job& a) {
-    const int D = a.head_dim, G = a.group, R = a.n_tok * a.group;
-    float* qbuf = a.work;                 // (R, D) the query rows as the scores meet them
-    float* kbuf = qbuf + R * D;           // (KT, D) the tile's keys, f32
-    float* vbuf = kbuf + KT * D;          // (KT, D) the tile's values, f32
-    float* pbuf = vbuf + KT * D;          // (R, KT) scores, then probabilities
+    const int D = a.head_dim, G = a.group, R = a.n_tok * a.group, RT = a.n_heads * R;
+    float* qbuf = a.work;                 // (RT, D) the query rows as the scores meet them
+    float* kbuf = qbuf + RT * D;          // (KT, D) one head's keys of the tile, f32
+    float* vbuf = kbuf + KT * D;          // (KT, D) the same head's values, f32
+    float* pbuf = vbuf + KT * D;          // (R, KT) one head's scores, then probabilities
     float* corr = pbuf + R * KT;          // (R) each row's rescale factor for this tile
+    std::int64_t rows_now[KT], rows_next[KT];   // row indices of this tile's and the next tile's keys
+    const std::int64_t job_bytes = a.n_heads * a.head_bytes;   // bytes of a row the job reads
+    // Decode (one token) of an f16 cache: values read straight from the
+    // cache. Prefill: a decoded V tile that the block's many rows share. A
+    // q8_0 decode keeps the decoded tile too: a direct sum with its per-chunk
+    // scales was slower (0.95-1.08 ms against 0.93-0.94 ms per layer at
+    // d4096, one thread; f16 direct 0.92 against 1.05-1.11 decoded).
+    const bool direct_values = DT == kv_dtype::f16 && a.n_tok == 1;
 
-    for (int r = 0; r < R; ++r) {
-        const float* src = a.q + (r / G) * a.q_stride + (r % G) * D;
+    for (int hr = 0; hr < RT; ++hr) {
+        const int h = hr / R, r = hr % R;
+        const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(h * G + r % G) * D;
         for (int d = 0; d < D; d += V::width) {
             const V::reg x = V::load(src + d);
-            V::store(qbuf + r * D + d, DT == kv_dtype::f16 ? V::round_h(x) : x);
+            V::store(qbuf + hr * D + d, DT == kv_dtype::f16 ? V::round_h(x) : x);
         }
-        a.m[r] = -INFINITY;
-        a.l[r] = 0;
-        for (int d = 0; d < D; d += V::width) V::store(a.o + r * D + d, V::zero());
+        a.m[hr] = -INFINITY;
+        a.l[hr] = 0;
+        for (int d = 0; d < D; d += V::width) V::store(a.o + hr * D + d, V::zero());
     }
 
+    for (int kk = 0; kk < KT && a.key_begin + kk < a.key_end; ++kk) rows_next[kk] = key_row_index(a, a.key_begin + kk);
     for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
         const int nk = std::min(KT, a.key_end - j0);
+        std::copy(rows_next, rows_next + nk, rows_now);
+        const int nk_next = std::max(0, std::min(KT, a.key_end - j0 - KT));
+        for (int kk = 0; kk < nk_next; ++kk) {
+            rows_next[kk] = key_row_index(a, j0 + KT + kk);
+            prefetch_bytes(a.k_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
+            prefetch_bytes(a.v_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
+        }
         bool any = false;
         for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
         if (!any) continue;   // a tile outside every row's window
-        decode_tile<DT>(a, a.k_layer, j0, nk, kbuf);
-        decode_tile<DT>(a, a.v_layer, j0, nk, vbuf);
-        for (int r = 0; r < R; ++r) {
-            const int t = r / G;
-            const int lo = std::max(a.first[t], j0) - j0;       // the tile's keys this row sees: lo..hi
-            const int hi = std::min(a.last[t], j0 + nk - 1) - j0;
-            float* s = pbuf + r * KT;
-            if (lo > hi) {   // this row sees none of the tile
-                for (int kk = 0; kk < KT; ++kk) s[kk] = 0;
-                corr[r] = 1.0f;
+        for (int h = 0; h < a.n_heads; ++h) {
+            const std::int64_t off = a.head_offset + h * a.head_bytes;
+            decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
+            if (!direct_values) decode_tile<DT>(a, a.v_layer + off, rows_now, nk, vbuf);
+            float* o = a.o + static_cast<std::int64_t>(h) * R * D;
+            float* m = a.m + h * R;
+            float* l = a.l + h * R;
+            const float* qh = qbuf + static_cast<std::int64_t>(h) * R * D;
+            for (int r = 0; r < R; ++r) {
+                const int t = r / G;
+                const int lo = std::max(a.first[t], j0) - j0;       // the tile's keys this row sees: lo..hi
+                const int hi = std::min(a.last[t], j0 + nk - 1) - j0;
+                float* s = pbuf + r * KT;
+                if (lo > hi) {   // this row sees none of the tile
+                    for (int kk = 0; kk < KT; ++kk) s[kk] = 0;
+                    corr[r] = 1.0f;
+                    continue;
+                }
+                tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
+                corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
+            }
+            if (direct_values) {
+                accumulate_values_direct_rows(o, pbuf, corr, a.v_layer + off, rows_now, a.row_bytes, D, nk, R);
                 continue;
             }
-            tile_scores(qbuf + r * D, kbuf, D, lo, hi, a.scale, s);
-            corr[r] = online_softmax(s, lo, hi, a.m[r], a.l[r]);
+            int r = 0;
+            for (; r + 2 <= R; r += 2) accumulate_values<2>(o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);
+            if (r < R) accumulate_values<1>(o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);
         }
-        int r = 0;
-        for (; r + 2 <= R; r += 2) accumulate_values<2>(a.o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);
-        if (r < R) accumulate_values<1>(a.o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);
     }
 }
 
