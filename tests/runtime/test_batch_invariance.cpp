@@ -71,7 +71,12 @@ TEST(BatchInvariance, TwoPromptsBatchedGiveTheirSoloTextOnTheDefaultModel) {
     ASSERT_TRUE(e);
     const auto batched = generate_all(*e, prompts, 48);
     for (std::size_t k = 0; k < prompts.size(); ++k) {
-        ASSERT_EQ(alone[k].size(), 48u) << prompts[k];
+        // The first text's length is not part of the specification: after
+        // "... 311 million people." llama.cpp's top two next tokens are "\n"
+        // and end-of-text, 0.08 logits apart (step 19), so a change in
+        // summation order may end it there (20 tokens) or let it run to 48.
+        // Batched must give the solo text whatever its length.
+        ASSERT_GE(alone[k].size(), 20u) << prompts[k];
         EXPECT_EQ(batched[k], alone[k]) << "prompt " << k << ": " << prompts[k];
     }
 }

@@ -5,7 +5,8 @@
 // token r / group, query head r % group of that head's group) against a
 // range of that sequence's keys, read from the paged cache in tiles of
 // k_flash_tile_keys keys. Each tile's K and V rows are decoded (f16 or q8_0)
-// to f32 once per KV head and used by every row of that head: the scores, an
+// to f32 once per KV head and used by every row of that head (a decode of an
+// f16 cache converts them in registers instead, never storing a tile): the scores, an
 // online softmax (running max and sum per row) and the weighted sum of the
 // values, fused, so the cache is read once per job and no score array spans
 // the context. Decode runs one token with all its KV heads as a job: a tile

@@ -76,6 +76,57 @@ inline void tile_scores(const float* qr, const float* kbuf, int D, int lo, int h
     for (int kk = hi + 1; kk < KT; ++kk) s[kk] = -INFINITY;
 }
 
+// Decode's scores over an f16 cache, read straight from the cache, for 4
+// keys (tile indices k0..k0+3, clamped to nk - 1; the caller masks past nk):
+// rows r < NR (query rows of one KV head, each D floats at q + r * D) into s
+// (NR, KT), scaled. Each key's f16 row is converted once for all NR rows
+// (NR * 4 accumulators in registers) and no f32 tile is stored (a decode
+// tile's keys serve only its group's few rows).
+template <int NR>
+inline void scores_direct4(const float* q, const std::uint8_t* head, const std::int64_t* rows, std::int64_t row_bytes,
+                           int D, int k0, int nk, float scale, float* s) {
+    constexpr int W = V::width, NK = 4;
+    const std::uint16_t* kr[NK];
+    for (int j = 0; j < NK; ++j)
+        kr[j] = reinterpret_cast<const std::uint16_t*>(head + rows[std::min(k0 + j, nk - 1)] * row_bytes);
+    V::reg acc[NR][NK];
+    for (int r = 0; r < NR; ++r)
+        for (int j = 0; j < NK; ++j) acc[r][j] = V::zero();
+    for (int d = 0; d < D; d += W) {
+        for (int j = 0; j < NK; ++j) {
+            const V::reg kv = V::load_h(kr[j] + d);
+            for (int r = 0; r < NR; ++r) acc[r][j] = V::fmadd(kv, V::load(q + r * D + d), acc[r][j]);
+        }
+    }
+    const __m128 vscale = _mm_set1_ps(scale);
+    for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT + k0, _mm_mul_ps(V::sum_each4(acc[r]), vscale));
+}
+
+// A decode tile's scores for every KV head of the job (H heads of R rows,
+// head h's query rows at q + h * R * D, its scores at s + h * R * KT), 4 keys
+// at a time across all heads, so each cache row is read whole and in address
+// order; then keys outside lo..hi (one token: every row sees the same keys)
+// and past nk masked.
+inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head, std::int64_t head_bytes,
+                               const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int lo, int hi,
+                               float scale, float* s, int H, int R) {
+    for (int k0 = 0; k0 < nk; k0 += 4)
+        for (int h = 0; h < H; ++h) {
+            const float* qh = q + static_cast<std::int64_t>(h) * R * D;
+            const std::uint8_t* head = k_first_head + h * head_bytes;
+            float* sh = s + h * R * KT;
+            int r = 0;
+            for (; r + 3 <= R && R != 4; r += 3) scores_direct4<3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+            for (; r + 2 <= R; r += 2) scores_direct4<2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+            if (r < R) scores_direct4<1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+        }
+    hi = std::min(hi, nk - 1);
+    for (int r = 0; r < H * R; ++r) {
+        for (int kk = 0; kk < lo; ++kk) s[r * KT + kk] = -INFINITY;
+        for (int kk = hi + 1; kk < KT; ++kk) s[r * KT + kk] = -INFINITY;
+    }
+}
+
 // Online softmax step of one row: s (KT) becomes exp(s - m_new) (0 outside
 // lo..hi), l and m are updated; returns the factor exp(m_old - m_new) that
 // rescales the row's output accumulated so far.
@@ -178,16 +229,19 @@ void flash_job_run(const flash_job& a) {
     float* qbuf = a.work;                 // (RT, D) the query rows as the scores meet them
     float* kbuf = qbuf + RT * D;          // (KT, D) one head's keys of the tile, f32
     float* vbuf = kbuf + KT * D;          // (KT, D) the same head's values, f32
-    float* pbuf = vbuf + KT * D;          // (R, KT) one head's scores, then probabilities
-    float* corr = pbuf + R * KT;          // (R) each row's rescale factor for this tile
+    float* pbuf = vbuf + KT * D;          // (RT, KT) the scores, then probabilities (prefill: one head's R rows)
+    float* corr = pbuf + RT * KT;         // (RT) each row's rescale factor for this tile
     std::int64_t rows_now[KT], rows_next[KT];   // row indices of this tile's and the next tile's keys
     const std::int64_t job_bytes = a.n_heads * a.head_bytes;   // bytes of a row the job reads
-    // Decode (one token) of an f16 cache: values read straight from the
-    // cache. Prefill: a decoded V tile that the block's many rows share. A
-    // q8_0 decode keeps the decoded tile too: a direct sum with its per-chunk
-    // scales was slower (0.95-1.08 ms against 0.93-0.94 ms per layer at
-    // d4096, one thread; f16 direct 0.92 against 1.05-1.11 decoded).
-    const bool direct_values = DT == kv_dtype::f16 && a.n_tok == 1;
+    // Decode (one token) of an f16 cache: keys and values read straight
+    // from the cache, the scores of every head 4 keys at a time (whole rows in
+    // address order), no f32 tile stored (at d4096, one thread, SmolLM2's
+    // geometry: 88-93 ns per (key, KV head) from memory against 98-102 with
+    // a decoded K tile, 53 against 68 from L3). Prefill: decoded K and V
+    // tiles that the block's many rows share. A q8_0 decode keeps the decoded
+    // tiles too: a direct value sum with its per-chunk scales was slower
+    // (0.95-1.08 ms against 0.93-0.94 ms per layer at d4096, one thread).
+    const bool direct = DT == kv_dtype::f16 && a.n_tok == 1;
 
     for (int hr = 0; hr < RT; ++hr) {
         const int h = hr / R, r = hr % R;
@@ -214,14 +268,24 @@ void flash_job_run(const flash_job& a) {
         bool any = false;
         for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
         if (!any) continue;   // a tile outside every row's window
+        if (direct) {   // one token: every row sees the same keys lo..hi of the tile
+            const int lo = std::max(a.first[0], j0) - j0, hi = std::min(a.last[0], j0 + nk - 1) - j0;
+            tile_scores_direct(qbuf, a.k_layer + a.head_offset, a.head_bytes, rows_now, a.row_bytes, D, nk, lo, hi,
+                               a.scale, pbuf, a.n_heads, R);
+            for (int r = 0; r < RT; ++r) corr[r] = online_softmax(pbuf + r * KT, lo, hi, a.m[r], a.l[r]);
+            for (int h = 0; h < a.n_heads; ++h)
+                accumulate_values_direct_rows(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
+                                              a.v_layer + a.head_offset + h * a.head_bytes, rows_now, a.row_bytes, D, nk, R);
+            continue;
+        }
         for (int h = 0; h < a.n_heads; ++h) {
             const std::int64_t off = a.head_offset + h * a.head_bytes;
-            decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
-            if (!direct_values) decode_tile<DT>(a, a.v_layer + off, rows_now, nk, vbuf);
             float* o = a.o + static_cast<std::int64_t>(h) * R * D;
             float* m = a.m + h * R;
             float* l = a.l + h * R;
             const float* qh = qbuf + static_cast<std::int64_t>(h) * R * D;
+            decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
+            decode_tile<DT>(a, a.v_layer + off, rows_now, nk, vbuf);
             for (int r = 0; r < R; ++r) {
                 const int t = r / G;
                 const int lo = std::max(a.first[t], j0) - j0;       // the tile's keys this row sees: lo..hi
@@ -234,10 +298,6 @@ void flash_job_run(const flash_job& a) {
                 }
                 tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
                 corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
-            }
-            if (direct_values) {
-                accumulate_values_direct_rows(o, pbuf, corr, a.v_layer + off, rows_now, a.row_bytes, D, nk, R);
-                continue;
             }
             int r = 0;
             for (; r + 2 <= R; r += 2) accumulate_values<2>(o + r * D, pbuf + r * KT, corr + r, vbuf, D, nk);

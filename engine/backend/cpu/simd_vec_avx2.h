@@ -59,6 +59,12 @@ struct V {
                                  _mm256_shuffle_ps(t[2 * i], t[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
         return _mm256_add_ps(_mm256_permute2f128_ps(u[0], u[1], 0x20), _mm256_permute2f128_ps(u[0], u[1], 0x31));
     }
+    // Lane k of the result: the sum of v[k]'s lanes, k < 4 (decode's scores, 4 keys at a time).
+    static __m128 sum_each4(const reg v[4]) {
+        const reg ab = _mm256_hadd_ps(v[0], v[1]), cd = _mm256_hadd_ps(v[2], v[3]);
+        const reg abcd = _mm256_hadd_ps(ab, cd);   // per 128-bit half: a, b, c, d partial sums
+        return _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1));
+    }
     static reg exp(reg x) {
         KVLENS_SIMD_EXP_CONSTANTS
         x = _mm256_min_ps(_mm256_max_ps(x, set1(lo)), set1(hi));

@@ -54,6 +54,14 @@ struct V {
         return _mm512_add_ps(_mm512_shuffle_f32x4(w[0], w[1], _MM_SHUFFLE(2, 0, 2, 0)),
                              _mm512_shuffle_f32x4(w[0], w[1], _MM_SHUFFLE(3, 1, 3, 1)));
     }
+    // Lane k of the result: the sum of v[k]'s lanes, k < 4 (decode's scores, 4 keys at a time).
+    static __m128 sum_each4(const reg v[4]) {
+        __m256 h[4];
+        for (int i = 0; i < 4; ++i) h[i] = _mm256_add_ps(_mm512_castps512_ps256(v[i]), _mm512_extractf32x8_ps(v[i], 1));
+        const __m256 ab = _mm256_hadd_ps(h[0], h[1]), cd = _mm256_hadd_ps(h[2], h[3]);
+        const __m256 abcd = _mm256_hadd_ps(ab, cd);
+        return _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1));
+    }
     static reg exp(reg x) {
         KVLENS_SIMD_EXP_CONSTANTS
         x = _mm512_min_ps(_mm512_max_ps(x, set1(lo)), set1(hi));
