@@ -9,6 +9,7 @@
 //
 // `bench --read-bandwidth`: a STREAM-like probe of this machine's memory read
 // bandwidth on --threads threads, the ceiling decode's bytes/s is held to.
+// `bench --attention`: the CPU attention kernel alone (bench_attention.cpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/cli/bench_attention.h"
 #include "app/cli/cli_checks.h"
 #include "app/cli/commands.h"
 #include "app/cli/single_sequence.h"
@@ -43,6 +45,7 @@ struct bench_args {
     bool json = false;
     bool read_bandwidth = false;
     int probe_mib = 1024;
+    bool attention = false;
 };
 
 struct stats {
@@ -137,6 +140,10 @@ int run_bench(const bench_args& a) {
     if (a.model.empty()) return fail("--model is required (or --read-bandwidth)");
     kvlens::kv_dtype dtype = kvlens::kv_dtype::f16;
     if (!kvlens::parse_kv_dtype(a.kv_dtype, dtype)) return fail(fmt::format("unknown KV dtype '{}'", a.kv_dtype));
+    if (a.attention) {
+        if (a.backend == "cuda") return fail("--attention measures the CPU kernel; drop --backend cuda");
+        return kvlens::cli::run_attention_bench({a.model, a.depth, a.reps, a.threads, dtype, a.json});
+    }
     auto m = kvlens::model::load(a.model);
     if (!m) return fail(m.message());
     const kvlens::model& model = **m;
@@ -265,6 +272,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--json", args->json, "One JSON document on stdout");
     cmd->add_flag("--read-bandwidth", args->read_bandwidth,
                   "Measure this machine's memory read bandwidth instead (STREAM-like, --threads threads)");
+    cmd->add_flag("--attention", args->attention,
+                  "Measure the CPU attention kernel alone instead: one decode step's attention over every layer, "
+                  "after -d tokens (default 4096), the model's geometry");
     cmd->add_option("--probe-mib", args->probe_mib, "Buffer of the bandwidth probe in MiB")->check(CLI::Range(64, 16384));
     cmd->callback([args, &exit_code] { exit_code = run_bench(*args); });
 }

@@ -147,6 +147,26 @@ private slots:
         QVERIFY2(o.err.contains("--threads 100000 is more than this machine can use; using"), qPrintable(describe(o)));
     }
 
+    void benchAttentionTimesOneDecodeStepOverEveryLayer() {
+        const outcome o = run_cli({"bench", "-m", tiny_model(), "--attention", "-d", "300", "-r", "2", "--threads", "1",
+                                   "--json"}, 60000);
+        QVERIFY2(o.finished && !o.crashed && o.exit_code == 0, qPrintable(describe(o)));
+        const auto j = nlohmann::json::parse(o.out.toStdString(), nullptr, false);
+        QVERIFY2(j.contains("attention"), qPrintable(o.out.left(600)));
+        const auto& a = j["attention"];
+        // Every layer of the tiny model is full attention: the query sees all 301 keys of each KV head.
+        QCOMPARE(a["key_head_pairs"].get<std::int64_t>(),
+                 301LL * a["n_head_kv"].get<std::int64_t>() * a["n_layer"].get<std::int64_t>());
+        QVERIFY(a["step_s_best"].get<double>() > 0);
+        QVERIFY(a["step_cpu_s_best"].get<double>() > 0);
+        QVERIFY(a["kv_bytes_s"].get<double>() > 0);
+    }
+
+    void benchAttentionRefusesADepthPastTheContext() {
+        expect_clean_error(run_cli({"bench", "-m", tiny_model(), "--attention", "-d", "2147483647"}),
+                           "more than this model's context allows");
+    }
+
     void numbersMustBeFiniteAndErrorsShort_data() {
         QTest::addColumn<QString>("option");
         QTest::addColumn<QString>("value");
