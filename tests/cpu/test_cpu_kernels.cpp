@@ -361,6 +361,12 @@ std::vector<matmul_matches_scalar_row> matmul_matches_scalar_rows()
         for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0, ggml_type::q5_0, ggml_type::q5_1})
             for (int nt : {9, 21})
                 rows.push_back({l + " " + type_name(t) + " odd blocks tokens=" + std::to_string(nt), l, t, 10, 32 * 19, nt, 2});
+        // Decode's tiles of every height: 38 and 39 rows end in a tile of 2 and of 3.
+        for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0, ggml_type::q5_0, ggml_type::q5_1})
+            for (int n_out : {38, 39})
+                for (int nt : {1, 2})
+                    rows.push_back({l + " " + type_name(t) + " rows=" + std::to_string(n_out) + " tokens=" + std::to_string(nt),
+                                    l, t, n_out, 576, nt, 1});
     }
     return rows;
 }

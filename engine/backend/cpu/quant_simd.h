@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/quant/quant_blocks.h"
@@ -373,38 +374,23 @@ struct q8_0_weights {
 };
 
 // y[t][r] = dot of weight rows r < NR with activation rows t < NT over every
-// block. pre: the weight scales come converted in g.wd / g.wm (prefill, where a
-// row tile meets many tokens); otherwise they are converted here, block by
-// block, so a decode step touches each weight byte once.
-template <class isa, class wt, int NR, int NT, bool pre>
+// block, the weight scales pre-converted in g.wd / g.wm (prefill, where a row
+// tile meets many tokens; decode converts them as they stream:
+// tile_block_loop_streamed below).
+template <class isa, class wt, int NR, int NT>
 void tile_block_loop(const tile_args& g) {
     using wblock = typename wt::block;
-    constexpr bool has_min = wt::has_min;
     __m256 acc[NT][NR];
-    float msum[NT][NR];   // not pre: sum over blocks of m * s per pair (q4_1)
     for (int t = 0; t < NT; ++t)
-        for (int r = 0; r < NR; ++r) {
-            acc[t][r] = _mm256_setzero_ps();
-            msum[t][r] = 0;
-        }
+        for (int r = 0; r < NR; ++r) acc[t][r] = _mm256_setzero_ps();
     const wblock* wrow[NR];
     for (int r = 0; r < NR; ++r) wrow[r] = reinterpret_cast<const wblock*>(g.w + r * g.w_stride);
     for (std::int64_t b = 0; b < g.nb; ++b) {
         __m256i wq[NR];
         __m256 wd[NR];
         for (int r = 0; r < NR; ++r) {
-            if constexpr (!pre)   // decode streams the weights once: fetch the block two row tiles ahead
-                _mm_prefetch(reinterpret_cast<const char*>(wrow[r] + b) + 2 * NR * g.w_stride, _MM_HINT_T0);
             wq[r] = wt::quants(wrow[r][b]);
-            if constexpr (pre) {
-                wd[r] = _mm256_broadcast_ss(g.wd + r * g.nb + b);
-            } else {
-                wd[r] = _mm256_set1_ps(h2f(wrow[r][b].d));
-                if constexpr (has_min) {
-                    const float m = h2f(wrow[r][b].m);
-                    for (int t = 0; t < NT; ++t) msum[t][r] += m * g.as[t * g.nb + b];
-                }
-            }
+            wd[r] = _mm256_broadcast_ss(g.wd + r * g.nb + b);
         }
         for (int t = 0; t < NT; ++t) {
             const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
@@ -440,10 +426,8 @@ void tile_block_loop(const tile_args& g) {
         } else {
             for (int r = 0; r < NR; ++r) yt[r] = hsum_ps(acc[t][r]);
         }
-        if constexpr (has_min && !pre)
-            for (int r = 0; r < NR; ++r) yt[r] += msum[t][r];
     }
-    if constexpr (has_min && pre) {
+    if constexpr (wt::has_min) {
         // The sum over blocks of m * s for each pair, a short f32 dot.
         for (int t = 0; t < NT; ++t)
             for (int r = 0; r < NR; ++r) {
@@ -459,14 +443,98 @@ void tile_block_loop(const tile_args& g) {
     }
 }
 
+// The decode form of tile_block_loop (weight scales converted as the blocks
+// stream, each weight byte touched once): per block, the NR rows' first four
+// bytes (d, then m for q4_1 / q5_1; d and two quant bytes otherwise) are
+// converted from f16 in one instruction; each row's eight int32 lane sums are
+// folded to four (exact) before the float conversion, and four-lane sums
+// accumulate per pair. Fewer instructions per block than converting each
+// scale alone and scaling eight lanes (decode is bound by them on AVX2).
+// Each (token, row) pair's arithmetic is the same whatever NT, so decode rows
+// batched together give the results they give alone.
+template <class isa, class wt, int NR, int NT>
+void tile_block_loop_streamed(const tile_args& g) {
+    using wblock = typename wt::block;
+    constexpr bool has_min = wt::has_min;
+    __m128 acc[NT][NR];
+    __m256 msum[NT];   // lane 2r + 1: the sum over blocks of m_r * s (q4_1, q5_1)
+    for (int t = 0; t < NT; ++t) {
+        msum[t] = _mm256_setzero_ps();
+        for (int r = 0; r < NR; ++r) acc[t][r] = _mm_setzero_ps();
+    }
+    const wblock* wrow[NR];
+    for (int r = 0; r < NR; ++r) wrow[r] = reinterpret_cast<const wblock*>(g.w + r * g.w_stride);
+    for (std::int64_t b = 0; b < g.nb; ++b) {
+        std::int32_t head[4] = {0, 0, 0, 0};   // each row's first four bytes of block b
+        __m256i wq[NR];
+        for (int r = 0; r < NR; ++r) {
+            // decode streams the weights once: fetch the block two row tiles ahead
+            _mm_prefetch(reinterpret_cast<const char*>(wrow[r] + b) + 2 * NR * g.w_stride, _MM_HINT_T0);
+            std::memcpy(&head[r], &wrow[r][b], 4);
+            wq[r] = wt::quants(wrow[r][b]);
+        }
+        // lanes 2r: d_r, 2r + 1: m_r (types with a min; otherwise unused)
+        const __m256 dm = _mm256_cvtph_ps(_mm_set_epi32(head[3], head[2], head[1], head[0]));
+        for (int t = 0; t < NT; ++t) {
+            const __m256i aq = load256(g.a + t * g.a_stride + b * g.a_block + g.a_qs);
+            const __m256 sc = _mm256_mul_ps(dm, _mm256_broadcast_ss(g.ad + t * g.nb + b));   // lanes 2r: d_r * a.d
+            if constexpr (has_min) msum[t] = _mm256_fmadd_ps(dm, _mm256_broadcast_ss(g.as + t * g.nb + b), msum[t]);
+            const __m128 sc_lo = _mm256_castps256_ps128(sc), sc_hi = _mm256_extractf128_ps(sc, 1);
+            __m256i neg_bias = _mm256_setzero_si256();   // -offset * sum(a) per lane
+            if constexpr (wt::offset != 0 && !(wt::offset == 128 && !isa::exact_u8))
+                neg_bias = _mm256_sub_epi32(neg_bias, isa::dot_u8s8(_mm256_set1_epi8(static_cast<char>(wt::offset)), aq));
+            for (int r = 0; r < NR; ++r) {
+                __m256i s;
+                if constexpr (wt::offset == 128 && !isa::exact_u8) {
+                    // maddubs would saturate on q + 128: sign trick instead.
+                    s = dot_s8s8<isa>(_mm256_xor_si256(wq[r], _mm256_set1_epi8(-128)), aq);
+                } else if constexpr (wt::offset != 0) {
+                    s = isa::dot_u8s8_acc(neg_bias, wq[r], aq);
+                } else {
+                    s = isa::dot_u8s8(wq[r], aq);
+                }
+                const __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+                const __m128 half = r < 2 ? sc_lo : sc_hi;
+                const __m128 scale = r % 2 == 0 ? _mm_permute_ps(half, 0x00) : _mm_permute_ps(half, 0xAA);
+                acc[t][r] = _mm_fmadd_ps(_mm_cvtepi32_ps(s4), scale, acc[t][r]);
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t) {
+        float* yt = g.y + t * g.ldy;
+        alignas(32) float mins[8];
+        if constexpr (has_min) _mm256_store_ps(mins, msum[t]);
+        if constexpr (NR == 4) {
+            const __m128 s = _mm_hadd_ps(_mm_hadd_ps(acc[t][0], acc[t][1]), _mm_hadd_ps(acc[t][2], acc[t][3]));
+            _mm_storeu_ps(yt, s);
+        } else {
+            for (int r = 0; r < NR; ++r) {
+                const __m128 h = _mm_hadd_ps(acc[t][r], acc[t][r]);
+                yt[r] = _mm_cvtss_f32(_mm_hadd_ps(h, h));
+            }
+        }
+        if constexpr (has_min)
+            for (int r = 0; r < NR; ++r) yt[r] += mins[2 * r + 1];
+    }
+}
+
 // Dispatch on the tile's actual size to a fixed-size loop.
 template <class isa, class wt, int NR, bool pre>
 void tile_rows(const tile_args& g) {
-    switch (g.nt) {
-    case 4: tile_block_loop<isa, wt, NR, 4, pre>(g); break;
-    case 3: tile_block_loop<isa, wt, NR, 3, pre>(g); break;
-    case 2: tile_block_loop<isa, wt, NR, 2, pre>(g); break;
-    default: tile_block_loop<isa, wt, NR, 1, pre>(g); break;
+    if constexpr (pre) {
+        switch (g.nt) {
+        case 4: tile_block_loop<isa, wt, NR, 4>(g); break;
+        case 3: tile_block_loop<isa, wt, NR, 3>(g); break;
+        case 2: tile_block_loop<isa, wt, NR, 2>(g); break;
+        default: tile_block_loop<isa, wt, NR, 1>(g); break;
+        }
+    } else {
+        switch (g.nt) {
+        case 4: tile_block_loop_streamed<isa, wt, NR, 4>(g); break;
+        case 3: tile_block_loop_streamed<isa, wt, NR, 3>(g); break;
+        case 2: tile_block_loop_streamed<isa, wt, NR, 2>(g); break;
+        default: tile_block_loop_streamed<isa, wt, NR, 1>(g); break;
+        }
     }
 }
 
