@@ -373,6 +373,31 @@ struct q8_0_weights {
     static __m256i quants(const block& b) { return _mm256_xor_si256(load256(b.qs), _mm256_set1_epi8(-128)); }
 };
 
+// -offset * sum(a) per lane for one activation block: the start value of
+// every row's integer sum where the weight quants are stored with an offset
+// (zero where there is none, or where the sign trick below replaces it).
+template <class isa, class wt>
+__m256i activation_bias(__m256i aq) {
+    if constexpr (wt::offset != 0 && !(wt::offset == 128 && !isa::exact_u8))
+        return _mm256_sub_epi32(_mm256_setzero_si256(),
+                                isa::dot_u8s8(_mm256_set1_epi8(static_cast<char>(wt::offset)), aq));
+    return _mm256_setzero_si256();
+}
+
+// One weight block's quants against one activation block: eight int32 lane
+// sums of q * a (the offset taken out through neg_bias from activation_bias).
+template <class isa, class wt>
+__m256i block_int_dot(__m256i wq, __m256i aq, __m256i neg_bias) {
+    if constexpr (wt::offset == 128 && !isa::exact_u8) {
+        // maddubs would saturate on q + 128: sign trick instead.
+        return dot_s8s8<isa>(_mm256_xor_si256(wq, _mm256_set1_epi8(-128)), aq);
+    } else if constexpr (wt::offset != 0) {
+        return isa::dot_u8s8_acc(neg_bias, wq, aq);
+    } else {
+        return isa::dot_u8s8(wq, aq);
+    }
+}
+
 // y[t][r] = dot of weight rows r < NR with activation rows t < NT over every
 // block, the weight scales pre-converted in g.wd / g.wm (prefill, where a row
 // tile meets many tokens; decode converts them as they stream:
@@ -396,20 +421,9 @@ void tile_block_loop(const tile_args& g) {
             const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
             const __m256i aq = load256(ab);
             const __m256 ad = _mm256_broadcast_ss(g.ad + t * g.nb + b);
-            // -offset * sum(a) per lane, the start value of every row's sum.
-            __m256i neg_bias = _mm256_setzero_si256();
-            if constexpr (wt::offset != 0)
-                neg_bias = _mm256_sub_epi32(neg_bias, isa::dot_u8s8(_mm256_set1_epi8(static_cast<char>(wt::offset)), aq));
+            const __m256i neg_bias = activation_bias<isa, wt>(aq);
             for (int r = 0; r < NR; ++r) {
-                __m256i s;
-                if constexpr (wt::offset == 128 && !isa::exact_u8) {
-                    // maddubs would saturate on q + 128: sign trick instead.
-                    s = dot_s8s8<isa>(_mm256_xor_si256(wq[r], _mm256_set1_epi8(-128)), aq);
-                } else if constexpr (wt::offset != 0) {
-                    s = isa::dot_u8s8_acc(neg_bias, wq[r], aq);
-                } else {
-                    s = isa::dot_u8s8(wq[r], aq);
-                }
+                const __m256i s = block_int_dot<isa, wt>(wq[r], aq, neg_bias);
                 acc[t][r] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_mul_ps(wd[r], ad), acc[t][r]);
             }
         }
@@ -480,19 +494,9 @@ void tile_block_loop_streamed(const tile_args& g) {
             const __m256 sc = _mm256_mul_ps(dm, _mm256_broadcast_ss(g.ad + t * g.nb + b));   // lanes 2r: d_r * a.d
             if constexpr (has_min) msum[t] = _mm256_fmadd_ps(dm, _mm256_broadcast_ss(g.as + t * g.nb + b), msum[t]);
             const __m128 sc_lo = _mm256_castps256_ps128(sc), sc_hi = _mm256_extractf128_ps(sc, 1);
-            __m256i neg_bias = _mm256_setzero_si256();   // -offset * sum(a) per lane
-            if constexpr (wt::offset != 0 && !(wt::offset == 128 && !isa::exact_u8))
-                neg_bias = _mm256_sub_epi32(neg_bias, isa::dot_u8s8(_mm256_set1_epi8(static_cast<char>(wt::offset)), aq));
+            const __m256i neg_bias = activation_bias<isa, wt>(aq);
             for (int r = 0; r < NR; ++r) {
-                __m256i s;
-                if constexpr (wt::offset == 128 && !isa::exact_u8) {
-                    // maddubs would saturate on q + 128: sign trick instead.
-                    s = dot_s8s8<isa>(_mm256_xor_si256(wq[r], _mm256_set1_epi8(-128)), aq);
-                } else if constexpr (wt::offset != 0) {
-                    s = isa::dot_u8s8_acc(neg_bias, wq[r], aq);
-                } else {
-                    s = isa::dot_u8s8(wq[r], aq);
-                }
+                const __m256i s = block_int_dot<isa, wt>(wq[r], aq, neg_bias);
                 const __m128i s4 = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
                 const __m128 half = r < 2 ? sc_lo : sc_hi;
                 const __m128 scale = r % 2 == 0 ? _mm_permute_ps(half, 0x00) : _mm_permute_ps(half, 0xAA);
