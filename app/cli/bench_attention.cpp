@@ -8,6 +8,7 @@
 // CPU time: on a shared machine, with --threads 1, the CPU figure leaves out
 // the time other jobs took), and the K/V bytes read per second.
 #include "app/cli/bench_attention.h"
+#include "app/cli/process_cpu_time.h"
 
 #include <algorithm>
 #include <chrono>
@@ -15,8 +16,6 @@
 #include <numeric>
 #include <random>
 #include <vector>
-
-#include <time.h>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -28,18 +27,6 @@
 #include "engine/model/model.h"
 
 namespace kvlens::cli {
-
-namespace {
-
-// CPU seconds this process has used (all its threads): with --threads 1 on a
-// shared machine, a step's CPU time leaves out the time other jobs took.
-double process_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-}  // namespace
 
 int run_attention_bench(const attention_bench_args& a) {
     const auto fail = [](const std::string& m) {
@@ -108,10 +95,13 @@ int run_attention_bench(const attention_bench_args& a) {
     args.block_tables = &query_table;
     args.positions = &query_pos;
 
+    const auto window_of = [&c](int il) {   // 0: full attention
+        return il < static_cast<int>(c.layer_window.size()) ? c.layer_window[static_cast<std::size_t>(il)] : 0;
+    };
     // Keys each layer attends to (a sliding-window layer sees at most its window).
     std::int64_t pairs = 0;
     for (int il = 0; il < c.n_layer; ++il) {
-        const int w = il < static_cast<int>(c.layer_window.size()) ? c.layer_window[static_cast<std::size_t>(il)] : 0;
+        const int w = window_of(il);
         pairs += static_cast<std::int64_t>(w > 0 ? std::min(w, total) : total) * c.n_head_kv;
     }
     const double bytes_per_pair = 2.0 * static_cast<double>(kv.row_bytes()) / c.n_head_kv;   // K and V of one head
@@ -123,7 +113,7 @@ int run_attention_bench(const attention_bench_args& a) {
         const double c0 = process_cpu_seconds();
         for (int il = 0; il < c.n_layer; ++il) {
             args.layer = il;
-            args.window = il < static_cast<int>(c.layer_window.size()) ? c.layer_window[static_cast<std::size_t>(il)] : 0;
+            args.window = window_of(il);
             attention(args, pool, scratch);
         }
         if (rep < 0) continue;

@@ -16,7 +16,6 @@
 #include <cstring>
 #include <numeric>
 
-#include <time.h>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -24,6 +23,7 @@
 
 #include "app/cli/bench_attention.h"
 #include "app/cli/cli_checks.h"
+#include "app/cli/process_cpu_time.h"
 #include "app/cli/commands.h"
 #include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
@@ -122,14 +122,6 @@ int run_read_bandwidth(const bench_args& a) {
 
 // ---- pp / tg -------------------------------------------------------------------
 
-// CPU seconds this process has used (all its threads): on a shared machine,
-// with --threads 1, a figure's CPU time leaves out the time other jobs took.
-double process_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
 int fail(const std::string& message) {
     fmt::print(stderr, "kvlens-cli bench: {}\n", message);
     return 1;
@@ -188,12 +180,12 @@ int run_bench(const bench_args& a) {
     for (int rep = -1; rep < a.reps; ++rep) {   // rep -1 warms up
         if (a.n_prompt > 0) {
             kvlens::forward_counts c;
-            const double cpu0 = process_cpu_seconds();
+            const double cpu0 = kvlens::cli::process_cpu_seconds();
             const auto t0 = clock::now();
             if (auto s = seq.feed(prompt, a.depth, logits.data(), &c); !s) return fail(s.message());
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();
             if (rep >= 0) {
-                pp_cpu.push_back(process_cpu_seconds() - cpu0);
+                pp_cpu.push_back(kvlens::cli::process_cpu_seconds() - cpu0);
                 pp.push_back(a.n_prompt / sec);
                 pp_flops.push_back(c.flop / sec);
                 pp_bytes.push_back((c.weight_bytes + c.kv_bytes) / sec);
@@ -202,7 +194,7 @@ int run_bench(const bench_args& a) {
         }
         if (a.n_gen > 0) {
             double bytes = 0, flop = 0, wbytes = 0, kvbytes = 0;
-            const double cpu0 = process_cpu_seconds();
+            const double cpu0 = kvlens::cli::process_cpu_seconds();
             const auto t0 = clock::now();
             for (int i = 0; i < a.n_gen; ++i) {
                 kvlens::forward_counts c;
@@ -215,7 +207,7 @@ int run_bench(const bench_args& a) {
             }
             const double sec = std::chrono::duration<double>(clock::now() - t0).count();
             if (rep >= 0) {
-                tg_cpu.push_back(process_cpu_seconds() - cpu0);
+                tg_cpu.push_back(kvlens::cli::process_cpu_seconds() - cpu0);
                 tg.push_back(a.n_gen / sec);
                 tg_bytes.push_back(bytes / sec);
                 tg_flops.push_back(flop / sec);
