@@ -5,13 +5,15 @@
 #include <limits>
 #include <new>
 
+#include <sys/mman.h>
+
 #include <fmt/format.h>
 
 namespace kvlens {
 
 void kv_storage::aligned_delete::operator()(std::uint8_t* p) const
 {
-    ::operator delete[](p, std::align_val_t{alignment});
+    ::operator delete[](p, std::align_val_t{region_alignment});
 }
 
 result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_blocks)
@@ -29,15 +31,20 @@ result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_block
     s.block_size_ = g.block_size;
     s.row_bytes_ = g.row_bytes();
     s.layer_bytes_ = per_block * n_blocks;
-    const auto size = static_cast<std::size_t>(s.layer_bytes_);
-    for (int il = 0; il < g.n_layer; ++il) {
-        for (auto* arrays : {&s.k_, &s.v_}) {
-            auto* p = static_cast<std::uint8_t*>(::operator new[](size, std::align_val_t{alignment}, std::nothrow));
-            if (p == nullptr)
-                return make_error(fmt::format("KV cache: out of memory allocating {} x {} bytes ({:.1f} MiB in all)",
-                                              2 * g.n_layer, size, static_cast<double>(2 * g.n_layer * s.layer_bytes_) / (1 << 20)));
-            arrays->emplace_back(p);
-        }
+    constexpr std::size_t page = 4096;   // each array starts on its own page (and so 64-byte aligned)
+    const std::size_t stride = (static_cast<std::size_t>(s.layer_bytes_) + page - 1) / page * page;
+    const std::size_t arrays = 2 * static_cast<std::size_t>(g.n_layer);
+    const std::size_t total = (stride * arrays + region_alignment - 1) / region_alignment * region_alignment;
+    auto* p = static_cast<std::uint8_t*>(::operator new[](total, std::align_val_t{region_alignment}, std::nothrow));
+    if (p == nullptr)
+        return make_error(fmt::format("KV cache: out of memory allocating {} x {} bytes ({:.1f} MiB in all)", arrays,
+                                      s.layer_bytes_, static_cast<double>(total) / (1 << 20)));
+    s.region_.reset(p);
+    // Only advice: where the kernel has no transparent huge pages, 4 KiB pages serve.
+    madvise(p, total, MADV_HUGEPAGE);
+    for (std::size_t il = 0; il < static_cast<std::size_t>(g.n_layer); ++il) {
+        s.k_.push_back(p + (2 * il) * stride);
+        s.v_.push_back(p + (2 * il + 1) * stride);
     }
     return s;
 }

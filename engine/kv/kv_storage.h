@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // The bytes of the KV cache on the host: per layer one K array and one V
 // array, each (n_blocks, block_size, row_elems) in the KV dtype, one
-// contiguous 64-byte-aligned allocation per layer per K/V. This layout is
-// binding: the attention kernels index it directly.
+// contiguous 64-byte-aligned array per layer per K/V. This layout is
+// binding: the attention kernels index it directly. All arrays share one
+// allocation, 2 MiB-aligned and offered huge pages: decode reads a long
+// cache's blocks in a scattered order, and with 4 KiB pages nearly every
+// block costs a TLB miss.
 //
 //   k_layer(il): (n_blocks, block_size, n_kv_heads * head_dim), f16 or q8_0 rows
 //   row (il, block, slot) starts at ((block * block_size) + slot) * row_bytes
@@ -36,10 +39,10 @@ public:
     std::int64_t total_bytes() const { return 2 * layer_bytes_ * n_layer(); }
 
     // Whole arrays, for kernels: (n_blocks, block_size, row_elems) in dtype.
-    std::uint8_t* k_layer(int il) { return k_[static_cast<std::size_t>(il)].get(); }
-    std::uint8_t* v_layer(int il) { return v_[static_cast<std::size_t>(il)].get(); }
-    const std::uint8_t* k_layer(int il) const { return k_[static_cast<std::size_t>(il)].get(); }
-    const std::uint8_t* v_layer(int il) const { return v_[static_cast<std::size_t>(il)].get(); }
+    std::uint8_t* k_layer(int il) { return k_[static_cast<std::size_t>(il)]; }
+    std::uint8_t* v_layer(int il) { return v_[static_cast<std::size_t>(il)]; }
+    const std::uint8_t* k_layer(int il) const { return k_[static_cast<std::size_t>(il)]; }
+    const std::uint8_t* v_layer(int il) const { return v_[static_cast<std::size_t>(il)]; }
 
     // One token's row (row_bytes bytes). Unchecked: 0 <= il < n_layer,
     // 0 <= block < n_blocks, 0 <= slot < block_size.
@@ -49,6 +52,7 @@ public:
     const std::uint8_t* v_row(int il, std::int32_t block, int slot) const { return v_layer(il) + offset(block, slot); }
 
 private:
+    static constexpr std::size_t region_alignment = std::size_t{2} << 20;   // bytes: one huge page
     struct aligned_delete {
         void operator()(std::uint8_t* p) const;
     };
@@ -63,8 +67,9 @@ private:
     int block_size_ = 0;
     std::int64_t row_bytes_ = 0;
     std::int64_t layer_bytes_ = 0;
-    std::vector<buffer> k_;   // (n_layer) arrays of layer_bytes
-    std::vector<buffer> v_;   // (n_layer) arrays of layer_bytes
+    buffer region_;                  // every array: (2 * n_layer) x layer_bytes rounded up to 4 KiB
+    std::vector<std::uint8_t*> k_;   // (n_layer) arrays of layer_bytes, in region_
+    std::vector<std::uint8_t*> v_;   // (n_layer) arrays of layer_bytes, in region_
 };
 
 }  // namespace kvlens
