@@ -3,18 +3,10 @@
 #include "engine/kv/kv_storage.h"
 
 #include <limits>
-#include <new>
-
-#include <sys/mman.h>
 
 #include <fmt/format.h>
 
 namespace kvlens {
-
-void kv_storage::aligned_delete::operator()(std::uint8_t* p) const
-{
-    ::operator delete[](p, std::align_val_t{region_alignment});
-}
 
 result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_blocks)
 {
@@ -34,14 +26,11 @@ result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_block
     constexpr std::size_t page = 4096;   // each array starts on its own page (and so 64-byte aligned)
     const std::size_t stride = (static_cast<std::size_t>(s.layer_bytes_) + page - 1) / page * page;
     const std::size_t arrays = 2 * static_cast<std::size_t>(g.n_layer);
-    const std::size_t total = (stride * arrays + region_alignment - 1) / region_alignment * region_alignment;
-    auto* p = static_cast<std::uint8_t*>(::operator new[](total, std::align_val_t{region_alignment}, std::nothrow));
-    if (p == nullptr)
+    s.region_ = huge_page_buffer::allocate(stride * arrays);
+    if (!s.region_)
         return make_error(fmt::format("KV cache: out of memory allocating {} x {} bytes ({:.1f} MiB in all)", arrays,
-                                      s.layer_bytes_, static_cast<double>(total) / (1 << 20)));
-    s.region_.reset(p);
-    // Only advice: where the kernel has no transparent huge pages, 4 KiB pages serve.
-    madvise(p, total, MADV_HUGEPAGE);
+                                      s.layer_bytes_, static_cast<double>(stride * arrays) / (1 << 20)));
+    std::uint8_t* p = s.region_.data();
     for (std::size_t il = 0; il < static_cast<std::size_t>(g.n_layer); ++il) {
         s.k_.push_back(p + (2 * il) * stride);
         s.v_.push_back(p + (2 * il + 1) * stride);

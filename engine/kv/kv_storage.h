@@ -14,9 +14,9 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <vector>
 
+#include "common/huge_page_buffer.h"
 #include "common/result.h"
 #include "engine/kv/kv_geometry.h"
 
@@ -52,12 +52,6 @@ public:
     const std::uint8_t* v_row(int il, std::int32_t block, int slot) const { return v_layer(il) + offset(block, slot); }
 
 private:
-    static constexpr std::size_t region_alignment = std::size_t{2} << 20;   // bytes: one huge page
-    struct aligned_delete {
-        void operator()(std::uint8_t* p) const;
-    };
-    using buffer = std::unique_ptr<std::uint8_t[], aligned_delete>;
-
     std::int64_t offset(std::int32_t block, int slot) const
     {
         return (static_cast<std::int64_t>(block) * block_size_ + slot) * row_bytes_;
@@ -67,7 +61,7 @@ private:
     int block_size_ = 0;
     std::int64_t row_bytes_ = 0;
     std::int64_t layer_bytes_ = 0;
-    buffer region_;                  // every array: (2 * n_layer) x layer_bytes rounded up to 4 KiB
+    huge_page_buffer region_;        // every array: (2 * n_layer) x layer_bytes rounded up to 4 KiB
     std::vector<std::uint8_t*> k_;   // (n_layer) arrays of layer_bytes, in region_
     std::vector<std::uint8_t*> v_;   // (n_layer) arrays of layer_bytes, in region_
 };

@@ -3,7 +3,6 @@
 // and of gemma3 (scaled embeddings, post-norms, GeGLU, per-layer windows and
 // RoPE bases, soft-capped logits: gemma3_* below) over a batch of tokens, with the KV cache in host memory. Buffers are
 // allocated once for the largest batch; a forward pass allocates nothing.
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "common/huge_page_buffer.h"
 #include "engine/backend/backend.h"
 #include "engine/backend/cpu/attention.h"
 #include "engine/backend/cpu/kernels.h"
@@ -51,9 +51,6 @@ class cpu_backend final : public backend {
 public:
     cpu_backend(const model& m, const backend_options& o)
         : m_(m), c_(m.config()), pool_(o.n_threads), max_batch_(o.max_batch), max_ctx_(o.max_ctx) {}
-    ~cpu_backend() override {
-        if (weight_copy_) munmap(weight_copy_, weight_copy_bytes_);
-    }
 
     status allocate() {
         status placed = place_weights();
@@ -136,8 +133,7 @@ private:
     const model& m_;
     const model_config& c_;
     model_weights w_;                 // the model's weights, matrices pointing into weight_copy_
-    std::uint8_t* weight_copy_ = nullptr;   // (weight_copy_bytes_) the matrices, 64-byte aligned each
-    std::size_t weight_copy_bytes_ = 0;
+    huge_page_buffer weight_copy_;    // the matrices, 64-byte aligned each
     thread_pool pool_;
     int max_batch_;
     int max_ctx_;
@@ -176,14 +172,9 @@ status cpu_backend::place_weights() {
     // A model too large to hold twice comfortably keeps reading the mapping.
     const std::size_t phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
     if (total > phys / 4) return {};
-    constexpr std::size_t huge = 2u << 20;
-    const std::size_t bytes = (total + huge - 1) / huge * huge;
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return {};   // keep reading from the file mapping
-    madvise(p, bytes, MADV_HUGEPAGE);
-    weight_copy_bytes_ = bytes;
-    weight_copy_ = static_cast<std::uint8_t*>(p);
-    std::uint8_t* at = weight_copy_;
+    weight_copy_ = huge_page_buffer::allocate(total);
+    if (!weight_copy_) return {};   // keep reading from the file mapping
+    std::uint8_t* at = weight_copy_.data();
     auto place = [&](weight_view& v) {
         const std::size_t n = static_cast<std::size_t>(v.row_bytes * v.n_out);
         std::memcpy(at, v.data, n);
