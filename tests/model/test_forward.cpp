@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -146,10 +147,14 @@ TEST(ForwardPass, q8KvCacheStaysClose)
 
 // The q8_0 KV cache against f16 on the default model, both fed the f16
 // run's greedy tokens (teacher forcing), so each step compares the two
-// caches on identical inputs: the argmax must agree on at least 90% of 64
-// steps for every reference prompt. (Free-running, the texts part at the
-// first near tie the 8-bit cache flips, and comparing after that measures
-// two different texts, not the cache.)
+// caches on identical inputs: the argmax must agree on at least 90% of the
+// 3 x 64 steps, and every step where it does not must be a near tie, f16's
+// own top two less than half a logit apart (the 8-bit cache moves these
+// logits by up to about 0.4). (Free-running, the texts part at the first near
+// tie the 8-bit cache flips, and comparing after that measures two
+// different texts, not the cache. Each prompt's f16 text, and so its count
+// of near ties, moves with any change of the products' rounding, so the 90%
+// is taken over all steps, not per prompt.)
 TEST(ForwardPass, q8KvCacheAgreesWithF16OnTheDefaultModel)
 {
     if (!kvlens::test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
@@ -175,9 +180,10 @@ TEST(ForwardPass, q8KvCacheAgreesWithF16OnTheDefaultModel)
         (*tok)->encode("The capital of France is", false, true),
         (*tok)->encode("def fibonacci(n):\n    ", false, true),
         (*tok)->encode((*tok)->render_chat({{"user", "Why does decode read the KV cache?"}}, true), false, true)};
+    int agree = 0, steps = 0;
     for (const auto& prompt : prompts) {
         std::vector<std::int32_t> feed = prompt;
-        int pos = 0, agree = 0;
+        int pos = 0, agree_here = 0;
         for (int step = 0; step < 64; ++step) {
             kvlens::forward_batch fb;
             for (std::size_t i = 0; i < feed.size(); ++i) {
@@ -190,12 +196,20 @@ TEST(ForwardPass, q8KvCacheAgreesWithF16OnTheDefaultModel)
             ASSERT_TRUE(f16->forward(fb, a.data(), nullptr).ok());
             ASSERT_TRUE(q8->forward(fb, b.data(), nullptr).ok());
             const std::int32_t next = kvlens::argmax(a);
-            agree += next == kvlens::argmax(b);
+            ++steps;
+            if (next == kvlens::argmax(b)) {
+                ++agree_here;
+            } else {
+                std::vector<float> top = a;
+                std::partial_sort(top.begin(), top.begin() + 2, top.end(), std::greater<>());
+                EXPECT_LT(top[0] - top[1], 0.5f) << "step " << step << ": q8_0 flipped a clear choice of f16";
+            }
             feed = {next};
         }
-        fmt::print("q8_0 agrees with f16 on {} of 64 steps\n", agree);
-        ASSERT_TRUE(agree >= 58) << agree << " of 64";   // 90% of 64, rounded up
+        fmt::print("q8_0 agrees with f16 on {} of 64 steps\n", agree_here);
+        agree += agree_here;
     }
+    ASSERT_TRUE(agree * 10 >= steps * 9) << agree << " of " << steps;   // 90%
 }
 
 TEST(ForwardPass, badBatchesAreErrorsNotCrashes)

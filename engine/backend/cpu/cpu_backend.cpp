@@ -17,6 +17,8 @@
 #include "engine/backend/cpu/attention.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
+#include "engine/backend/cpu/matmul_rows8.h"
+#include "engine/backend/cpu/rows8.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/thread_pool.h"
@@ -66,8 +68,11 @@ public:
             hb_.resize(B * c_.n_ff);
             hb2_.resize(B * c_.n_ff);
             att_scratch_.reserve(pool_.size(), c_.n_head / c_.n_head_kv, max_ctx_, c_.head_dim);
-            // Quantized activations: the widest input row (n_ff) for a whole batch.
-            mm_.act.resize(static_cast<std::size_t>(B) * (c_.n_ff * 4 + 64));
+            // Quantized activations: the widest input row (n_ff) for a whole batch,
+            // or the rows8 kernels' expanded ones (9 bytes per element).
+            const std::int64_t widest = std::max<std::int64_t>(c_.n_ff, std::max(c_.n_embd, c_.n_q()));
+            mm_.act.resize(std::max(static_cast<std::size_t>(B) * (c_.n_ff * 4 + 64),
+                                    static_cast<std::size_t>(rows8_scratch_bytes(widest, B))));
         } catch (const std::bad_alloc&) {
             return make_error(fmt::format("out of memory allocating CPU buffers for a batch of {} tokens", max_batch_));
         }
@@ -175,9 +180,16 @@ status cpu_backend::place_weights() {
     weight_copy_ = huge_page_buffer::allocate(total);
     if (!weight_copy_) return {};   // keep reading from the file mapping
     std::uint8_t* at = weight_copy_.data();
+    // q4_0 / q4_1 matrices are regrouped into the rows8 layout where it is
+    // the faster one (rows8.h); the others are copied as they are.
     auto place = [&](weight_view& v) {
         const std::size_t n = static_cast<std::size_t>(v.row_bytes * v.n_out);
-        std::memcpy(at, v.data, n);
+        if (rows8_applies(v)) {
+            repack_rows8(v, at);
+            v.layout = weight_layout::rows8;
+        } else {
+            std::memcpy(at, v.data, n);
+        }
         v.data = at;
         at += (n + 63) & ~std::size_t{63};
     };

@@ -15,6 +15,7 @@
 
 #include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul_rows8.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/quant/quant_blocks.h"
 
@@ -256,6 +257,7 @@ std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
     const weight_kernels* k = kernels_for(w.type);
     if (!k) return 0;
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
+    if (w.layout == weight_layout::rows8) return rows8_scratch_bytes(w.n_in, n_tokens);
     // The tiled or AMX path's buffers for up to 64 threads, an upper bound either way.
     return std::max(layout_for(w.n_in, act_row, n_tokens, 64).total,
                     align64(n_tokens * act_row) + amx_scratch_bytes(w.n_in, n_tokens, 64) + 64);
@@ -266,6 +268,10 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
     const weight_kernels* k = kernels_for(w.type);
     if (n_tokens <= 0) return;
     if (kernel_tokens <= 0) kernel_tokens = n_tokens;
+    if (w.layout == weight_layout::rows8) {
+        matmul_rows8(&w, &y, 1, x, n_tokens, pool, scratch);
+        return;
+    }
     if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % tile_block(*k) == 0) {
         matmul_tiled(&w, &y, 1, x, n_tokens, kernel_tokens, pool, scratch, *k, tile);
         return;
@@ -303,7 +309,12 @@ void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const flo
                   thread_pool& pool, matmul_scratch& scratch, std::int64_t kernel_tokens) {
     if (kernel_tokens <= 0) kernel_tokens = n_tokens;
     bool same = n_mats >= 1 && n_mats <= 3;
-    for (int m = 1; same && m < n_mats; ++m) same = ws[m].type == ws[0].type && ws[m].n_in == ws[0].n_in;
+    for (int m = 1; same && m < n_mats; ++m)
+        same = ws[m].type == ws[0].type && ws[m].n_in == ws[0].n_in && ws[m].layout == ws[0].layout;
+    if (same && ws[0].layout == weight_layout::rows8 && n_tokens > 0) {
+        matmul_rows8(ws, ys, n_mats, x, n_tokens, pool, scratch);
+        return;
+    }
     const tile_fn tile = same ? tile_kernel_for(ws[0].type) : nullptr;
     if (tile && ws[0].n_in % tile_block(*kernels_for(ws[0].type)) == 0 && n_tokens > 0) {
         matmul_tiled(ws, ys, n_mats, x, n_tokens, kernel_tokens, pool, scratch, *kernels_for(ws[0].type), tile);

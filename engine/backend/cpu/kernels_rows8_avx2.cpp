@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: Apache-2.0
+// AVX2 kernels of the rows8 layout (rows8.h): one group of 8 q4_0 / q4_1 rows
+// against up to 4 tokens. Per group block, the 8 rows' quants are unpacked
+// once (4 loads, low and high nibbles); per token, eight maddubs against the
+// broadcast activation quants add up in int16, one madd widens them to one
+// int32 block sum per row (lane r = row r), and one multiply-add per (token,
+// block) scales all 8 rows. Compiled for AVX2 by a target pragma only, like
+// kernels_avx2.cpp; called only where rows8_applies() said AVX2 is active.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "engine/backend/cpu/rows8.h"
+#include "engine/quant/quant_blocks.h"
+
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,f16c")
+
+namespace kvlens {
+namespace {
+
+inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
+inline __m256 load_f16x8(const std::uint8_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+// Row r's exact block sum of q * a in int32 lane r: 8 maddubs of the
+// unpacked quants (lo: elements 4 j .. 4 j + 3, hi: 16 + 4 j ..) with the
+// token's broadcast quants, added in int16, widened once.
+inline __m256i block_sums(const __m256i lo[4], const __m256i hi[4], const std::uint8_t* a) {
+    __m256i s = _mm256_maddubs_epi16(lo[0], load256(a));
+    for (int j = 1; j < 4; ++j) s = _mm256_add_epi16(s, _mm256_maddubs_epi16(lo[j], load256(a + 32 * j)));
+    for (int j = 0; j < 4; ++j) s = _mm256_add_epi16(s, _mm256_maddubs_epi16(hi[j], load256(a + 128 + 32 * j)));
+    return _mm256_madd_epi16(s, _mm256_set1_epi16(1));
+}
+
+// y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q4_1;
+// q4_0's stored nibble is q + 8, so 8 * sum(a) comes off each block sum).
+template <bool has_min, int NT>
+void rows8_q4(const rows8_args& g) {
+    constexpr int scale_bytes = has_min ? 32 : 16;
+    constexpr int group_block = 8 * (has_min ? sizeof(block_q4_1) : sizeof(block_q4_0));
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    __m256 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
+        const __m256 d8 = load_f16x8(blk);
+        __m256i lo[4], hi[4];
+        for (int j = 0; j < 4; ++j) {
+            const __m256i v = load256(blk + scale_bytes + 32 * j);
+            lo[j] = _mm256_and_si256(v, low4);
+            hi[j] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+        }
+        for (int t = 0; t < NT; ++t) {
+            const std::int64_t at = t * g.a_scalars + b;
+            __m256i s = block_sums(lo, hi, g.a + t * g.a_stride + b * k_rows8_act_block_bytes);
+            if constexpr (!has_min) s = _mm256_sub_epi32(s, _mm256_set1_epi32(8 * g.aq_sum[at]));
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + at)), acc[t]);
+            if constexpr (has_min) acc[t] = _mm256_fmadd_ps(load_f16x8(blk + 16), _mm256_broadcast_ss(g.as + at), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+template <bool has_min>
+void rows8_dispatch(const rows8_args& g) {
+    switch (g.nt) {
+    case 4: rows8_q4<has_min, 4>(g); break;
+    case 3: rows8_q4<has_min, 3>(g); break;
+    case 2: rows8_q4<has_min, 2>(g); break;
+    default: rows8_q4<has_min, 1>(g); break;
+    }
+}
+
+float h2f(std::uint16_t h) { return _cvtsh_ss(h); }
+
+}  // namespace
+
+rows8_fn rows8_kernel_for(ggml_type t) {
+    if (t == ggml_type::q4_1) return rows8_dispatch<true>;
+    if (t == ggml_type::q4_0) return rows8_dispatch<false>;
+    return nullptr;
+}
+
+void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a, float* ad,
+                              float* as, std::int32_t* aq_sum) {
+    const bool q8_1 = act_type == ggml_type::q8_1;
+    const std::int64_t block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);
+    const int qs_at = q8_1 ? 4 : 2;
+    for (std::int64_t b = 0; b < nb; ++b) {
+        const std::uint8_t* blk = q + b * block;
+        std::uint16_t d;
+        std::memcpy(&d, blk, 2);
+        ad[b] = h2f(d);
+        if (q8_1) {
+            std::uint16_t s;
+            std::memcpy(&s, blk + 2, 2);
+            as[b] = h2f(s);
+        }
+        const std::int8_t* qs = reinterpret_cast<const std::int8_t*>(blk + qs_at);
+        if (aq_sum) {
+            std::int32_t sum = 0;
+            for (int i = 0; i < 32; ++i) sum += qs[i];
+            aq_sum[b] = sum;
+        }
+        for (int k = 0; k < 8; ++k) {
+            std::int32_t four;
+            std::memcpy(&four, qs + 4 * k, 4);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(a + b * k_rows8_act_block_bytes + 32 * k), _mm256_set1_epi32(four));
+        }
+    }
+}
+
+}  // namespace kvlens
+
+#pragma GCC pop_options

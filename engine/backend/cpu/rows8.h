@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: Apache-2.0
+// The rows8 weight layout: q4_0 and q4_1 matrices regrouped, when the CPU
+// backend copies the weights in, so that one 32-byte load holds four quants of
+// each of 8 rows. One unsigned x signed byte multiply (maddubs) against four
+// activation quants broadcast to all 8 rows then gives every row's partial sum
+// in its own lanes: a block of 8 rows costs 8 multiplies, int16 adds (no
+// overflow: 8 x 2 x 15 x 127 < 2^15) and one widening per token, where the file's
+// row order costs a multiply and a widening per row and block, and no
+// horizontal sums are left at the end. On AVX2 without VNNI (Zen 1 runs both
+// multiplies on one pipe) that halves the work of the products, which bounds
+// decode on the weights and prefill. Decode and prefill run the same kernel,
+// so a row's numbers never depend on how many tokens are computed with it.
+//
+// A group of 8 rows (rows 8g .. 8g + 7) stores its blocks one after another;
+// group block b (8 x the file's block bytes, the same total) is
+//   q4_1: d[8] f16 (16 bytes), m[8] f16 (16 bytes), qs (128 bytes)
+//   q4_0: d[8] f16 (16 bytes), qs (128 bytes)
+// with row r's d (and m) of block b at index r, and qs byte 32 j + 4 r + i
+// (j < 4, i < 4) = byte 4 j + i of row r's block b: low nibbles are elements
+// 4 j + i, high nibbles elements 16 + 4 j + i, as in the file's q4 blocks.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/model/weight_view.h"
+
+namespace kvlens {
+
+constexpr int k_rows8_group = 8;            // rows per group
+constexpr int k_rows8_tokens = 4;           // largest token tile a kernel call takes
+constexpr int k_rows8_act_block_bytes = 256;  // broadcast activation quants per 32-element block
+
+// The matrix is q4_0 or q4_1 in the file's layout, n_out a multiple of 8, and
+// the active kernel level is AVX2 (where the rows8 kernel is the faster one);
+// false when the environment variable KVLENS_NO_ROWS8 is set (to compare layouts).
+bool rows8_applies(const weight_view& w);
+
+// Writes w's n_out * row_bytes bytes in the rows8 layout to dst (as many bytes).
+void repack_rows8(const weight_view& w, std::uint8_t* dst);
+
+// One kernel call: one group of 8 rows against nt tokens.
+struct rows8_args {
+    std::int64_t nb = 0;                     // 32-element blocks per row
+    const std::uint8_t* w = nullptr;         // the group's nb group blocks
+    const std::uint8_t* a = nullptr;         // (nt, nb, 8, 32) activation quants, 4 at a time broadcast to 32 bytes
+    std::int64_t a_stride = 0;               // bytes between tokens in a (nb * 256)
+    const float* ad = nullptr;               // (nt, nb) f32 activation block scales d
+    const float* as = nullptr;               // q4_1: (nt, nb) f32 activation block sums s = d * sum(q)
+    const std::int32_t* aq_sum = nullptr;    // q4_0: (nt, nb) the sum of each activation block's quants
+    std::int64_t a_scalars = 0;              // elements between tokens in ad, as and aq_sum
+    float* y = nullptr;                      // y[t * ldy + r], r < 8, f32
+    std::int64_t ldy = 0;
+    int nt = 0;                              // tokens, 1 .. k_rows8_tokens
+};
+
+using rows8_fn = void (*)(const rows8_args&);
+
+// The AVX2 kernel for a rows8 matrix of this type (kernels_rows8_avx2.cpp).
+rows8_fn rows8_kernel_for(ggml_type weight_type);
+
+// One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0) of nb
+// blocks expanded for the kernel: the broadcast quants (nb * 256 bytes), the
+// f32 scales, and the f32 sums (q8_1) or the integer quant sums (q8_0).
+void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a, float* ad,
+                              float* as, std::int32_t* aq_sum);
+
+}  // namespace kvlens
