@@ -70,10 +70,9 @@ public:
             att_scratch_.reserve(pool_.size(), c_.n_head / c_.n_head_kv, max_ctx_, c_.head_dim);
             // Quantized activations: the widest input row (n_ff) for a whole batch,
             // and, where matrices were regrouped, the rows8 kernels' expanded ones
-            // (about 9 bytes per element).
-            const std::int64_t widest = std::max<std::int64_t>(c_.n_ff, std::max(c_.n_embd, c_.n_q()));
+            // for the widest of those (about 9 bytes per element).
             mm_.act.resize(std::max(static_cast<std::size_t>(B) * (c_.n_ff * 4 + 64),
-                                    any_rows8_ ? static_cast<std::size_t>(rows8_scratch_bytes(widest, B)) : 0));
+                                    rows8_widest_ > 0 ? static_cast<std::size_t>(rows8_scratch_bytes(rows8_widest_, B)) : 0));
         } catch (const std::bad_alloc&) {
             return make_error(fmt::format("out of memory allocating CPU buffers for a batch of {} tokens", max_batch_));
         }
@@ -147,7 +146,7 @@ private:
     kv_storage kv_local_;   // the sliding-window layers' K/V, indexed by the local block tables
     kv_geometry geo_;
     bool kv_ready_ = false;
-    bool any_rows8_ = false;   // some matrix was regrouped into the rows8 layout
+    std::int64_t rows8_widest_ = 0;   // the largest n_in of the matrices regrouped into rows8 (0: none)
     std::vector<const std::int32_t*> local_tables_;   // (batch) each token's sliding-window layers' block table
 
     std::vector<float> x_;     // (max_batch, n_embd) residual stream
@@ -188,7 +187,7 @@ status cpu_backend::place_weights() {
         const std::size_t n = static_cast<std::size_t>(v.row_bytes * v.n_out);
         if (rows8_applies(v)) {
             repack_rows8(v, at);
-            any_rows8_ = true;
+            rows8_widest_ = std::max(rows8_widest_, v.n_in);
             v.layout = weight_layout::rows8;
         } else {
             std::memcpy(at, v.data, n);

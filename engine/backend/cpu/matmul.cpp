@@ -254,10 +254,10 @@ tile_fn tile_kernel_for(ggml_type t) {
 }
 
 std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
+    if (w.layout == weight_layout::rows8) return rows8_scratch_bytes(w.n_in, n_tokens);
     const weight_kernels* k = kernels_for(w.type);
     if (!k) return 0;
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
-    if (w.layout == weight_layout::rows8) return rows8_scratch_bytes(w.n_in, n_tokens);
     // The tiled or AMX path's buffers for up to 64 threads, an upper bound either way.
     return std::max(layout_for(w.n_in, act_row, n_tokens, 64).total,
                     align64(n_tokens * act_row) + amx_scratch_bytes(w.n_in, n_tokens, 64) + 64);
