@@ -220,6 +220,8 @@ inline void accumulate_values_direct_rows(float* o, const float* p, const float*
     if (R - r == 1) accumulate_values_direct<1>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
 }
 
+#include "engine/backend/cpu/attention_lanes_body.h"
+
 // The K/V bytes of the job's heads in each of the tile's rows, whole rows
 // when the job has every head, are prefetched one tile ahead: the block table
 // hides the next tile's addresses from the hardware prefetcher.
@@ -242,6 +244,8 @@ void flash_job_run(const flash_job& a) {
     // tiles too: a direct value sum with its per-chunk scales was slower
     // (0.95-1.08 ms against 0.93-0.94 ms per layer at d4096, one thread).
     const bool direct = DT == kv_dtype::f16 && a.n_tok == 1;
+    // A prefill block whose rows fill whole registers: the rows-in-lanes job.
+    if (!direct && !lanes_disabled() && flash_lanes_any<DT>(a)) return;
 
     for (int hr = 0; hr < RT; ++hr) {
         const int h = hr / R, r = hr % R;

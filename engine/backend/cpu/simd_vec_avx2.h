@@ -27,6 +27,12 @@ struct V {
     static reg max(reg a, reg b) { return _mm256_max_ps(a, b); }
     static reg fmadd(reg a, reg b, reg c) { return _mm256_fmadd_ps(a, b, c); }
     static float first(reg v) { return _mm256_cvtss_f32(v); }
+    // Lane masks: a compare's result, and a choice by it.
+    using mask = __m256;
+    static mask less_equal(reg a, reg b) { return _mm256_cmp_ps(a, b, _CMP_LE_OQ); }
+    static mask equal(reg a, reg b) { return _mm256_cmp_ps(a, b, _CMP_EQ_OQ); }
+    static mask both(mask a, mask b) { return _mm256_and_ps(a, b); }
+    static reg select(mask m, reg if_set, reg if_clear) { return _mm256_blendv_ps(if_clear, if_set, m); }
     static float reduce_add(reg v) {
         __m128 s = _mm_add_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
         s = _mm_add_ps(s, _mm_movehl_ps(s, s));

@@ -27,6 +27,12 @@ struct V {
     static reg max(reg a, reg b) { return _mm512_max_ps(a, b); }
     static reg fmadd(reg a, reg b, reg c) { return _mm512_fmadd_ps(a, b, c); }
     static float first(reg v) { return _mm512_cvtss_f32(v); }
+    // Lane masks: a compare's result, and a choice by it.
+    using mask = __mmask16;
+    static mask less_equal(reg a, reg b) { return _mm512_cmp_ps_mask(a, b, _CMP_LE_OQ); }
+    static mask equal(reg a, reg b) { return _mm512_cmp_ps_mask(a, b, _CMP_EQ_OQ); }
+    static mask both(mask a, mask b) { return static_cast<mask>(a & b); }
+    static reg select(mask m, reg if_set, reg if_clear) { return _mm512_mask_blend_ps(m, if_clear, if_set); }
     static float reduce_add(reg v) { return _mm512_reduce_add_ps(v); }
     static double reduce_add_double(reg v) {
         const __m512d d = _mm512_add_pd(_mm512_cvtps_pd(_mm512_castps512_ps256(v)),

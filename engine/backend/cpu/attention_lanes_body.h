@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: Apache-2.0
+// Prefill's attention job with the query rows in the vector lanes, part of
+// attention_simd_body.h (included there, inside the instruction set's
+// namespace, after decode_tile; no include guard on purpose).
+//
+// A prefill job holds R rows (the block's tokens times the group's query
+// heads) of one KV head. Here the rows lie across the lanes of NB = R / W
+// registers and the dimensions (or the keys) run down memory:
+//   qT (D, R)  the queries, transposed once per job;
+//   sT (KT, R) a tile's scores, key by key: each key's value of a dimension
+//              broadcast, times qT's row of that dimension: no horizontal
+//              sums (dims-in-lanes needs a transposing sum per 8 keys);
+//   the online softmax's max, sum and rescale factor per row are lane-wise
+//   over the tile's keys (no reductions across lanes), the mask of a
+//   diagonal or window-edge tile a compare per key;
+//   oT (D, R)  the output, each value row's dimension broadcast times sT's
+//              row of that key; transposed back to (R, D) once at the end.
+// The decoded K and V tiles (KT, D) are read by broadcasts; everything the
+// inner loops touch per tile (qT, sT, the tiles, oT: about 30 KiB at R = 24,
+// D = 64) stays in L1. The arithmetic is the same as the dims-in-lanes path's
+// (same products, each score summed over the dimensions in order, each
+// output over the keys in order).
+
+constexpr int k_lanes_max_rows = 64;
+
+// KVLENS_NO_ROW_LANES=1 sends every job down the dims-in-lanes path (to compare them).
+inline bool lanes_disabled() {
+    static const bool disabled = std::getenv("KVLENS_NO_ROW_LANES") != nullptr;
+    return disabled;
+}
+
+// Whether a job takes this path: one KV head, rows filling whole registers,
+// key positions exact in f32 (the mask compares them as floats).
+inline bool lanes_apply(const flash_job& a) {
+    const int R = a.n_tok * a.group;
+    return a.n_heads == 1 && R % V::width == 0 && R <= k_lanes_max_rows && a.key_end < (1 << 24);
+}
+
+// Keys per step of the scores and dimensions per step of the value sum, for
+// NB row registers: the KB * NB accumulators, NB operands and a broadcast
+// fit the 16 registers of AVX2 (AVX-512 has 32).
+template <int NB>
+constexpr int lanes_step() { return NB <= 3 ? 4 : 2; }
+
+// sT rows k0..k0+KB-1 = scale * (K rows k0.. of the tile) . qT.
+template <int NB, int KB>
+inline void lanes_scores_step(const float* qT, const float* kbuf, int D, int R, int k0, float scale, float* sT) {
+    constexpr int W = V::width;
+    V::reg acc[KB][NB];
+    for (int j = 0; j < KB; ++j)
+        for (int b = 0; b < NB; ++b) acc[j][b] = V::zero();
+    for (int d = 0; d < D; ++d) {
+        V::reg q[NB];
+        for (int b = 0; b < NB; ++b) q[b] = V::load(qT + d * R + b * W);
+        for (int j = 0; j < KB; ++j) {
+            const V::reg k = V::set1(kbuf[(k0 + j) * D + d]);
+            for (int b = 0; b < NB; ++b) acc[j][b] = V::fmadd(k, q[b], acc[j][b]);
+        }
+    }
+    const V::reg vscale = V::set1(scale);
+    for (int j = 0; j < KB; ++j)
+        for (int b = 0; b < NB; ++b) V::store(sT + (k0 + j) * R + b * W, V::mul(acc[j][b], vscale));
+}
+
+// The tile's scores sT (nk, R), unmasked.
+template <int NB>
+inline void lanes_scores(const float* qT, const float* kbuf, int D, int R, int nk, float scale, float* sT) {
+    constexpr int KB = lanes_step<NB>();
+    int k = 0;
+    for (; k + KB <= nk; k += KB) lanes_scores_step<NB, KB>(qT, kbuf, D, R, k, scale, sT);
+    for (; k < nk; ++k) lanes_scores_step<NB, 1>(qT, kbuf, D, R, k, scale, sT);
+}
+
+// Online softmax step over the tile's nk keys, lane-wise: sT becomes the
+// probabilities exp(s - running max), rounded to f16 values as the other
+// path rounds them, and 0 where a row does not see the key (only checked on
+// a tile some row does not see whole: `full` false; key0: the tile's first
+// key position; first, last (R): each row's visible keys as floats); m, l
+// (R) updated; corr (R) the factors that rescale the output so far.
+template <int NB>
+inline void lanes_softmax(float* sT, int R, int nk, bool full, float key0, const float* first, const float* last,
+                          float* m, float* l, float* corr) {
+    constexpr int W = V::width;
+    const V::reg minus_inf = V::set1(-INFINITY);
+    for (int b = 0; b < NB; ++b) {
+        float* s = sT + b * W;
+        const V::reg m_old = V::load(m + b * W);
+        V::reg m_new = m_old;
+        if (full) {
+            for (int k = 0; k < nk; ++k) m_new = V::max(m_new, V::load(s + k * R));
+        } else {
+            const V::reg f = V::load(first + b * W), la = V::load(last + b * W);
+            for (int k = 0; k < nk; ++k) {
+                const V::reg key = V::set1(key0 + static_cast<float>(k));
+                const V::reg x = V::select(V::both(V::less_equal(f, key), V::less_equal(key, la)), V::load(s + k * R), minus_inf);
+                V::store(s + k * R, x);
+                m_new = V::max(m_new, x);
+            }
+        }
+        // A row that has seen no key yet keeps m = -inf; it subtracts 0
+        // instead (its masked keys come out 0 below, its old sum and output are 0).
+        const V::reg shift = V::select(V::equal(m_new, minus_inf), V::zero(), m_new);
+        const V::reg c = V::exp(V::sub(m_old, shift));   // exp clamps: -inf gives a tiny factor of zeros
+        V::reg sum = V::zero();
+        for (int k = 0; k < nk; ++k) {
+            const V::reg x = V::load(s + k * R);
+            V::reg p = V::round_h(V::exp(V::sub(x, shift)));
+            if (!full) p = V::select(V::equal(x, minus_inf), V::zero(), p);
+            V::store(s + k * R, p);
+            sum = V::add(sum, p);
+        }
+        V::store(l + b * W, V::add(V::mul(V::load(l + b * W), c), sum));
+        V::store(m + b * W, m_new);
+        V::store(corr + b * W, c);
+    }
+}
+
+// oT rows d0..d0+DB-1 = oT * corr + (V's dims d0.. over the tile's nk keys) . sT.
+template <int NB, int DB>
+inline void lanes_values_step(float* oT, const float* pT, const float* corr, const float* vbuf, int D, int R, int nk, int d0) {
+    constexpr int W = V::width;
+    V::reg acc[DB][NB];
+    for (int b = 0; b < NB; ++b) {
+        const V::reg c = V::load(corr + b * W);
+        for (int i = 0; i < DB; ++i) acc[i][b] = V::mul(V::load(oT + (d0 + i) * R + b * W), c);
+    }
+    for (int k = 0; k < nk; ++k) {
+        V::reg p[NB];
+        for (int b = 0; b < NB; ++b) p[b] = V::load(pT + k * R + b * W);
+        for (int i = 0; i < DB; ++i) {
+            const V::reg v = V::set1(vbuf[k * D + d0 + i]);
+            for (int b = 0; b < NB; ++b) acc[i][b] = V::fmadd(v, p[b], acc[i][b]);
+        }
+    }
+    for (int i = 0; i < DB; ++i)
+        for (int b = 0; b < NB; ++b) V::store(oT + (d0 + i) * R + b * W, acc[i][b]);
+}
+
+// The whole job (lanes_apply(a)), NB = R / W; results as flash_job says: o (R, D), m, l (R).
+template <kv_dtype DT, int NB>
+void flash_lanes_run(const flash_job& a) {
+    constexpr int W = V::width, DB = lanes_step<NB>();
+    const int D = a.head_dim, G = a.group, R = NB * W;
+    float* qT = a.work;             // (D, R) the queries; (R, D) the output at the end
+    float* kbuf = qT + R * D;       // (KT, D) the tile's keys, f32
+    float* vbuf = kbuf + KT * D;    // (KT, D) the tile's values, f32
+    float* sT = vbuf + KT * D;      // (KT, R) the tile's scores, then probabilities
+    float* corr = sT + R * KT;      // (R) each row's rescale factor for this tile
+    float* oT = a.o;                // (D, R) the output during the job
+    alignas(64) float first[k_lanes_max_rows], last[k_lanes_max_rows];
+    int max_first = 0, min_last = a.key_end;
+    for (int t = 0; t < a.n_tok; ++t) {
+        max_first = std::max(max_first, a.first[t]);
+        min_last = std::min(min_last, a.last[t]);
+    }
+    for (int r = 0; r < R; ++r) {
+        first[r] = static_cast<float>(a.first[r / G]);
+        last[r] = static_cast<float>(a.last[r / G]);
+        const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D;
+        for (int d0 = 0; d0 < D; d0 += W) {
+            alignas(64) float x[W];
+            V::store(x, DT == kv_dtype::f16 ? V::round_h(V::load(src + d0)) : V::load(src + d0));
+            for (int i = 0; i < W; ++i) qT[(d0 + i) * R + r] = x[i];
+        }
+        a.m[r] = -INFINITY;
+        a.l[r] = 0;
+    }
+    for (int i = 0; i < R * D; i += W) V::store(oT + i, V::zero());
+
+    std::int64_t rows_now[KT], rows_next[KT];
+    const std::int64_t job_bytes = a.head_bytes;
+    for (int kk = 0; kk < KT && a.key_begin + kk < a.key_end; ++kk) rows_next[kk] = key_row_index(a, a.key_begin + kk);
+    for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
+        const int nk = std::min(KT, a.key_end - j0);
+        std::copy(rows_next, rows_next + nk, rows_now);
+        const int nk_next = std::max(0, std::min(KT, a.key_end - j0 - KT));
+        for (int kk = 0; kk < nk_next; ++kk) {
+            rows_next[kk] = key_row_index(a, j0 + KT + kk);
+            prefetch_bytes(a.k_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
+            prefetch_bytes(a.v_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
+        }
+        bool any = false;
+        for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
+        if (!any) continue;   // a tile outside every row's window
+        const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
+        decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
+        decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);
+        lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
+        lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
+        for (int d0 = 0; d0 < D; d0 += DB) lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, d0);
+    }
+    // oT (D, R) to o (R, D), through qT's space.
+    for (int d = 0; d < D; ++d)
+        for (int r = 0; r < R; ++r) qT[r * D + d] = oT[d * R + r];
+    std::copy(qT, qT + R * D, a.o);
+}
+
+// The job through flash_lanes_run for its register count; false when it does not apply.
+template <kv_dtype DT>
+bool flash_lanes_any(const flash_job& a) {
+    if (!lanes_apply(a)) return false;
+    switch (a.n_tok * a.group / V::width) {
+        case 1: flash_lanes_run<DT, 1>(a); return true;
+        case 2: flash_lanes_run<DT, 2>(a); return true;
+        case 3: flash_lanes_run<DT, 3>(a); return true;
+        case 4: flash_lanes_run<DT, 4>(a); return true;
+        default: return false;
+    }
+}
