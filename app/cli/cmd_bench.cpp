@@ -9,6 +9,7 @@
 //
 // `bench --read-bandwidth`: a STREAM-like probe of this machine's memory read
 // bandwidth on --threads threads, the ceiling decode's bytes/s is held to.
+// `bench --fma-peak`: the f32 FMA ceiling prefill's FLOP/s is held to (bench_fma_peak.cpp).
 // `bench --attention`: the CPU attention kernel alone (bench_attention.cpp).
 #include <algorithm>
 #include <chrono>
@@ -22,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/cli/bench_attention.h"
+#include "app/cli/bench_fma_peak.h"
 #include "app/cli/cli_checks.h"
 #include "app/cli/process_cpu_time.h"
 #include "app/cli/commands.h"
@@ -44,6 +46,7 @@ struct bench_args {
     std::string kv_dtype = "f16";
     bool json = false;
     bool read_bandwidth = false;
+    bool fma_peak = false;
     int probe_mib = 1024;
     bool attention = false;
 };
@@ -129,7 +132,8 @@ int fail(const std::string& message) {
 
 int run_bench(const bench_args& a) {
     if (a.read_bandwidth) return run_read_bandwidth(a);
-    if (a.model.empty()) return fail("--model is required (or --read-bandwidth)");
+    if (a.fma_peak) return kvlens::cli::run_fma_peak({a.reps, a.threads, a.json});
+    if (a.model.empty()) return fail("--model is required (or --read-bandwidth, --fma-peak)");
     kvlens::kv_dtype dtype = kvlens::kv_dtype::f16;
     if (!kvlens::parse_kv_dtype(a.kv_dtype, dtype)) return fail(fmt::format("unknown KV dtype '{}'", a.kv_dtype));
     if (a.attention) {
@@ -252,7 +256,7 @@ int run_bench(const bench_args& a) {
 void add_bench_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<bench_args>();
     CLI::App* cmd = app.add_subcommand("bench", "Measure prompt processing and generation speed");
-    cmd->add_option("--model,-m", args->model, "GGUF model file (required unless --read-bandwidth)");
+    cmd->add_option("--model,-m", args->model, "GGUF model file (required unless --read-bandwidth or --fma-peak)");
     cmd->add_option("-p", args->n_prompt, "Prompt tokens (pp)")->check(CLI::NonNegativeNumber);
     cmd->add_option("-n", args->n_gen, "Generated tokens (tg)")->check(CLI::NonNegativeNumber);
     cmd->add_option("-d,--depth", args->depth, "Tokens already in the KV cache before pp and tg")
@@ -264,6 +268,8 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--json", args->json, "One JSON document on stdout");
     cmd->add_flag("--read-bandwidth", args->read_bandwidth,
                   "Measure this machine's memory read bandwidth instead (STREAM-like, --threads threads)");
+    cmd->add_flag("--fma-peak", args->fma_peak,
+                  "Measure this machine's f32 FMA ceiling instead (widest vectors, --threads threads)");
     cmd->add_flag("--attention", args->attention,
                   "Measure the CPU attention kernel alone instead: one decode step's attention over every layer, "
                   "after -d tokens (default 4096), the model's geometry");

@@ -162,6 +162,19 @@ private slots:
         QVERIFY(a["kv_bytes_s"].get<double>() > 0);
     }
 
+    void benchFmaPeakReportsTheArithmeticCeilingWithoutAModel() {
+        const outcome o = run_cli({"bench", "--fma-peak", "-r", "1", "--threads", "1", "--json"}, 60000);
+        if (o.exit_code == 1 && o.err.contains("needs AVX2 + FMA or AVX-512")) QSKIP("this CPU has no FMA to measure");
+        QVERIFY2(o.finished && !o.crashed && o.exit_code == 0, qPrintable(describe(o)));
+        const auto j = nlohmann::json::parse(o.out.toStdString(), nullptr, false);
+        QVERIFY2(j.contains("fma_peak"), qPrintable(o.out.left(600)));
+        const auto& p = j["fma_peak"];
+        QCOMPARE(p["threads"].get<int>(), 1);
+        // One core of any machine that runs this: between 1 GFLOP/s and 1 TFLOP/s.
+        QVERIFY(p["flop_s_best"].get<double>() > 1e9 && p["flop_s_best"].get<double>() < 1e12);
+        QVERIFY(p["isa"] == "avx2" || p["isa"] == "avx512");
+    }
+
     void benchAttentionRefusesADepthPastTheContext() {
         expect_clean_error(run_cli({"bench", "-m", tiny_model(), "--attention", "-d", "2147483647"}),
                            "more than this model's context allows");

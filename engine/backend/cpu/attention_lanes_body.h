@@ -38,7 +38,9 @@ inline bool lanes_apply(const flash_job& a) {
 
 // Keys per step of the scores and dimensions per step of the value sum, for
 // NB row registers: the KB * NB accumulators, NB operands and a broadcast
-// fit the 16 registers of AVX2 (AVX-512 has 32).
+// fit the 16 registers of AVX2 (AVX-512 has 32). At NB = 3 (24 rows), 2, 3
+// or 5 keys per step and 2 dimensions were no faster than 4 and 4 (pp512 @
+// d4096, alternated, on a noisy host).
 template <int NB>
 constexpr int lanes_step() { return NB <= 3 ? 4 : 2; }
 
