@@ -169,21 +169,11 @@ void flash_lanes_run(const flash_job& a) {
     }
     for (int i = 0; i < R * D; i += W) V::store(oT + i, V::zero());
 
-    std::int64_t rows_now[KT], rows_next[KT];
-    const std::int64_t job_bytes = a.head_bytes;
-    for (int kk = 0; kk < KT && a.key_begin + kk < a.key_end; ++kk) rows_next[kk] = key_row_index(a, a.key_begin + kk);
+    tile_walk walk(a);
+    const std::int64_t* rows_now = walk.rows_now;
     for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
-        const int nk = std::min(KT, a.key_end - j0);
-        std::copy(rows_next, rows_next + nk, rows_now);
-        const int nk_next = std::max(0, std::min(KT, a.key_end - j0 - KT));
-        for (int kk = 0; kk < nk_next; ++kk) {
-            rows_next[kk] = key_row_index(a, j0 + KT + kk);
-            prefetch_bytes(a.k_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
-            prefetch_bytes(a.v_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
-        }
-        bool any = false;
-        for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
-        if (!any) continue;   // a tile outside every row's window
+        const int nk = walk.enter(j0);
+        if (!walk.visible(j0, nk)) continue;   // a tile outside every row's window
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
         decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
         decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);

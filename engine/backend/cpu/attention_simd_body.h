@@ -18,6 +18,38 @@ inline void prefetch_bytes(const std::uint8_t* p, std::int64_t n) {
     for (std::uintptr_t at = begin; at < end; at += 64) _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T1);
 }
 
+// A job's key range walked in tiles of KT keys: enter(j0) gives the tile's
+// key count and row indices (rows_now) and prefetches the next tile's K/V
+// bytes of the job's heads (whole rows when the job has every head), since the
+// block table hides them from the hardware prefetcher; visible() says whether
+// any of the job's tokens sees a key of the tile.
+struct tile_walk {
+    const flash_job& a;
+    std::int64_t rows_now[KT];    // this tile's row indices
+    std::int64_t rows_next[KT];   // the next tile's
+
+    explicit tile_walk(const flash_job& job) : a(job) {
+        for (int kk = 0; kk < KT && a.key_begin + kk < a.key_end; ++kk) rows_next[kk] = key_row_index(a, a.key_begin + kk);
+    }
+    int enter(int j0) {
+        const int nk = std::min(KT, a.key_end - j0);
+        std::copy(rows_next, rows_next + nk, rows_now);
+        const std::int64_t job_bytes = a.n_heads * a.head_bytes;
+        const int nk_next = std::max(0, std::min(KT, a.key_end - j0 - KT));
+        for (int kk = 0; kk < nk_next; ++kk) {
+            rows_next[kk] = key_row_index(a, j0 + KT + kk);
+            prefetch_bytes(a.k_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
+            prefetch_bytes(a.v_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
+        }
+        return nk;
+    }
+    bool visible(int j0, int nk) const {
+        bool any = false;
+        for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
+        return any;
+    }
+};
+
 // nk keys of one layer array (K or V) at one KV head decoded into buf (KT, D)
 // f32; rows nk..KT-1 zeroed. head: the head's bytes in row 0 of the array;
 // rows: (nk) the keys' row indices.
@@ -222,9 +254,9 @@ inline void accumulate_values_direct_rows(float* o, const float* p, const float*
 
 #include "engine/backend/cpu/attention_lanes_body.h"
 
-// The K/V bytes of the job's heads in each of the tile's rows, whole rows
-// when the job has every head, are prefetched one tile ahead: the block table
-// hides the next tile's addresses from the hardware prefetcher.
+// The whole job: decode of an f16 cache straight from the cache, a prefill
+// block that fills whole registers rows-in-lanes (flash_lanes_run), any other
+// dims-in-lanes over decoded tiles.
 template <kv_dtype DT>
 void flash_job_run(const flash_job& a) {
     const int D = a.head_dim, G = a.group, R = a.n_tok * a.group, RT = a.n_heads * R;
@@ -233,8 +265,6 @@ void flash_job_run(const flash_job& a) {
     float* vbuf = kbuf + KT * D;          // (KT, D) the same head's values, f32
     float* pbuf = vbuf + KT * D;          // (RT, KT) the scores, then probabilities (prefill: one head's R rows)
     float* corr = pbuf + RT * KT;         // (RT) each row's rescale factor for this tile
-    std::int64_t rows_now[KT], rows_next[KT];   // row indices of this tile's and the next tile's keys
-    const std::int64_t job_bytes = a.n_heads * a.head_bytes;   // bytes of a row the job reads
     // Decode (one token) of an f16 cache: keys and values read straight
     // from the cache, the scores of every head 4 keys at a time (whole rows in
     // address order), no f32 tile stored (at d4096, one thread, SmolLM2's
@@ -259,19 +289,11 @@ void flash_job_run(const flash_job& a) {
         for (int d = 0; d < D; d += V::width) V::store(a.o + hr * D + d, V::zero());
     }
 
-    for (int kk = 0; kk < KT && a.key_begin + kk < a.key_end; ++kk) rows_next[kk] = key_row_index(a, a.key_begin + kk);
+    tile_walk walk(a);
+    const std::int64_t* rows_now = walk.rows_now;
     for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
-        const int nk = std::min(KT, a.key_end - j0);
-        std::copy(rows_next, rows_next + nk, rows_now);
-        const int nk_next = std::max(0, std::min(KT, a.key_end - j0 - KT));
-        for (int kk = 0; kk < nk_next; ++kk) {
-            rows_next[kk] = key_row_index(a, j0 + KT + kk);
-            prefetch_bytes(a.k_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
-            prefetch_bytes(a.v_layer + rows_next[kk] * a.row_bytes + a.head_offset, job_bytes);
-        }
-        bool any = false;
-        for (int t = 0; t < a.n_tok; ++t) any |= a.first[t] <= j0 + nk - 1 && a.last[t] >= j0;
-        if (!any) continue;   // a tile outside every row's window
+        const int nk = walk.enter(j0);
+        if (!walk.visible(j0, nk)) continue;   // a tile outside every row's window
         if (direct) {   // one token: every row sees the same keys lo..hi of the tile
             const int lo = std::max(a.first[0], j0) - j0, hi = std::min(a.last[0], j0 + nk - 1) - j0;
             tile_scores_direct(qbuf, a.k_layer + a.head_offset, a.head_bytes, rows_now, a.row_bytes, D, nk, lo, hi,
