@@ -21,7 +21,8 @@
 // (same products, each score summed over the dimensions in order, each
 // output over the keys in order).
 
-constexpr int k_lanes_max_rows = 64;
+constexpr int k_lanes_max_blocks = 4;   // row registers flash_lanes_any has a kernel for
+constexpr int k_lanes_max_rows = k_lanes_max_blocks * V::width;
 
 // KVLENS_NO_ROW_LANES=1 sends every job down the dims-in-lanes path (to compare them).
 inline bool lanes_disabled() {
@@ -29,11 +30,12 @@ inline bool lanes_disabled() {
     return disabled;
 }
 
-// Whether a job takes this path: one KV head, rows filling whole registers,
-// key positions exact in f32 (the mask compares them as floats).
+// Whether a job takes this path: one KV head, rows filling 1 to
+// k_lanes_max_blocks whole registers, key positions exact in f32 (the mask
+// compares them as floats).
 inline bool lanes_apply(const flash_job& a) {
     const int R = a.n_tok * a.group;
-    return a.n_heads == 1 && R % V::width == 0 && R <= k_lanes_max_rows && a.key_end < (1 << 24);
+    return a.n_heads == 1 && R > 0 && R % V::width == 0 && R <= k_lanes_max_rows && a.key_end < (1 << 24);
 }
 
 // Keys per step of the scores and dimensions per step of the value sum, for
@@ -191,11 +193,11 @@ void flash_lanes_run(const flash_job& a) {
 template <kv_dtype DT>
 bool flash_lanes_any(const flash_job& a) {
     if (!lanes_apply(a)) return false;
+    static_assert(k_lanes_max_blocks == 4, "one case per register count up to k_lanes_max_blocks");
     switch (a.n_tok * a.group / V::width) {
         case 1: flash_lanes_run<DT, 1>(a); return true;
         case 2: flash_lanes_run<DT, 2>(a); return true;
         case 3: flash_lanes_run<DT, 3>(a); return true;
-        case 4: flash_lanes_run<DT, 4>(a); return true;
-        default: return false;
+        default: flash_lanes_run<DT, k_lanes_max_blocks>(a); return true;
     }
 }
