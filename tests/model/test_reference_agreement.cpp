@@ -8,9 +8,14 @@
 // (tests/reference/reference_forward.py) differs from llama.cpp by 0.52 to
 // 1.77; kvlens differs from llama.cpp by 0.15 to 0.7. Hence:
 // - first-step logits: within 0.9 (half the exact-vs-llama.cpp spread) of
-//   llama.cpp on the reference's top-10 tokens, and the same argmax; on ids
-//   0..31 (control tokens, whose logits are the least well conditioned) within
-//   0.9 of llama.cpp or of the exact float64 pass, whichever is nearer. The
+//   llama.cpp on the reference's top-10 tokens, or of the exact float64 pass
+//   where that pass recorded the token (its own top 10), and the same argmax;
+//   on ids 0..31 (control tokens, whose logits are the least well
+//   conditioned) within 0.9 of llama.cpp or of the exact pass, whichever is
+//   nearer. In chat_summary llama.cpp puts id 9207 at 29.90, the exact pass
+//   at 29.02; kvlens with its scalar reference attention (and, on AVX-512,
+//   its rows-in-lanes prefill attention) at 28.96: 0.06 from the exact
+//   answer, 0.94 from llama.cpp. The
 //   golden data was recorded on an AVX-512 CPU; on an AVX2 CPU kvlens's
 //   kernels round differently, and in chat_capital id 6 lands at 2.08 where
 //   llama.cpp says 1.07 and the exact pass 2.39: nearer the exact answer than
@@ -26,6 +31,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,12 +51,21 @@ constexpr int k_required_identical = 32;
 constexpr double k_near_tie = 0.1;
 constexpr double k_logit_tolerance = 0.9;
 
-// The exact float64 pass's first-step logits of ids 0..31 for a prompt.
-std::vector<double> exact_logits_0_31(const std::string& name) {
+// The exact float64 pass's first-step record of a prompt (null when absent).
+json exact_first_step(const std::string& name) {
     const json f = kvlens::test::load_reference_data("forward_f64.json");
     for (const json& e : f["entries"])
-        if (e["name"] == name) return e["first_step"]["logits_0_31"].get<std::vector<double>>();
-    return {};
+        if (e["name"] == name) return e["first_step"];
+    return nullptr;
+}
+
+// The exact pass's first-step logit of `id`, where it recorded one (its top 10).
+std::optional<double> exact_top10_logit(const json& exact, std::int32_t id) {
+    const auto ids = exact["top10_ids"].get<std::vector<std::int32_t>>();
+    const auto logits = exact["top10_logits"].get<std::vector<double>>();
+    for (std::size_t i = 0; i < ids.size() && i < logits.size(); ++i)
+        if (ids[i] == id) return logits[i];
+    return std::nullopt;
 }
 
 }  // namespace
@@ -76,16 +91,21 @@ TEST_F(ReferenceAgreement, firstStepLogitsAreNearLlamaCppOrTheExactPass)
             ASSERT_TRUE(r_.feed(e["prompt_ids"].get<std::vector<std::int32_t>>(), 0).ok());
             const auto ids = e["first_step"]["top10_ids"].get<std::vector<std::int32_t>>();
             const auto ref = e["first_step"]["top10_logits"].get<std::vector<double>>();
+            const json exact_step = exact_first_step(e["name"].get<std::string>());
+            ASSERT_FALSE(exact_step.is_null());
             double worst = 0;
             for (std::size_t i = 0; i < ids.size(); ++i) {
-                const double d = std::fabs(r_.logits[static_cast<std::size_t>(ids[i])] - ref[i]);
+                const double ours = r_.logits[static_cast<std::size_t>(ids[i])];
+                const std::optional<double> exact = exact_top10_logit(exact_step, ids[i]);
+                const double d = std::fabs(ours - ref[i]);
+                const double nearest = exact ? std::min(d, std::fabs(ours - *exact)) : d;
                 worst = std::max(worst, d);
-                ASSERT_TRUE(d <= k_logit_tolerance) << "token " << ids[i] << ": "
-                                                    << r_.logits[static_cast<std::size_t>(ids[i])] << " vs llama.cpp "
-                                                    << ref[i];
+                ASSERT_TRUE(nearest <= k_logit_tolerance)
+                    << "token " << ids[i] << ": " << ours << " vs llama.cpp " << ref[i]
+                    << (exact ? fmt::format(", exact {}", *exact) : std::string(", not in the exact pass's top 10"));
             }
             const auto slice = e["first_step"]["logits_0_31"].get<std::vector<double>>();
-            const auto exact = exact_logits_0_31(e["name"].get<std::string>());
+            const auto exact = exact_step["logits_0_31"].get<std::vector<double>>();
             ASSERT_EQ(exact.size(), slice.size());
             for (std::size_t i = 0; i < slice.size(); ++i) {
                 const double d = std::fabs(r_.logits[i] - slice[i]);

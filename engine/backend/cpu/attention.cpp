@@ -2,7 +2,7 @@
 // CPU attention over the paged KV cache, two paths:
 // - SIMD (AVX2 / AVX-512 levels, f16 and q8_0 caches): attention_simd.h's
 //   tile-streaming job. Tokens of one sequence are cut into blocks of about
-//   k_block_rows query rows; each block and KV head is a job that reads its
+//   24 query rows (flash_block_rows: whole vector registers); each block and KV head is a job that reads its
 //   keys once, in tiles, for all its rows (online softmax, scores and the V
 //   sum fused). A decode token (a block of one) is one job for all its KV
 //   heads, so its tiles read whole cache rows in address order. When there
@@ -39,10 +39,8 @@ std::int64_t head_offset(kv_dtype d, int h, int head_dim) {
                               : static_cast<std::int64_t>(h) * head_dim / 32 * 34;
 }
 
-// Query rows per prefill block: enough that a tile of keys, decoded once,
-// serves many rows; few enough that the block's state stays in L1/L2.
-constexpr int k_block_rows = 24;
-int block_rows_for(int group) { return std::max(1, k_block_rows / group) * group; }
+// Query rows per prefill block (flash_block_rows: whole registers of the active kernel).
+int block_rows_for(int group, int head_dim) { return flash_block_rows(group, flash_job_width(head_dim)); }
 
 // Splitting: aim at this many items per thread, never chunks under this many
 // (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile).
@@ -71,7 +69,7 @@ void attention_scratch::reserve(int n_threads, int group, int n_ctx, int head_di
         q_conv[i].resize(static_cast<std::size_t>(head_dim) * 4 * group);
         v_row[i].resize(static_cast<std::size_t>(head_dim));
     }
-    const int rows = block_rows_for(group);
+    const int rows = block_rows_for(group, head_dim);
     work.resize(static_cast<std::size_t>(n_threads));
     for (auto& w : work)
         w.resize(static_cast<std::size_t>(flash_work_floats(rows, head_dim) + static_cast<std::int64_t>(rows) * (head_dim + 2)));
@@ -177,10 +175,10 @@ namespace {
 // The SIMD path (see the top of this file).
 void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s) {
     const int G = a.n_head / a.n_head_kv, D = a.head_dim, n = a.n_tokens;
-    const int tok_per_block = block_rows_for(G) / G;
+    const int tok_per_block = block_rows_for(G, D) / G;
     const std::int64_t q_stride = static_cast<std::int64_t>(a.n_head) * D;
     // The most rows of one item: a prefill block of one head, or a decode token's every head.
-    const int max_rows = std::max(block_rows_for(G), a.n_head_kv * G);
+    const int max_rows = std::max(block_rows_for(G, D), a.n_head_kv * G);
     const std::int64_t state_floats = static_cast<std::int64_t>(max_rows) * (D + 2);   // o, m, l of an item
     const std::int64_t work_floats = flash_work_floats(max_rows, D);
     for (auto& w : s.work)

@@ -40,11 +40,15 @@ inline bool lanes_apply(const flash_job& a) {
 
 // Keys per step of the scores and dimensions per step of the value sum, for
 // NB row registers: the KB * NB accumulators, NB operands and a broadcast
-// fit the 16 registers of AVX2 (AVX-512 has 32). At NB = 3 (24 rows), 2, 3
-// or 5 keys per step and 2 dimensions were no faster than 4 and 4 (pp512 @
-// d4096, alternated, on a noisy host).
+// fit the registers (16 on AVX2, 32 on AVX-512; a divisor of every head
+// size the kernel takes). AVX2 at NB = 3 (24 rows): 2, 3 or 5 keys per step
+// and 2 dimensions were no faster than 4 and 4 (pp512 @ d4096, alternated,
+// on a noisy Zen 1 host).
 template <int NB>
-constexpr int lanes_step() { return NB <= 3 ? 4 : 2; }
+constexpr int lanes_step() {
+    if constexpr (V::registers >= 32) return NB <= 3 ? 8 : 4;   // 8 * 3 + 3 + 1 = 28 of 32
+    else return NB <= 3 ? 4 : 2;
+}
 
 // sT rows k0..k0+KB-1 = scale * (K rows k0.. of the tile) . qT.
 template <int NB, int KB>

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <numeric>
 
 #include "engine/backend/cpu/kernels.h"
 #include "common/fp16.h"
@@ -28,6 +29,23 @@ flash_job_fn flash_job_kernel(int head_dim) {
     if (std::strcmp(level, "avx512") == 0 && head_dim % 64 == 0) return flash_avx512::flash_job_any;
     if (std::strcmp(level, "avx2") == 0 && head_dim % 32 == 0) return flash_avx2::flash_job_any;
     return nullptr;
+}
+
+int flash_job_width(int head_dim) {
+    const char* level = cpu_kernel_level();
+    if (std::strcmp(level, "avx512") == 0 && head_dim % 64 == 0) return 16;
+    if (std::strcmp(level, "avx2") == 0 && head_dim % 32 == 0) return 8;
+    return 1;
+}
+
+int flash_block_rows(int group, int width) {
+    constexpr int k_min_rows = 24, k_max_registers = 4;
+    const int step = std::lcm(group, width);
+    if (width > 1 && step <= k_max_registers * width) {
+        const int rows = (k_min_rows + step - 1) / step * step;
+        if (rows <= k_max_registers * width) return rows;
+    }
+    return std::max(1, k_min_rows / group) * group;
 }
 
 }  // namespace kvlens

@@ -75,4 +75,14 @@ constexpr std::int64_t flash_work_floats(int rows, int head_dim) {
 // The kernel for the active level, or nullptr (scalar level, or a head size it does not take).
 flash_job_fn flash_job_kernel(int head_dim);
 
+// f32 lanes of that kernel's vectors (16 for AVX-512, 8 for AVX2; 1 without a kernel).
+int flash_job_width(int head_dim);
+
+// Query rows per prefill job for a group of `group` query heads per KV head
+// and vectors of `width` lanes: rows that fill whole registers (the
+// rows-in-lanes layout, attention_lanes_body.h), the least multiple of both
+// that is at least 24 (a tile decoded once serves many rows, the job's state
+// stays in L1/L2) and at most 4 registers; else 24 / group * group (at least group).
+int flash_block_rows(int group, int width);
+
 }  // namespace kvlens

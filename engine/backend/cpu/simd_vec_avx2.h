@@ -11,6 +11,7 @@
 struct V {
     using reg = __m256;
     static constexpr int width = 8;
+    static constexpr int registers = 16;   // ymm0..ymm15
     static reg zero() { return _mm256_setzero_ps(); }
     static reg set1(float x) { return _mm256_set1_ps(x); }
     static reg load(const float* p) { return _mm256_loadu_ps(p); }

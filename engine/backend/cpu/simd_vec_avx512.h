@@ -11,6 +11,7 @@
 struct V {
     using reg = __m512;
     static constexpr int width = 16;
+    static constexpr int registers = 32;   // zmm0..zmm31
     static reg zero() { return _mm512_setzero_ps(); }
     static reg set1(float x) { return _mm512_set1_ps(x); }
     static reg load(const float* p) { return _mm512_loadu_ps(p); }
