@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "engine/backend/cpu/attention.h"
+#include "engine/backend/cpu/attention_simd.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/kv/kv_storage.h"
@@ -199,4 +200,27 @@ TEST_F(CpuAttention, splittingADecodeRangeDoesNotChangeTheResult)
         const auto many = run(f, 9, 0, level, 4);
         ASSERT_TRUE(worst_error(many, one, f.v_values) <= 1e-5);
     }
+}
+
+// A prefill job's rows fill whole registers where they can (the rows-in-lanes
+// path): a multiple of the group and of the lanes, at least 24 and at most 4
+// registers; otherwise 24 rows rounded down to whole groups.
+TEST(CpuAttentionBlocks, prefillBlocksFillWholeRegistersOfTheKernel)
+{
+    EXPECT_EQ(flash_block_rows(3, 16), 48);   // SmolLM2 on AVX-512: 16 tokens x 3 heads, 3 registers
+    EXPECT_EQ(flash_block_rows(3, 8), 24);    // on AVX2: 8 tokens, 3 registers
+    EXPECT_EQ(flash_block_rows(4, 16), 32);   // Gemma 3: 8 tokens x 4 heads, 2 registers
+    EXPECT_EQ(flash_block_rows(4, 8), 24);
+    EXPECT_EQ(flash_block_rows(1, 16), 32);
+    EXPECT_EQ(flash_block_rows(8, 16), 32);
+    EXPECT_EQ(flash_block_rows(5, 16), 20);   // lcm 80 is over 4 registers: 4 tokens x 5
+    EXPECT_EQ(flash_block_rows(7, 8), 21);    // lcm 56 is over 4 registers of 8
+    EXPECT_EQ(flash_block_rows(3, 1), 24);    // no SIMD kernel
+    EXPECT_EQ(flash_block_rows(32, 8), 32);   // a group over 24 rows: one token
+    for (int group = 1; group <= 16; ++group)
+        for (int width : {1, 8, 16}) {
+            const int rows = flash_block_rows(group, width);
+            EXPECT_EQ(rows % group, 0) << group << " " << width;
+            if (width > 1 && rows % width == 0) EXPECT_LE(rows, 4 * width) << group << " " << width;
+        }
 }
