@@ -67,7 +67,7 @@ void decode_tile(const flash_job& a, const std::uint8_t* head, const std::int64_
                 const std::uint8_t* blk = src + b * 34;
                 std::uint16_t dh;
                 std::memcpy(&dh, blk, 2);
-                const V::reg scale = V::set1(fp16_to_fp32(dh));
+                const V::reg scale = V::set1(_cvtsh_ss(dh));   // F16C, exact like fp16_to_fp32, one instruction
                 const auto* qs = reinterpret_cast<const std::int8_t*>(blk + 2);
                 for (int i = 0; i < 32; i += V::width) V::store(dst + b * 32 + i, V::mul(V::load_q8(qs + i), scale));
             }
