@@ -184,7 +184,8 @@ inline __m512i quants2(const typename wt::block* blk, bool both) {
 // [s[0] x 8, s[1] x 8] (both = false: [s[0] x 8, 0 x 8]).
 inline __m512 scales2(const float* s, bool both) {
     const __m512i idx = _mm512_set_epi32(1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0);
-    const __m128 v = both ? _mm_castpd_ps(_mm_load_sd(reinterpret_cast<const double*>(s))) : _mm_load_ss(s);
+    // Two floats by an unaligned 64-bit load (s need not be 8-byte aligned; _mm_load_sd's double would).
+    const __m128 v = both ? _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s))) : _mm_load_ss(s);
     return _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(v));
 }
 
