@@ -2,10 +2,11 @@
 // CPU attention over the paged KV cache, two paths:
 // - SIMD (AVX2 / AVX-512 levels, f16 and q8_0 caches): attention_simd.h's
 //   tile-streaming job. Tokens of one sequence are cut into blocks of about
-//   24 query rows (flash_block_rows: whole vector registers); each block and KV head is a job that reads its
-//   keys once, in tiles, for all its rows (online softmax, scores and the V
-//   sum fused). A decode token (a block of one) is one job for all its KV
-//   heads, so its tiles read whole cache rows in address order. When there
+//   24 query rows (flash_block_rows: whole vector registers); each block and
+//   KV head is a job that reads its keys once, in tiles, for all its rows
+//   (online softmax, scores and the V sum fused). A decode token (a block
+//   of one) is one job for all its KV heads, so its tiles read whole cache
+//   rows in address order. When there
 //   are too few jobs to keep every thread busy (decode of one long
 //   sequence), each job's key range is split into chunks, claimed by the
 //   threads as they come free, whose partial results are merged here.

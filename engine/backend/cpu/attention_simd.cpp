@@ -24,19 +24,26 @@
 
 namespace kvlens {
 
-flash_job_fn flash_job_kernel(int head_dim) {
+namespace {
+
+// The job for the active level and head size, and its vectors' f32 lanes ({nullptr, 1}: none).
+struct flash_kernel {
+    flash_job_fn job;
+    int width;
+};
+
+flash_kernel flash_kernel_for(int head_dim) {
     const char* level = cpu_kernel_level();
-    if (std::strcmp(level, "avx512") == 0 && head_dim % 64 == 0) return flash_avx512::flash_job_any;
-    if (std::strcmp(level, "avx2") == 0 && head_dim % 32 == 0) return flash_avx2::flash_job_any;
-    return nullptr;
+    if (std::strcmp(level, "avx512") == 0 && head_dim % 64 == 0) return {flash_avx512::flash_job_any, 16};
+    if (std::strcmp(level, "avx2") == 0 && head_dim % 32 == 0) return {flash_avx2::flash_job_any, 8};
+    return {nullptr, 1};
 }
 
-int flash_job_width(int head_dim) {
-    const char* level = cpu_kernel_level();
-    if (std::strcmp(level, "avx512") == 0 && head_dim % 64 == 0) return 16;
-    if (std::strcmp(level, "avx2") == 0 && head_dim % 32 == 0) return 8;
-    return 1;
-}
+}  // namespace
+
+flash_job_fn flash_job_kernel(int head_dim) { return flash_kernel_for(head_dim).job; }
+
+int flash_job_width(int head_dim) { return flash_kernel_for(head_dim).width; }
 
 int flash_block_rows(int group, int width) {
     constexpr int k_min_rows = 24, k_max_registers = 4;
