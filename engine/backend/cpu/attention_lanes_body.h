@@ -179,11 +179,16 @@ void flash_lanes_run(const flash_job& a) {
     const std::int64_t* rows_now = walk.rows_now;
     for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
         const int nk = walk.enter(j0);
-        if (!walk.visible(j0, nk)) continue;   // a tile outside every row's window
+        if (!walk.visible(j0, nk)) {   // a tile outside every row's window
+            walk.prefetch_next(0, KT);
+            continue;
+        }
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
         decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
         decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);
+        walk.prefetch_next(0, KT / 2);   // the next tile's rows in two halves, between the steps
         lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
+        walk.prefetch_next(KT / 2, KT);
         lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
         for (int d0 = 0; d0 < D; d0 += DB) lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, d0);
     }
