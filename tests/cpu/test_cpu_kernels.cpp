@@ -357,9 +357,10 @@ std::vector<matmul_matches_scalar_row> matmul_matches_scalar_rows()
             }
     for (const std::string& l : test::simd_levels()) {
         rows.push_back({l + " Q4_1 wide 1 thread", l, ggml_type::q4_1, 64, 1536, 6, 1});
-        // An odd number of blocks per row (the 512-bit tiles take blocks in pairs).
+        // An odd number of blocks per row (the 512-bit tiles take blocks in
+        // pairs), in decode's tiles (1 and 3 tokens) and prefill's.
         for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0, ggml_type::q5_0, ggml_type::q5_1})
-            for (int nt : {9, 21})
+            for (int nt : {1, 3, 9, 21})
                 rows.push_back({l + " " + type_name(t) + " odd blocks tokens=" + std::to_string(nt), l, t, 10, 32 * 19, nt, 2});
         // Decode's tiles of every height: 38 and 39 rows end in a tile of 2 and of 3.
         for (ggml_type t : {ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_0, ggml_type::q5_0, ggml_type::q5_1})

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "engine/backend/cpu/kernel_tables.h"
@@ -153,9 +154,9 @@ float dot_bf16_512(std::int64_t n, const void* vw, const void* va) {
 }
 
 // ---- 512-bit tiles: two blocks per register --------------------------------------------
-// For prefill (scales pre-converted). Lanes 0..7 of a dpbusd result sum block
-// b, lanes 8..15 block b + 1, so each pair costs dpbusd, convert, multiply and
-// fma per two blocks. Decode tiles (scales read from the blocks) stay 256-bit.
+// Lanes 0..7 of a dpbusd result sum block b, lanes 8..15 block b + 1, so each
+// pair costs dpbusd, convert, multiply and fma per two blocks; for prefill
+// (scales pre-converted, tile512_loop) and decode (tile512_streamed_loop).
 
 // Quants of blocks b and b + 1 (both = false: b only, the upper half zero),
 // bytes in element order per block, made unsigned as in quant_simd.h.
@@ -187,6 +188,12 @@ inline __m512 scales2(const float* s, bool both) {
     // Two floats by an unaligned 64-bit load (s need not be 8-byte aligned; _mm_load_sd's double would).
     const __m128 v = both ? _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s))) : _mm_load_ss(s);
     return _mm512_permutexvar_ps(idx, _mm512_castps128_ps512(v));
+}
+
+// Floats s[0], s[1] in lanes 0, 1 (both = false: s[0], 0), by an unaligned 64-bit load.
+inline __m512 scales2_128(const float* s, bool both) {
+    const __m128 v = both ? _mm_castsi128_ps(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(s))) : _mm_load_ss(s);
+    return _mm512_castps128_ps512(v);
 }
 
 template <class wt, int NR, int NT>
@@ -240,6 +247,92 @@ void tile512_loop(const tile_args& g) {
     }
 }
 
+// The decode form (scales read from the blocks as they stream, each weight
+// byte touched once), two blocks per register like tile512_loop: per pair of
+// blocks the NR rows' first four bytes of both (d, then m for q4_1 / q5_1)
+// are converted from f16 in one instruction, times the two activation
+// scales; each row's dpbusd sums of the pair are converted and added, times
+// its two scales picked by one permute, to 16 lanes. Against the 256-bit
+// streamed loop (quant_simd.h) this halves the instructions per block, which
+// bound decode there. Each (token, row) pair's arithmetic is the same
+// whatever NT, so decode rows batched together give what they give alone.
+template <class wt, int NR, int NT>
+void tile512_streamed_loop(const tile_args& g) {
+    // Row tiles the prefetch runs ahead. SmolLM2's rows are short (360 and
+    // 960 bytes): on Zen 5, tg128 @ d0 one thread 182-197 tok/s at 4-10 tiles
+    // against 164-167 at 2 (the 256-bit loop's distance), alternated.
+    constexpr int k_prefetch_tiles = 6;
+    using wblock = typename wt::block;
+    constexpr bool has_min = wt::has_min;
+    __m512 acc[NT][NR];
+    __m512 msum[NT];   // lane 4r + 2j + 1: the sum over pairs of m_r * s of block b + j (q4_1, q5_1)
+    for (int t = 0; t < NT; ++t) {
+        msum[t] = _mm512_setzero_ps();
+        for (int r = 0; r < NR; ++r) acc[t][r] = _mm512_setzero_ps();
+    }
+    const wblock* wrow[NR];
+    for (int r = 0; r < NR; ++r) wrow[r] = reinterpret_cast<const wblock*>(g.w + r * g.w_stride);
+    // Lanes 4r + 2j of the converted heads hold d_r of block b + j: each row's two scales to its 8 + 8 lanes.
+    __m512i pick[NR];
+    for (int r = 0; r < NR; ++r)
+        pick[r] = _mm512_set_epi32(4 * r + 2, 4 * r + 2, 4 * r + 2, 4 * r + 2, 4 * r + 2, 4 * r + 2, 4 * r + 2, 4 * r + 2,
+                                   4 * r, 4 * r, 4 * r, 4 * r, 4 * r, 4 * r, 4 * r, 4 * r);
+    // Lanes 4r + 2j and 4r + 2j + 1 take float j of a pair (the activation's scales or sums of blocks b, b + 1).
+    const __m512i spread = _mm512_set_epi32(1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0);
+    for (std::int64_t b = 0; b < g.nb; b += 2) {
+        const bool both = b + 1 < g.nb;
+        std::int32_t head[8] = {0, 0, 0, 0, 0, 0, 0, 0};   // int32 2r + j: row r's first four bytes of block b + j
+        __m512i wq[NR];
+        for (int r = 0; r < NR; ++r) {
+            // decode streams the weights once: fetch the pair k_prefetch_tiles row tiles ahead
+            _mm_prefetch(reinterpret_cast<const char*>(wrow[r] + b) + k_prefetch_tiles * NR * g.w_stride, _MM_HINT_T0);
+            std::memcpy(&head[2 * r], &wrow[r][b], 4);
+            if (both) std::memcpy(&head[2 * r + 1], &wrow[r][b + 1], 4);
+            wq[r] = quants2<wt>(wrow[r] + b, both);
+        }
+        // lanes 4r + 2j: d_r of block b + j, 4r + 2j + 1: m_r (types with a min; otherwise unused)
+        // (built from registers: a 32-byte load of the eight 4-byte stores would miss store forwarding)
+        const __m512 dm = _mm512_cvtph_ps(
+            _mm256_set_epi32(head[7], head[6], head[5], head[4], head[3], head[2], head[1], head[0]));
+        for (int t = 0; t < NT; ++t) {
+            const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
+            const __m256i a0 = load256(ab);
+            const __m512i aq = both ? _mm512_inserti64x4(_mm512_castsi256_si512(a0), load256(ab + g.a_block), 1)
+                                    : _mm512_zextsi256_si512(a0);
+            const __m512 sc = _mm512_mul_ps(dm, _mm512_permutexvar_ps(spread, scales2_128(g.ad + t * g.nb + b, both)));
+            if constexpr (has_min)
+                msum[t] = _mm512_fmadd_ps(dm, _mm512_permutexvar_ps(spread, scales2_128(g.as + t * g.nb + b, both)), msum[t]);
+            __m512i start = _mm512_setzero_si512();
+            if constexpr (wt::offset != 0)
+                start = _mm512_sub_epi32(start, _mm512_dpbusd_epi32(_mm512_setzero_si512(),
+                                                                    _mm512_set1_epi8(static_cast<char>(wt::offset)), aq));
+            for (int r = 0; r < NR; ++r) {
+                const __m512i sum = _mm512_dpbusd_epi32(start, wq[r], aq);
+                acc[t][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_permutexvar_ps(pick[r], sc), acc[t][r]);
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t) {
+        alignas(64) float mins[16];
+        if constexpr (has_min) _mm512_store_ps(mins, msum[t]);
+        for (int r = 0; r < NR; ++r) {
+            float y = _mm512_reduce_add_ps(acc[t][r]);
+            if constexpr (has_min) y += mins[4 * r + 1] + mins[4 * r + 3];
+            g.y[t * g.ldy + r] = y;
+        }
+    }
+}
+
+template <class wt, int NR>
+void tile512_streamed_rows(const tile_args& g) {
+    switch (g.nt) {
+    case 4: tile512_streamed_loop<wt, NR, 4>(g); break;
+    case 3: tile512_streamed_loop<wt, NR, 3>(g); break;
+    case 2: tile512_streamed_loop<wt, NR, 2>(g); break;
+    default: tile512_streamed_loop<wt, NR, 1>(g); break;
+    }
+}
+
 template <class wt, int NR>
 void tile512_rows(const tile_args& g) {
     switch (g.nt) {
@@ -252,8 +345,13 @@ void tile512_rows(const tile_args& g) {
 
 template <class wt>
 void tile512(const tile_args& g) {
-    if (!g.wd) {
-        tile_simd<isa_vnni, wt>(g);
+    if (!g.wd) {   // decode: scales read from the blocks
+        switch (g.nr) {
+        case 4: tile512_streamed_rows<wt, 4>(g); break;
+        case 3: tile512_streamed_rows<wt, 3>(g); break;
+        case 2: tile512_streamed_rows<wt, 2>(g); break;
+        default: tile512_streamed_rows<wt, 1>(g); break;
+        }
         return;
     }
     switch (g.nr) {
