@@ -406,7 +406,16 @@ private slots:
                                                  "Summarize this report in one sentence."));
 
         const RunConfig half = experimentConfig(c, 1, {}, Experiment::HalfDocument, {}, {});
-        QCOMPARE(selectedText(doc, half), QStringLiteral("page two\n\npage three"));
+        // Half the document is half its characters: uneven pages are cut at
+        // a space, even ones at the page break.
+        QCOMPARE(selectedText(doc, half), QStringLiteral("page two\n\npage"));
+        const DocumentText even{QStringLiteral("Even"), {QStringLiteral("page AAAA"), QStringLiteral("page BBBB"),
+                                                          QStringLiteral("page CCCC"), QStringLiteral("page DDDD")}};
+        RunConfig all = c;
+        all.firstPage = 1;
+        all.lastPage = 4;
+        QCOMPARE(selectedText(even, experimentConfig(all, 1, {}, Experiment::HalfDocument, {}, {})),
+                 QStringLiteral("page AAAA\n\npage BBBB"));
 
         const RunConfig follow = experimentConfig(c, 1, QStringLiteral("It grew."), Experiment::FollowUp,
                                                   QStringLiteral("By how much?"), {});

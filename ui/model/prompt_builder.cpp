@@ -51,21 +51,31 @@ QString selectedText(const DocumentText& doc, const RunConfig& config)
         return {};
     const int first = std::clamp(config.firstPage, 1, doc.pageCount());
     const int last = std::clamp(config.lastPage, first, doc.pageCount());
-    QStringList pages = doc.pages.mid(first - 1, last - first + 1);
+    const QStringList pages = doc.pages.mid(first - 1, last - first + 1);
+    const QString separator = QStringLiteral("\n\n");
+    QString text = pages.join(separator);
     const double fraction = std::clamp(config.documentFraction, 0.0, 1.0);
-    if (fraction < 1.0 && pages.size() >= 2) {
-        const int keep = std::max(1, int(std::ceil(pages.size() * fraction)));
-        pages = pages.mid(0, keep);
-        return pages.join(QStringLiteral("\n\n"));
+    if (fraction >= 1.0)
+        return text;
+    // A fraction of the text's characters (pages are often uneven: half the
+    // pages can be nearly all of the text), ending at a page break when one
+    // lies within a tenth of the text of the cut, else at a space.
+    const qsizetype target = qsizetype(double(text.size()) * fraction);
+    qsizetype cut = -1;
+    qsizetype pageEnd = 0;
+    for (qsizetype i = 0; i + 1 < pages.size(); ++i) {
+        pageEnd += pages[i].size();
+        if (qAbs(pageEnd - target) * 10 <= text.size() && (cut < 0 || qAbs(pageEnd - target) < qAbs(cut - target)))
+            cut = pageEnd;
+        pageEnd += separator.size();
     }
-    QString text = pages.join(QStringLiteral("\n\n"));
-    if (fraction < 1.0) {
-        qsizetype cut = qsizetype(text.size() * fraction);
+    if (cut < 0) {
+        cut = target;
         const qsizetype space = text.lastIndexOf(QLatin1Char(' '), cut);
         if (space > cut / 2)
             cut = space;
-        text.truncate(cut);
     }
+    text.truncate(cut);
     return text;
 }
 
