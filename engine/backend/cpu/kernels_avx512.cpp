@@ -196,6 +196,23 @@ inline __m512 scales2_128(const float* s, bool both) {
     return _mm512_castps128_ps512(v);
 }
 
+// Token t's activation quants of blocks b and b + 1 (both = false: b only, the upper half zero).
+[[gnu::always_inline]] inline __m512i activation_quants2(const tile_args& g, int t, std::int64_t b, bool both) {
+    const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
+    const __m256i a0 = load256(ab);
+    return both ? _mm512_inserti64x4(_mm512_castsi256_si512(a0), load256(ab + g.a_block), 1) : _mm512_zextsi256_si512(a0);
+}
+
+// The dpbusd start that takes a weight type's offset back out: -offset * (sum
+// of each lane's four activation bytes); zero for types without an offset.
+template <class wt>
+[[gnu::always_inline]] inline __m512i offset_start(__m512i aq) {
+    if constexpr (wt::offset == 0) return _mm512_setzero_si512();
+    else
+        return _mm512_sub_epi32(_mm512_setzero_si512(),
+                                _mm512_dpbusd_epi32(_mm512_setzero_si512(), _mm512_set1_epi8(static_cast<char>(wt::offset)), aq));
+}
+
 template <class wt, int NR, int NT>
 void tile512_loop(const tile_args& g) {
     using wblock = typename wt::block;
@@ -213,15 +230,9 @@ void tile512_loop(const tile_args& g) {
             wd[r] = scales2(g.wd + r * g.nb + b, both);
         }
         for (int t = 0; t < NT; ++t) {
-            const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
-            const __m256i a0 = load256(ab);
-            const __m512i aq = both ? _mm512_inserti64x4(_mm512_castsi256_si512(a0), load256(ab + g.a_block), 1)
-                                    : _mm512_zextsi256_si512(a0);
+            const __m512i aq = activation_quants2(g, t, b, both);
             const __m512 ad = scales2(g.ad + t * g.nb + b, both);
-            __m512i start = _mm512_setzero_si512();
-            if constexpr (wt::offset != 0)
-                start = _mm512_sub_epi32(start, _mm512_dpbusd_epi32(_mm512_setzero_si512(),
-                                                                    _mm512_set1_epi8(static_cast<char>(wt::offset)), aq));
+            const __m512i start = offset_start<wt>(aq);
             for (int r = 0; r < NR; ++r) {
                 const __m512i sum = _mm512_dpbusd_epi32(start, wq[r], aq);
                 acc[t][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(wd[r], ad), acc[t][r]);
@@ -295,17 +306,11 @@ void tile512_streamed_loop(const tile_args& g) {
         const __m512 dm = _mm512_cvtph_ps(
             _mm256_set_epi32(head[7], head[6], head[5], head[4], head[3], head[2], head[1], head[0]));
         for (int t = 0; t < NT; ++t) {
-            const std::uint8_t* ab = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
-            const __m256i a0 = load256(ab);
-            const __m512i aq = both ? _mm512_inserti64x4(_mm512_castsi256_si512(a0), load256(ab + g.a_block), 1)
-                                    : _mm512_zextsi256_si512(a0);
+            const __m512i aq = activation_quants2(g, t, b, both);
             const __m512 sc = _mm512_mul_ps(dm, _mm512_permutexvar_ps(spread, scales2_128(g.ad + t * g.nb + b, both)));
             if constexpr (has_min)
                 msum[t] = _mm512_fmadd_ps(dm, _mm512_permutexvar_ps(spread, scales2_128(g.as + t * g.nb + b, both)), msum[t]);
-            __m512i start = _mm512_setzero_si512();
-            if constexpr (wt::offset != 0)
-                start = _mm512_sub_epi32(start, _mm512_dpbusd_epi32(_mm512_setzero_si512(),
-                                                                    _mm512_set1_epi8(static_cast<char>(wt::offset)), aq));
+            const __m512i start = offset_start<wt>(aq);
             for (int r = 0; r < NR; ++r) {
                 const __m512i sum = _mm512_dpbusd_epi32(start, wq[r], aq);
                 acc[t][r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_permutexvar_ps(pick[r], sc), acc[t][r]);
