@@ -120,26 +120,55 @@ inline void tile_scores(const float* qr, const float* kbuf, int D, int lo, int h
     for (int kk = hi + 1; kk < KT; ++kk) s[kk] = -INFINITY;
 }
 
-// Decode's scores over an f16 cache, read straight from the cache, for 4
-// keys (tile indices k0..k0+3, clamped to nk - 1; the caller masks past nk):
+// One cache row's elements d..d+C*W-1 of one head as f32, into v (C
+// registers): f16 converted, q8_0 (blocks of an f16 scale and 32 int8)
+// widened and times its block's scale, the same f32 values decode_tile
+// writes. row: the head's bytes in that row; d a multiple of C * W, so a
+// block starts at every (32 / W)-th register and at the first.
+template <kv_dtype DT, int C>
+[[gnu::always_inline]] inline void load_row_chunk(const std::uint8_t* row, int d, V::reg* v) {
+    constexpr int W = V::width;
+    if constexpr (DT == kv_dtype::f16) {
+        const auto* h = reinterpret_cast<const std::uint16_t*>(row) + d;
+        for (int j = 0; j < C; ++j) v[j] = V::load_h(h + j * W);
+    } else {
+        constexpr int per_block = 32 / W;
+        V::reg scale = V::zero();
+        for (int j = 0; j < C; ++j) {
+            const int at = d + j * W;
+            const std::uint8_t* blk = row + (at / 32) * 34;
+            if (j % per_block == 0) {
+                std::uint16_t dh;
+                std::memcpy(&dh, blk, 2);
+                scale = V::set1(_cvtsh_ss(dh));   // F16C, exact like fp16_to_fp32
+            }
+            v[j] = V::mul(V::load_q8(reinterpret_cast<const std::int8_t*>(blk + 2) + at % 32), scale);
+        }
+    }
+}
+
+// Decode's scores read straight from the cache (f16 or q8_0), for 4 keys
+// (tile indices k0..k0+3, clamped to nk - 1; the caller masks past nk):
 // rows r < NR (query rows of one KV head, each D floats at q + r * D) into s
-// (NR, KT), scaled. Each key's f16 row is converted once for all NR rows
+// (NR, KT), scaled. Each key's row is converted once for all NR rows
 // (NR * 4 accumulators in registers) and no f32 tile is stored (a decode
-// tile's keys serve only its group's few rows).
-template <int NR>
+// tile's keys serve only its group's few rows). 32 elements of each key per
+// step: one q8_0 block, one scale.
+template <kv_dtype DT, int NR>
 inline void scores_direct4(const float* q, const std::uint8_t* head, const std::int64_t* rows, std::int64_t row_bytes,
                            int D, int k0, int nk, float scale, float* s) {
-    constexpr int W = V::width, NK = 4;
-    const std::uint16_t* kr[NK];
-    for (int j = 0; j < NK; ++j)
-        kr[j] = reinterpret_cast<const std::uint16_t*>(head + rows[std::min(k0 + j, nk - 1)] * row_bytes);
+    constexpr int W = V::width, NK = 4, C = 32 / W;
+    const std::uint8_t* kr[NK];
+    for (int j = 0; j < NK; ++j) kr[j] = head + rows[std::min(k0 + j, nk - 1)] * row_bytes;
     V::reg acc[NR][NK];
     for (int r = 0; r < NR; ++r)
         for (int j = 0; j < NK; ++j) acc[r][j] = V::zero();
-    for (int d = 0; d < D; d += W) {
+    for (int d = 0; d < D; d += 32) {
         for (int j = 0; j < NK; ++j) {
-            const V::reg kv = V::load_h(kr[j] + d);
-            for (int r = 0; r < NR; ++r) acc[r][j] = V::fmadd(kv, V::load(q + r * D + d), acc[r][j]);
+            V::reg kv[C];
+            load_row_chunk<DT, C>(kr[j], d, kv);
+            for (int c = 0; c < C; ++c)
+                for (int r = 0; r < NR; ++r) acc[r][j] = V::fmadd(kv[c], V::load(q + r * D + d + c * W), acc[r][j]);
         }
     }
     const __m128 vscale = _mm_set1_ps(scale);
@@ -151,6 +180,7 @@ inline void scores_direct4(const float* q, const std::uint8_t* head, const std::
 // at a time across all heads, so each cache row is read whole and in address
 // order; then keys outside lo..hi (one token: every row sees the same keys)
 // and past nk masked.
+template <kv_dtype DT>
 inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head, std::int64_t head_bytes,
                                const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int lo, int hi,
                                float scale, float* s, int H, int R, const tile_walk& walk) {
@@ -161,9 +191,9 @@ inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head,
             const std::uint8_t* head = k_first_head + h * head_bytes;
             float* sh = s + h * R * KT;
             int r = 0;
-            for (; r + 3 <= R && R != 4; r += 3) scores_direct4<3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-            for (; r + 2 <= R; r += 2) scores_direct4<2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-            if (r < R) scores_direct4<1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+            for (; r + 3 <= R && R != 4; r += 3) scores_direct4<DT, 3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+            for (; r + 2 <= R; r += 2) scores_direct4<DT, 2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+            if (r < R) scores_direct4<DT, 1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
         }
     }
     hi = std::min(hi, nk - 1);
@@ -223,7 +253,7 @@ inline void accumulate_values(float* o, const float* p, const float* corr, const
 }
 
 // accumulate_values_direct's loop, C registers of each row per pass over the keys.
-template <int NR, int C>
+template <kv_dtype DT, int NR, int C>
 inline void accumulate_values_direct_chunks(float* o, const float* p, const float* corr, const std::uint8_t* head,
                                             const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
     constexpr int W = V::width;
@@ -234,9 +264,8 @@ inline void accumulate_values_direct_chunks(float* o, const float* p, const floa
             for (int j = 0; j < C; ++j) x[i][j] = V::mul(V::load(o + i * D + d0 + j * W), c);
         }
         for (int kk = 0; kk < nk; ++kk) {
-            const auto* h = reinterpret_cast<const std::uint16_t*>(head + rows[kk] * row_bytes) + d0;
             V::reg v[C];
-            for (int j = 0; j < C; ++j) v[j] = V::load_h(h + j * W);
+            load_row_chunk<DT, C>(head + rows[kk] * row_bytes, d0, v);
             for (int i = 0; i < NR; ++i) {
                 const V::reg w = V::set1(p[i * KT + kk]);
                 for (int j = 0; j < C; ++j) x[i][j] = V::fmadd(w, v[j], x[i][j]);
@@ -263,23 +292,24 @@ constexpr int values_direct_registers() {
     return most >= 4 ? 4 : 2;
 }
 
-template <int NR>
+template <kv_dtype DT, int NR>
 inline void accumulate_values_direct(float* o, const float* p, const float* corr, const std::uint8_t* head,
                                      const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
     // The kernel takes head sizes of multiples of 4 W, so C = 2 or 4 registers divide them.
-    accumulate_values_direct_chunks<NR, values_direct_registers<NR>()>(o, p, corr, head, rows, row_bytes, D, nk);
+    accumulate_values_direct_chunks<DT, NR, values_direct_registers<NR>()>(o, p, corr, head, rows, row_bytes, D, nk);
 }
 
 // All R rows of one head through accumulate_values_direct, up to 4 at a time.
+template <kv_dtype DT>
 inline void accumulate_values_direct_rows(float* o, const float* p, const float* corr, const std::uint8_t* head,
                                           const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int R) {
     int r = 0;
     for (; r + 4 <= R && R != 6; r += 4)   // 6 rows go as 3 + 3
-        accumulate_values_direct<4>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+        accumulate_values_direct<DT, 4>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
     for (; r + 3 <= R; r += 3)
-        accumulate_values_direct<3>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
-    if (R - r == 2) accumulate_values_direct<2>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
-    if (R - r == 1) accumulate_values_direct<1>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+        accumulate_values_direct<DT, 3>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+    if (R - r == 2) accumulate_values_direct<DT, 2>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+    if (R - r == 1) accumulate_values_direct<DT, 1>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
 }
 
 #include "engine/backend/cpu/attention_lanes_body.h"
@@ -295,15 +325,16 @@ void flash_job_run(const flash_job& a) {
     float* vbuf = kbuf + KT * D;          // (KT, D) the same head's values, f32
     float* pbuf = vbuf + KT * D;          // (RT, KT) the scores, then probabilities (prefill: one head's R rows)
     float* corr = pbuf + RT * KT;         // (RT) each row's rescale factor for this tile
-    // Decode (one token) of an f16 cache: keys and values read straight
-    // from the cache, the scores of every head 4 keys at a time (whole rows in
-    // address order), no f32 tile stored (at d4096, one thread, SmolLM2's
-    // geometry: 88-93 ns per (key, KV head) from memory against 98-102 with
-    // a decoded K tile, 53 against 68 from L3). Prefill: decoded K and V
-    // tiles that the block's many rows share. A q8_0 decode keeps the decoded
-    // tiles too: a direct value sum with its per-chunk scales was slower
-    // (0.95-1.08 ms against 0.93-0.94 ms per layer at d4096, one thread).
-    const bool direct = DT == kv_dtype::f16 && a.n_tok == 1;
+    // Decode (one token): keys and values read straight from the cache (f16
+    // or q8_0), the scores of every head 4 keys at a time (whole rows in
+    // address order), no f32 tile stored. At d4096, one thread, SmolLM2's
+    // geometry, Zen 5: f16 88-93 ns per (key, KV head) from memory against
+    // 98-102 with a decoded K tile (Xeon); q8_0 12-16 ns against 20-21 with
+    // direct scores and a decoded V tile, 21-26 with both tiles decoded (the
+    // direct q8_0 value sum lost on the Xeon, 0.95-1.08 against 0.93-0.94 ms
+    // per layer, and wins on Zen 5). Prefill: decoded K and V tiles that the
+    // block's many rows share.
+    const bool direct = a.n_tok == 1;
     // A prefill block whose rows fill whole registers: the rows-in-lanes job.
     if (!direct && !lanes_disabled() && flash_lanes_any<DT>(a)) return;
 
@@ -329,11 +360,11 @@ void flash_job_run(const flash_job& a) {
         }
         if (direct) {   // one token: every row sees the same keys lo..hi of the tile
             const int lo = std::max(a.first[0], j0) - j0, hi = std::min(a.last[0], j0 + nk - 1) - j0;
-            tile_scores_direct(qbuf, a.k_layer + a.head_offset, a.head_bytes, rows_now, a.row_bytes, D, nk, lo, hi,
+            tile_scores_direct<DT>(qbuf, a.k_layer + a.head_offset, a.head_bytes, rows_now, a.row_bytes, D, nk, lo, hi,
                                a.scale, pbuf, a.n_heads, R, walk);
             for (int r = 0; r < RT; ++r) corr[r] = online_softmax(pbuf + r * KT, lo, hi, a.m[r], a.l[r]);
             for (int h = 0; h < a.n_heads; ++h)
-                accumulate_values_direct_rows(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
+                accumulate_values_direct_rows<DT>(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
                                               a.v_layer + a.head_offset + h * a.head_bytes, rows_now, a.row_bytes, D, nk, R);
             continue;
         }
