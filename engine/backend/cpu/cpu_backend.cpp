@@ -18,6 +18,7 @@
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/matmul_rows8.h"
+#include "engine/backend/cpu/rows16.h"
 #include "engine/backend/cpu/rows8.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/ops.h"
@@ -181,11 +182,16 @@ status cpu_backend::place_weights() {
     weight_copy_ = huge_page_buffer::allocate(total);
     if (!weight_copy_) return {};   // keep reading from the file mapping
     std::uint8_t* at = weight_copy_.data();
-    // q4_0 / q4_1 matrices are regrouped into the rows8 layout where it is
-    // the faster one (rows8.h); the others are copied as they are.
+    // q4_0 / q4_1 (and q8_0) matrices are regrouped into the rows16 layout
+    // on AVX-512 without AMX (rows16.h) and the rows8 layout on AVX2
+    // (rows8.h), where those are the faster ones; the others are copied as they are.
     auto place = [&](weight_view& v) {
         const std::size_t n = static_cast<std::size_t>(v.row_bytes * v.n_out);
-        if (rows8_applies(v)) {
+        if (rows16_applies(v)) {
+            repack_rows16(v, at);
+            rows8_widest_ = std::max(rows8_widest_, v.n_in);
+            v.layout = weight_layout::rows16;
+        } else if (rows8_applies(v)) {
             repack_rows8(v, at);
             rows8_widest_ = std::max(rows8_widest_, v.n_in);
             v.layout = weight_layout::rows8;

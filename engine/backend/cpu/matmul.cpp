@@ -254,7 +254,7 @@ tile_fn tile_kernel_for(ggml_type t) {
 }
 
 std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
-    if (w.layout == weight_layout::rows8) return rows8_scratch_bytes(w.n_in, n_tokens);
+    if (w.layout != weight_layout::rows) return rows8_scratch_bytes(w.n_in, n_tokens);
     const weight_kernels* k = kernels_for(w.type);
     if (!k) return 0;
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
@@ -268,7 +268,7 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
     const weight_kernels* k = kernels_for(w.type);
     if (n_tokens <= 0) return;
     if (kernel_tokens <= 0) kernel_tokens = n_tokens;
-    if (w.layout == weight_layout::rows8) {
+    if (w.layout != weight_layout::rows) {   // rows8 or rows16
         matmul_rows8(&w, &y, 1, x, n_tokens, pool, scratch);
         return;
     }
@@ -311,7 +311,7 @@ void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const flo
     bool same = n_mats >= 1 && n_mats <= 3;
     for (int m = 1; same && m < n_mats; ++m)
         same = ws[m].type == ws[0].type && ws[m].n_in == ws[0].n_in && ws[m].layout == ws[0].layout;
-    if (same && ws[0].layout == weight_layout::rows8 && n_tokens > 0) {
+    if (same && ws[0].layout != weight_layout::rows && n_tokens > 0) {
         matmul_rows8(ws, ys, n_mats, x, n_tokens, pool, scratch);
         return;
     }

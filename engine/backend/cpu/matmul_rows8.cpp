@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matrix products of rows8 matrices (rows8.h): the activation rows are
-// quantized and expanded for the kernel once, then the 8-row groups of every
-// matrix of the call are split across the threads in one job. A thread walks
-// the tokens in chunks whose expanded activations stay in its L2 cache, and
-// within a chunk each group against the tokens 4 at a time, so a group's
-// weights are read from memory once per chunk (once in decode).
+// Matrix products of rows8 and rows16 matrices (rows8.h, rows16.h): the
+// activation rows are quantized (and, for rows8, expanded) for the kernel
+// once, then the row groups of every matrix of the call are split across the
+// threads in one job. A thread walks the tokens in chunks whose activations
+// stay in its L2 cache, and within a chunk each group against the tokens 4
+// at a time, so a group's weights are read from memory once per chunk (once
+// in decode).
 #include "engine/backend/cpu/matmul_rows8.h"
 
 #include <algorithm>
 #include <functional>
 
 #include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/rows16.h"
 #include "engine/backend/cpu/rows8.h"
+#include "engine/quant/quant_blocks.h"
 
 namespace kvlens {
 
@@ -24,19 +27,19 @@ constexpr std::int64_t k_chunk_bytes = 256 * 1024;
 
 // Scratch layout, bytes from the start of scratch.act:
 //   q:   (n_tokens, q_row) quantized activation rows (q8_1 or q8_0 blocks)
-//   a:   (n_tokens, nb * 256) broadcast activation quants
+//   a:   (n_tokens, nb * 256) broadcast activation quants (rows8 only)
 //   ad:  (n_tokens, nb) f32 block scales
 //   as:  (n_tokens, nb) f32 block sums (q8_1) or int32 quant sums (q8_0)
 struct rows8_layout {
     std::int64_t nb, q_row, a, ad, as, total;
 };
 
-rows8_layout layout_for(ggml_type act_type, std::int64_t n_in, std::int64_t n_tokens) {
+rows8_layout layout_for(ggml_type act_type, std::int64_t n_in, std::int64_t n_tokens, bool expanded) {
     rows8_layout l;
     l.nb = n_in / 32;
     l.q_row = row_bytes(act_type, n_in);
     l.a = align64(n_tokens * l.q_row);
-    l.ad = l.a + align64(n_tokens * l.nb * k_rows8_act_block_bytes);
+    l.ad = l.a + (expanded ? align64(n_tokens * l.nb * k_rows8_act_block_bytes) : 0);
     l.as = l.ad + align64(n_tokens * l.nb * 4);
     l.total = l.as + align64(n_tokens * l.nb * 4);
     return l;
@@ -45,20 +48,23 @@ rows8_layout layout_for(ggml_type act_type, std::int64_t n_in, std::int64_t n_to
 }  // namespace
 
 std::int64_t rows8_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens) {
-    return layout_for(ggml_type::q8_1, n_in, n_tokens).total;   // q8_1 rows are the larger
+    return layout_for(ggml_type::q8_1, n_in, n_tokens, true).total;   // q8_1 rows and expansion: the larger
 }
 
 void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
                   thread_pool& pool, matmul_scratch& scratch) {
     const weight_view& w0 = ws[0];
-    const ggml_type at = kernels_for(w0.type)->vec_dot_type;   // q8_1 for q4_1, q8_0 for q4_0
+    const bool r16 = w0.layout == weight_layout::rows16;   // quants read in place, 16 rows a group
+    const std::int64_t group = r16 ? k_rows16_group : k_rows8_group;
+    const ggml_type at = kernels_for(w0.type)->vec_dot_type;   // q8_1 for q4_1, q8_0 for q4_0 and q8_0
     const bool q8_1 = at == ggml_type::q8_1;
     const from_float_fn quantize = from_float_for(at);
-    const rows8_fn kernel = rows8_kernel_for(w0.type);
-    const rows8_layout L = layout_for(at, w0.n_in, n_tokens);
+    const rows8_fn kernel = r16 ? rows16_kernel_for(w0.type) : rows8_kernel_for(w0.type);
+    const rows8_layout L = layout_for(at, w0.n_in, n_tokens, !r16);
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
     std::uint8_t* base = scratch.act.data();
-    const std::int64_t a_row = L.nb * k_rows8_act_block_bytes;
+    const std::int64_t a_row = r16 ? L.q_row : L.nb * k_rows8_act_block_bytes;   // kernel bytes per token
+    const std::uint8_t* a_first = r16 ? base : base + L.a;
     float* ad = reinterpret_cast<float*>(base + L.ad);
     float* as = reinterpret_cast<float*>(base + L.as);
     auto* aq_sum = reinterpret_cast<std::int32_t*>(base + L.as);
@@ -67,8 +73,10 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         for (std::int64_t t = t0; t < t1; ++t) {
             std::uint8_t* q = base + t * L.q_row;
             quantize(x + t * w0.n_in, q, w0.n_in);
-            rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row, ad + t * L.nb, q8_1 ? as + t * L.nb : nullptr,
-                                     q8_1 ? nullptr : aq_sum + t * L.nb);
+            float* as_t = q8_1 ? as + t * L.nb : nullptr;
+            std::int32_t* sum_t = q8_1 ? nullptr : aq_sum + t * L.nb;
+            if (r16) rows16_activation_scalars(at, q, L.nb, ad + t * L.nb, as_t, sum_t);
+            else rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row, ad + t * L.nb, as_t, sum_t);
         }
     };
     if (n_tokens < 4) prepare(0, n_tokens);
@@ -76,10 +84,12 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
 
     // The groups of all matrices, numbered one after another.
     std::int64_t groups_before[4] = {0, 0, 0, 0};
-    for (int m = 0; m < n_mats; ++m) groups_before[m + 1] = groups_before[m] + ws[m].n_out / k_rows8_group;
+    for (int m = 0; m < n_mats; ++m) groups_before[m + 1] = groups_before[m] + ws[m].n_out / group;
     const std::int64_t n_groups = groups_before[n_mats];
     const std::int64_t chunk = std::max<std::int64_t>(k_rows8_tokens, k_chunk_bytes / a_row / k_rows8_tokens * k_rows8_tokens);
     // Jobs go to the pool by reference (no std::function copy of the captures).
+    // Fixed shares: threads claiming smaller pieces from a shared counter
+    // decoded 2-7 % slower on 2 cores (Zen 5), alternated.
     const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_groups + nth - 1) / nth;
         const std::int64_t g0 = std::min(n_groups, per * ith);
@@ -87,6 +97,8 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         rows8_args g;
         g.nb = L.nb;
         g.a_stride = a_row;
+        g.a_block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);
+        g.a_qs = q8_1 ? 4 : 2;
         g.a_scalars = L.nb;
         for (std::int64_t c0 = 0; c0 < n_tokens; c0 += chunk) {
             const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
@@ -94,12 +106,12 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
             for (std::int64_t gi = g0; gi < g1; ++gi) {
                 while (gi >= groups_before[m + 1]) ++m;
                 const weight_view& w = ws[m];
-                const std::int64_t r0 = (gi - groups_before[m]) * k_rows8_group;
+                const std::int64_t r0 = (gi - groups_before[m]) * group;
                 g.w = w.data + r0 * w.row_bytes;
                 g.ldy = w.n_out;
                 for (std::int64_t t0 = c0; t0 < c1; t0 += k_rows8_tokens) {
                     g.nt = static_cast<int>(std::min<std::int64_t>(k_rows8_tokens, c1 - t0));
-                    g.a = base + L.a + t0 * a_row;
+                    g.a = a_first + t0 * a_row;
                     g.ad = ad + t0 * L.nb;
                     g.as = q8_1 ? as + t0 * L.nb : nullptr;
                     g.aq_sum = q8_1 ? nullptr : aq_sum + t0 * L.nb;

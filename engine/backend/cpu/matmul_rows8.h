@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matrix products of matrices in the rows8 layout (rows8.h), which matmul()
-// and matmul_group() hand over to; one kernel for every number of tokens.
+// Matrix products of matrices in the rows8 or rows16 layout (rows8.h,
+// rows16.h), which matmul() and matmul_group() hand over to; one kernel for
+// every number of tokens.
 #pragma once
 
 #include <cstdint>
@@ -10,11 +11,11 @@
 namespace kvlens {
 
 // y_m (n_tokens, ws[m].n_out) f32 = x (n_tokens, n_in) f32 times ws[m]
-// transposed, for up to 3 rows8 matrices of one type and input width.
+// transposed, for up to 3 matrices of one type, input width and layout (rows8 or rows16).
 void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
                   thread_pool& pool, matmul_scratch& scratch);
 
-// Bytes of scratch matmul_rows8 needs for n_tokens rows of n_in elements.
+// Bytes of scratch matmul_rows8 needs for n_tokens rows of n_in elements (either layout).
 std::int64_t rows8_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens);
 
 }  // namespace kvlens

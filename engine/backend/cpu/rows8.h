@@ -38,12 +38,15 @@ bool rows8_applies(const weight_view& w);
 // Writes w's n_out * row_bytes bytes in the rows8 layout to dst (as many bytes).
 void repack_rows8(const weight_view& w, std::uint8_t* dst);
 
-// One kernel call: one group of 8 rows against nt tokens.
+// One kernel call: one group of rows (8 here, 16 in rows16.h) against nt tokens.
 struct rows8_args {
     std::int64_t nb = 0;                     // 32-element blocks per row
     const std::uint8_t* w = nullptr;         // the group's nb group blocks
-    const std::uint8_t* a = nullptr;         // (nt, nb, 8, 32) activation quants, 4 at a time broadcast to 32 bytes
-    std::int64_t a_stride = 0;               // bytes between tokens in a (nb * 256)
+    const std::uint8_t* a = nullptr;         // rows8: (nt, nb, 8, 32) activation quants, 4 at a time broadcast to
+                                             // 32 bytes; rows16: the nt quantized activation rows
+    std::int64_t a_stride = 0;               // bytes between tokens in a (rows8: nb * 256)
+    std::int64_t a_block = 0;                // rows16: bytes between blocks of a token in a
+    std::int64_t a_qs = 0;                   // rows16: bytes from a block's start to its quants
     const float* ad = nullptr;               // (nt, nb) f32 activation block scales d
     const float* as = nullptr;               // q4_1: (nt, nb) f32 activation block sums s = d * sum(q)
     const std::int32_t* aq_sum = nullptr;    // q4_0: (nt, nb) the sum of each activation block's quants

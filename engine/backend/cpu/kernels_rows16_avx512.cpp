@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: Apache-2.0
+// AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
+// q4_0 / q4_1 / q8_0 rows against up to 4 tokens. Per group block, the 16
+// rows' quants are loaded once (q4: 4 loads unpacked to low and high
+// nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
+// broadcast 4 at a time from its quantized row (two chains, added) give
+// every row's exact block sum in int32 lane r, and one convert and one
+// multiply-add per (token, block) scale all 16 rows. Compiled for AVX-512 by
+// a target pragma only, like kernels_avx512.cpp; called only where
+// rows16_applies() said that level is active.
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "engine/backend/cpu/rows16.h"
+#include "engine/quant/quant_blocks.h"
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512bw,avx512vl,avx512dq,avx512vnni,avx2,fma,f16c")
+// GCC 12's avx512fintrin.h conversions trip these on _mm512_undefined_*.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+namespace kvlens {
+namespace {
+
+inline __m512i load512(const std::uint8_t* p) { return _mm512_loadu_si512(p); }
+inline __m512 load_f16x16(const std::uint8_t* p) {
+    return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+// Four activation quants (bytes p .. p + 3) in every 32-bit lane; dpbusd takes it as a memory broadcast.
+inline __m512i quad(const std::uint8_t* p) {
+    std::int32_t v;
+    std::memcpy(&v, p, 4);
+    return _mm512_set1_epi32(v);
+}
+
+enum class weights { q4_0, q4_1, q8_0 };
+
+template <weights W>
+struct group_block_shape {
+    static constexpr bool q8 = W == weights::q8_0;
+    static constexpr bool has_min = W == weights::q4_1;
+    static constexpr int quads = q8 ? 8 : 4;                   // 64-byte quant registers per group block
+    static constexpr int scale_bytes = has_min ? 64 : 32;
+    static constexpr int bytes = scale_bytes + 64 * quads;     // 288, 320, 544
+    // What the stored quants' offset adds per unit of sum(activation quants):
+    // q4_0's nibble is q + 8, q8_0's byte q + 128; q4_1's min is its own term.
+    static constexpr int offset = W == weights::q4_0 ? 8 : W == weights::q8_0 ? 128 : 0;
+};
+
+// y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q4_1).
+template <weights W, int NT>
+void rows16_loop(const rows8_args& g) {
+    using shape = group_block_shape<W>;
+    constexpr int lines = (shape::bytes + 63) / 64;
+    const __m512i low4 = _mm512_set1_epi8(0x0F);
+    __m512 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    for (std::int64_t b = 0; b < g.nb; ++b, blk += shape::bytes) {
+        // Decode streams each group block once: fetch its lines 4 group blocks ahead.
+        for (int i = 0; i < lines; ++i) _mm_prefetch(reinterpret_cast<const char*>(blk) + 4 * shape::bytes + 64 * i, _MM_HINT_T0);
+        const __m512 d16 = load_f16x16(blk);
+        __m512i wq[8];   // q4: [0, 4) low nibbles (elements 4 j ..), [4, 8) high (16 + 4 j ..); q8_0: the 8 registers
+        if constexpr (shape::q8) {
+            for (int j = 0; j < 8; ++j) wq[j] = load512(blk + shape::scale_bytes + 64 * j);
+        } else {
+            for (int j = 0; j < 4; ++j) {
+                const __m512i v = load512(blk + shape::scale_bytes + 64 * j);
+                wq[j] = _mm512_and_si512(v, low4);
+                wq[4 + j] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+            }
+        }
+        for (int t = 0; t < NT; ++t) {
+            const std::int64_t at = t * g.a_scalars + b;
+            const std::uint8_t* a = g.a + t * g.a_stride + b * g.a_block + g.a_qs;
+            // q4: wq[j] meets activation bytes 4 j (j < 4) and 16 + 4 (j - 4); q8_0: 4 j. Either way 4 j.
+            __m512i s0 = shape::offset ? _mm512_set1_epi32(-shape::offset * g.aq_sum[at]) : _mm512_setzero_si512();
+            __m512i s1 = _mm512_setzero_si512();
+            for (int j = 0; j < 8; j += 2) {
+                s0 = _mm512_dpbusd_epi32(s0, wq[j], quad(a + 4 * j));
+                s1 = _mm512_dpbusd_epi32(s1, wq[j + 1], quad(a + 4 * j + 4));
+            }
+            const __m512i s = _mm512_add_epi32(s0, s1);
+            acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), _mm512_mul_ps(d16, _mm512_set1_ps(g.ad[at])), acc[t]);
+            if constexpr (shape::has_min) acc[t] = _mm512_fmadd_ps(load_f16x16(blk + 32), _mm512_set1_ps(g.as[at]), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+template <weights W>
+void rows16_dispatch(const rows8_args& g) {
+    switch (g.nt) {
+    case 4: rows16_loop<W, 4>(g); break;
+    case 3: rows16_loop<W, 3>(g); break;
+    case 2: rows16_loop<W, 2>(g); break;
+    default: rows16_loop<W, 1>(g); break;
+    }
+}
+
+}  // namespace
+
+rows8_fn rows16_kernel_for(ggml_type t) {
+    switch (t) {
+    case ggml_type::q4_0: return rows16_dispatch<weights::q4_0>;
+    case ggml_type::q4_1: return rows16_dispatch<weights::q4_1>;
+    case ggml_type::q8_0: return rows16_dispatch<weights::q8_0>;
+    default: return nullptr;
+    }
+}
+
+void rows16_activation_scalars(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, float* ad, float* as,
+                               std::int32_t* aq_sum) {
+    const bool q8_1 = act_type == ggml_type::q8_1;
+    const std::int64_t block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);
+    const int qs_at = q8_1 ? 4 : 2;
+    for (std::int64_t b = 0; b < nb; ++b) {
+        const std::uint8_t* blk = q + b * block;
+        std::uint16_t h;
+        std::memcpy(&h, blk, 2);
+        ad[b] = _cvtsh_ss(h);
+        if (q8_1) {
+            std::memcpy(&h, blk + 2, 2);
+            as[b] = _cvtsh_ss(h);
+        }
+        if (aq_sum) {
+            const auto* qs = reinterpret_cast<const std::int8_t*>(blk + qs_at);
+            std::int32_t sum = 0;
+            for (int i = 0; i < 32; ++i) sum += qs[i];
+            aq_sum[b] = sum;
+        }
+    }
+}
+
+}  // namespace kvlens
+
+#pragma GCC diagnostic pop
+#pragma GCC pop_options

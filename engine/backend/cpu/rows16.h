@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: Apache-2.0
+// The rows16 weight layout: q4_0, q4_1 and q8_0 matrices regrouped, when the
+// CPU backend copies the weights in, so that one 64-byte load holds four
+// quants of each of 16 rows, one per 32-bit lane. One VNNI dpbusd of such a
+// register against four activation quants broadcast from memory then adds
+// every row's partial dot product in its own lane: a block of 16 rows costs
+// 8 dpbusd (q4: after an and / shift-and unpack of 4 loads; q8_0: 8 loads),
+// one convert and one multiply-add per token, and no horizontal sums, where
+// the file's row order costs about 12 instructions per row and block
+// (unpacking, gathering each row's scales, a sum per row at the end). That
+// bounded decode on AVX-512 below the memory's read rate (Zen 5: the q4_1
+// tiles streamed 17-18 GB/s per thread against a 24 GB/s probe). Decode and
+// prefill run the same kernel, so a row's numbers never depend on how many
+// tokens are computed with it.
+//
+// A group of 16 rows (rows 16g .. 16g + 15) stores its blocks one after
+// another; group block b (16 x the file's block bytes, the same total) is
+//   q4_0: d[16] f16 (32 bytes), qs (256 bytes)
+//   q4_1: d[16] f16 (32 bytes), m[16] f16 (32 bytes), qs (256 bytes)
+//   q8_0: d[16] f16 (32 bytes), qs (512 bytes)
+// with row r's d (and m) of block b at index r, and qs byte 64 j + 4 r + i
+// (i < 4) = byte 4 j + i of row r's block b (j < 4 for q4, j < 8 for q8_0).
+// q4 bytes keep the file's nibbles (low: elements 4 j + i, high: 16 + 4 j +
+// i); q8_0 bytes are stored plus 128 (the quant xor 0x80) so that they are
+// dpbusd's unsigned operand; the kernel takes 128 x sum(activation) back out.
+#pragma once
+
+#include <cstdint>
+
+#include "engine/backend/cpu/rows8.h"
+#include "engine/model/weight_view.h"
+
+namespace kvlens {
+
+constexpr int k_rows16_group = 16;   // rows per group
+
+// The matrix is q4_0, q4_1 or q8_0 in the file's layout, n_out a multiple of
+// 16, the active kernel level AVX-512 (with VNNI) and AMX not in use (its
+// prefill reads the file's rows); false when KVLENS_NO_ROWS16 is set (to
+// compare layouts).
+bool rows16_applies(const weight_view& w);
+
+// Writes w's n_out * row_bytes bytes in the rows16 layout to dst (as many bytes).
+void repack_rows16(const weight_view& w, std::uint8_t* dst);
+
+// The AVX-512 VNNI kernel for a rows16 matrix of this type
+// (kernels_rows16_avx512.cpp). Its rows8_args read the activation quants in
+// place: a = token 0's quantized row, a_stride bytes per token, a_block bytes
+// per block, the quants a_qs bytes into each block.
+rows8_fn rows16_kernel_for(ggml_type weight_type);
+
+// One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0 and
+// q8_0) of nb blocks: its f32 scales ad, f32 sums as (q8_1) and the integer
+// quant sums aq_sum (q8_0).
+void rows16_activation_scalars(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, float* ad, float* as,
+                               std::int32_t* aq_sum);
+
+}  // namespace kvlens

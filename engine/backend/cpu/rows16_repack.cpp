@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: Apache-2.0
+// Regrouping q4_0 / q4_1 / q8_0 matrices from the file's row order into the
+// rows16 layout (rows16.h), once, when the CPU backend copies the weights in.
+#include "engine/backend/cpu/rows16.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
+#include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul_simd.h"
+#include "engine/quant/quant_blocks.h"
+
+namespace kvlens {
+
+bool rows16_applies(const weight_view& w) {
+    static const bool disabled = std::getenv("KVLENS_NO_ROWS16") != nullptr;   // to compare the layouts
+    const bool type = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0;
+    return !disabled && type && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows16_group == 0 &&
+           w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx512" && !amx_usable();
+}
+
+void repack_rows16(const weight_view& w, std::uint8_t* dst) {
+    const bool q8 = w.type == ggml_type::q8_0;
+    const bool has_min = w.type == ggml_type::q4_1;
+    const std::int64_t file_block = q8 ? sizeof(block_q8_0) : has_min ? sizeof(block_q4_1) : sizeof(block_q4_0);
+    const int head_bytes = has_min ? 4 : 2;          // f16 d (and m) before each file block's quants
+    const int scale_bytes = has_min ? 64 : 32;       // d[16] (and m[16]) before a group block's quants
+    const int quad_count = q8 ? 8 : 4;               // 4-byte groups of quants per row and block
+    const std::int64_t nb = w.n_in / 32;
+    for (std::int64_t g = 0; g < w.n_out / k_rows16_group; ++g)
+        for (std::int64_t b = 0; b < nb; ++b) {
+            std::uint8_t* out = dst + (g * nb + b) * k_rows16_group * file_block;
+            for (int r = 0; r < k_rows16_group; ++r) {
+                const std::uint8_t* blk = w.data + (g * k_rows16_group + r) * w.row_bytes + b * file_block;
+                std::memcpy(out + 2 * r, blk, 2);                              // d
+                if (has_min) std::memcpy(out + 32 + 2 * r, blk + 2, 2);        // m
+                const std::uint8_t* qs = blk + head_bytes;
+                for (int j = 0; j < quad_count; ++j)
+                    for (int i = 0; i < 4; ++i) {
+                        const std::uint8_t byte = qs[4 * j + i];
+                        out[scale_bytes + 64 * j + 4 * r + i] = q8 ? static_cast<std::uint8_t>(byte ^ 0x80) : byte;
+                    }
+            }
+        }
+}
+
+}  // namespace kvlens

@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: Apache-2.0
+// The rows16 weight layout (engine/backend/cpu/rows16.h): which matrices it
+// takes, that regrouping keeps every quant (q8_0's stored plus 128), and that
+// matmul over a regrouped q4_0 / q4_1 / q8_0 matrix equals matmul over the
+// file's rows (up to float summation order) for every token count and thread
+// count, one matrix or three at once, with each token's numbers the same
+// alone or batched.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul.h"
+#include "engine/backend/cpu/matmul_simd.h"
+#include "engine/backend/cpu/rows16.h"
+#include "engine/backend/cpu/thread_pool.h"
+#include "engine/quant/quant_blocks.h"
+#include "tests/support/kernel_level_test.h"
+
+using namespace kvlens;
+
+namespace {
+
+// |rows16 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_rows8.
+constexpr double k_rel = 1e-5;
+
+constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q8_0};
+
+// n floats of magnitudes 10^U(-3, 1) per 32-element block (activations and weights).
+std::vector<float> random_floats(std::mt19937& rng, std::int64_t n) {
+    std::vector<float> x(static_cast<std::size_t>(n));
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::uniform_real_distribution<float> expo(-3.0f, 1.0f);
+    for (std::int64_t b = 0; b < n / 32; ++b) {
+        const float scale = std::pow(10.0f, expo(rng));
+        for (int j = 0; j < 32; ++j) x[static_cast<std::size_t>(b * 32 + j)] = normal(rng) * scale;
+    }
+    return x;
+}
+
+struct matrix {
+    std::vector<std::uint8_t> bytes;
+    weight_view view;
+};
+
+matrix random_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in) {
+    matrix m;
+    m.view.type = t;
+    m.view.n_in = n_in;
+    m.view.n_out = n_out;
+    m.view.row_bytes = row_bytes(t, n_in);
+    m.bytes.resize(static_cast<std::size_t>(m.view.row_bytes * n_out));
+    const auto x = random_floats(rng, n_in * n_out);
+    for (std::int64_t r = 0; r < n_out; ++r)
+        from_float_for(t)(x.data() + r * n_in, m.bytes.data() + r * m.view.row_bytes, n_in);
+    m.view.data = m.bytes.data();
+    return m;
+}
+
+matrix regrouped(const matrix& file) {
+    matrix m;
+    m.bytes.resize(file.bytes.size());
+    repack_rows16(file.view, m.bytes.data());
+    m.view = file.view;
+    m.view.layout = weight_layout::rows16;
+    m.view.data = m.bytes.data();
+    return m;
+}
+
+// The largest |a - b| / sum |w x| over the outputs of y = x w^T.
+double worst_relative_error(const matrix& file, const std::vector<float>& x, std::int64_t n_tokens,
+                            const std::vector<float>& a, const std::vector<float>& b) {
+    const weight_view& w = file.view;
+    std::vector<float> wf(static_cast<std::size_t>(w.n_in));
+    double worst = 0;
+    for (std::int64_t r = 0; r < w.n_out; ++r) {
+        to_float_for(w.type)(w.data + r * w.row_bytes, wf.data(), w.n_in);
+        for (std::int64_t t = 0; t < n_tokens; ++t) {
+            double scale = 0;
+            for (std::int64_t i = 0; i < w.n_in; ++i) scale += std::fabs(static_cast<double>(wf[i]) * x[t * w.n_in + i]);
+            const std::size_t at = static_cast<std::size_t>(t * w.n_out + r);
+            if (!std::isfinite(a[at]) || !std::isfinite(b[at])) return INFINITY;
+            worst = std::max(worst, std::fabs(static_cast<double>(a[at]) - b[at]) / scale);
+        }
+    }
+    return worst;
+}
+
+class Rows16 : public test::kernel_level_test {
+protected:
+    void SetUp() override
+    {
+        if (!set_cpu_kernel_level("avx512")) GTEST_SKIP() << "this CPU has no AVX-512 kernels";
+        if (amx_usable()) GTEST_SKIP() << "with AMX the CPU backend keeps the file's rows (AMX prefill reads them)";
+    }
+};
+
+}  // namespace
+
+TEST_F(Rows16, takesQ4AndQ8MatricesOfWholeGroupsOnly)
+{
+    weight_view w;
+    w.n_in = 64;
+    w.n_out = 32;
+    for (ggml_type t : k_types) {
+        w.type = t;
+        EXPECT_TRUE(rows16_applies(w)) << type_name(t);
+    }
+    w.type = ggml_type::f16;
+    EXPECT_FALSE(rows16_applies(w)) << "f16 keeps the file's rows";
+    w.type = ggml_type::q4_1;
+    w.n_out = 24;
+    EXPECT_FALSE(rows16_applies(w)) << "24 rows are not whole groups of 16";
+    w.n_out = 32;
+    w.layout = weight_layout::rows16;
+    EXPECT_FALSE(rows16_applies(w)) << "a regrouped matrix is not regrouped again";
+    w.layout = weight_layout::rows;
+    ASSERT_TRUE(set_cpu_kernel_level("avx2"));
+    EXPECT_FALSE(rows16_applies(w)) << "only the AVX-512 level has the kernels";
+}
+
+TEST_F(Rows16, regroupingKeepsEveryQuant)
+{
+    std::mt19937 rng(7);
+    for (ggml_type t : k_types) {
+        const matrix file = random_matrix(rng, t, 48, 96);
+        const matrix r16 = regrouped(file);
+        std::vector<std::uint8_t> a = file.bytes, b = r16.bytes;
+        if (t == ggml_type::q8_0) {   // quants stored plus 128: take it back out (the scales are not quants)
+            const std::int64_t groups = 48 / 16, nb = 96 / 32;
+            for (std::int64_t gb = 0; gb < groups * nb; ++gb)
+                for (int i = 32; i < 16 * 34; ++i) b[static_cast<std::size_t>(gb * 16 * 34 + i)] ^= 0x80;
+        }
+        std::sort(a.begin(), a.end());
+        std::sort(b.begin(), b.end());
+        EXPECT_EQ(a, b) << type_name(t) << ": the same bytes, only reordered";
+        EXPECT_NE(file.bytes, r16.bytes) << type_name(t);
+    }
+}
+
+TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
+{
+    struct shape {
+        std::int64_t n_out, n_in;
+    };
+    for (ggml_type t : k_types)
+        for (const shape sh : {shape{80, 576}, shape{576, 1536}, shape{32, 64}})
+            for (int threads : {1, 2})
+            for (int n_tokens : {1, 2, 3, 4, 5, 11, 17, 64}) {
+                SCOPED_TRACE(std::string(type_name(t)) + " " + std::to_string(sh.n_out) + "x" + std::to_string(sh.n_in) +
+                             " threads=" + std::to_string(threads) + " tokens=" + std::to_string(n_tokens));
+                std::mt19937 rng(100 + n_tokens + 7 * threads + static_cast<int>(t));
+                const matrix file = random_matrix(rng, t, sh.n_out, sh.n_in);
+                const matrix r16 = regrouped(file);
+                const auto x = random_floats(rng, n_tokens * sh.n_in);
+                thread_pool pool(threads);
+                matmul_scratch scratch;
+                std::vector<float> want(static_cast<std::size_t>(n_tokens * sh.n_out), NAN), got(want.size(), NAN);
+                matmul(file.view, x.data(), n_tokens, want.data(), pool, scratch);
+                matmul(r16.view, x.data(), n_tokens, got.data(), pool, scratch);
+                const double worst = worst_relative_error(file, x, n_tokens, want, got);
+                if (worst > k_rel) std::fprintf(stderr, "worst relative error %g\n", worst);
+                ASSERT_TRUE(worst <= k_rel);
+            }
+}
+
+TEST_F(Rows16, aTokensNumbersDoNotDependOnItsNeighbours)
+{
+    for (ggml_type t : k_types) {
+        SCOPED_TRACE(type_name(t));
+        std::mt19937 rng(5);
+        const matrix r16 = regrouped(random_matrix(rng, t, 64, 1536));
+        const int n_tokens = 37;
+        const auto x = random_floats(rng, n_tokens * 1536);
+        thread_pool pool(2);
+        matmul_scratch scratch;
+        std::vector<float> batch(static_cast<std::size_t>(n_tokens) * 64), alone(64);
+        matmul(r16.view, x.data(), n_tokens, batch.data(), pool, scratch);
+        for (int tok = 0; tok < n_tokens; ++tok) {
+            matmul(r16.view, x.data() + tok * 1536, 1, alone.data(), pool, scratch);
+            for (int r = 0; r < 64; ++r)
+                ASSERT_EQ(alone[static_cast<std::size_t>(r)], batch[static_cast<std::size_t>(tok * 64 + r)])
+                    << "token " << tok << ", row " << r;
+        }
+    }
+}
+
+TEST_F(Rows16, threeMatricesAtOnceEqualEachAlone)
+{
+    std::mt19937 rng(11);
+    const matrix q = regrouped(random_matrix(rng, ggml_type::q4_1, 64, 576));
+    const matrix k = regrouped(random_matrix(rng, ggml_type::q4_1, 32, 576));
+    const matrix v = regrouped(random_matrix(rng, ggml_type::q4_1, 16, 576));
+    const int n_tokens = 6;
+    const auto x = random_floats(rng, n_tokens * 576);
+    thread_pool pool(2);
+    matmul_scratch scratch;
+    const weight_view ws[3] = {q.view, k.view, v.view};
+    std::vector<float> yq(n_tokens * 64), yk(n_tokens * 32), yv(n_tokens * 16);
+    float* const ys[3] = {yq.data(), yk.data(), yv.data()};
+    matmul_group(ws, ys, 3, x.data(), n_tokens, pool, scratch);
+    for (int m = 0; m < 3; ++m) {
+        std::vector<float> alone(static_cast<std::size_t>(n_tokens * ws[m].n_out));
+        matmul(ws[m], x.data(), n_tokens, alone.data(), pool, scratch);
+        for (std::size_t i = 0; i < alone.size(); ++i) ASSERT_EQ(alone[i], ys[m][i]) << "matrix " << m << ", output " << i;
+    }
+}
