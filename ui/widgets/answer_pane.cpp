@@ -15,6 +15,7 @@
 #include <QLinearGradient>
 #include <QPainter>
 #include <QPushButton>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -137,6 +138,20 @@ void AnswerPane::changeEvent(QEvent* e)
     QWidget::changeEvent(e);
 }
 
+void AnswerPane::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fitHeading();
+}
+
+void AnswerPane::fitHeading()
+{
+    const int width = contentsRect().width() - 2 * style::kMargin;
+    const QString shown = heading_->fontMetrics().elidedText(headingText_, Qt::ElideRight, std::max(width, 40));
+    heading_->setText(shown);
+    heading_->setToolTip(shown == headingText_ ? QString() : headingText_);
+}
+
 bool AnswerPane::tint() const { return tint_->isChecked(); }
 
 void AnswerPane::setPresentation(bool on)
@@ -149,6 +164,7 @@ void AnswerPane::setPresentation(bool on)
     h.setPointSizeF(h.pointSizeF() * (on ? 1.6 : 1.15));
     h.setWeight(QFont::DemiBold);
     heading_->setFont(h);
+    fitHeading();
 }
 void AnswerPane::setTint(bool on) { tint_->setChecked(on); }
 QString AnswerPane::plainText() const { return run_ ? run_->text() : QString(); }
@@ -177,8 +193,9 @@ void AnswerPane::showRun(const RunRecord* run)
 
 void AnswerPane::render()
 {
-    heading_->setText(run_ ? tr("Answer — %1").arg(presentation_ ? runShortLabel(run_->id(), run_->config()) : run_->label())
-                           : tr("Answer"));
+    headingText_ = run_ ? tr("Answer — %1").arg(presentation_ ? runShortLabel(run_->id(), run_->config()) : run_->label())
+                        : tr("Answer");
+    fitHeading();
     if (!run_) {
         status_->clear();
         text_->setHtml(QStringLiteral("<p style='color:%1'>%2</p>")

@@ -37,12 +37,15 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     bool repetitive_ = false;
     bool presentation_ = false;
     void retranslate();
     void render();
+    void fitHeading();   // the heading elided to the pane's width, whole in its tooltip
+    QString headingText_;
 
     const RunRecord* run_ = nullptr;
     QLabel* heading_;
