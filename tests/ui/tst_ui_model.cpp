@@ -6,9 +6,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <time.h>
 
 #include "event_script.h"
 #include "ui/model/event_coalescer.h"
@@ -216,6 +219,43 @@ private slots:
         QCOMPARE(batch.size(), 500);
         QCOMPARE(batch[2].kind(), RunEvent::Kind::PrefillChunk);
         QCOMPARE(c.pendingCount(), 0);
+    }
+
+    // A batch whose handling costs the GUI thread ~20 ms of CPU stretches the
+    // interval under a 15 % budget to ~130 ms; without a budget, or with cheap
+    // handling, it stays at 33 ms.
+    void coalescerStretchesItsIntervalToTheGuiCpuBudget()
+    {
+        const auto events = parseEvents(QString::fromUtf8(kRun));
+        for (const bool budget : {false, true}) {
+            for (const int burnMs : {0, 20}) {
+                EventCoalescer c(nullptr, 33);
+                if (budget)
+                    c.setGuiCpuBudget(0.15);
+                connect(&c, &EventCoalescer::batchReady, &c, [burnMs] {
+                    timespec t0{}, t{};
+                    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+                    double spent = 0;
+                    while (spent < burnMs) {   // busy: CPU time, not sleep
+                        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+                        spent = double(t.tv_sec - t0.tv_sec) * 1e3 + double(t.tv_nsec - t0.tv_nsec) * 1e-6;
+                    }
+                });
+                QElapsedTimer wall;
+                wall.start();
+                while (c.batchesFlushed() < 6 && wall.elapsed() < 5000) {   // a steady stream of events
+                    c.push(events[0]);
+                    QTest::qWait(5);
+                }
+                QCOMPARE(c.batchesFlushed() >= 6, true);
+                const int interval = c.currentIntervalMs();
+                if (budget && burnMs > 0) {
+                    QVERIFY2(interval >= 100 && interval <= 250, qPrintable(QString::number(interval)));
+                } else {
+                    QCOMPARE(interval, 33);
+                }
+            }
+        }
     }
 
     void historyModel()
