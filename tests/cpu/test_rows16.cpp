@@ -22,6 +22,7 @@
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/quant/quant_blocks.h"
 #include "tests/support/kernel_level_test.h"
+#include "tests/support/random_quant_matrix.h"
 
 using namespace kvlens;
 
@@ -32,64 +33,19 @@ constexpr double k_rel = 1e-5;
 
 constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q8_0};
 
-// n floats of magnitudes 10^U(-3, 1) per 32-element block (activations and weights).
-std::vector<float> random_floats(std::mt19937& rng, std::int64_t n) {
-    std::vector<float> x(static_cast<std::size_t>(n));
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::uniform_real_distribution<float> expo(-3.0f, 1.0f);
-    for (std::int64_t b = 0; b < n / 32; ++b) {
-        const float scale = std::pow(10.0f, expo(rng));
-        for (int j = 0; j < 32; ++j) x[static_cast<std::size_t>(b * 32 + j)] = normal(rng) * scale;
-    }
-    return x;
-}
+using test::quant_matrix;
+using test::random_block_floats;
+using test::random_quant_matrix;
+using test::worst_relative_error;
 
-struct matrix {
-    std::vector<std::uint8_t> bytes;
-    weight_view view;
-};
-
-matrix random_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in) {
-    matrix m;
-    m.view.type = t;
-    m.view.n_in = n_in;
-    m.view.n_out = n_out;
-    m.view.row_bytes = row_bytes(t, n_in);
-    m.bytes.resize(static_cast<std::size_t>(m.view.row_bytes * n_out));
-    const auto x = random_floats(rng, n_in * n_out);
-    for (std::int64_t r = 0; r < n_out; ++r)
-        from_float_for(t)(x.data() + r * n_in, m.bytes.data() + r * m.view.row_bytes, n_in);
-    m.view.data = m.bytes.data();
-    return m;
-}
-
-matrix regrouped(const matrix& file) {
-    matrix m;
+quant_matrix regrouped(const quant_matrix& file) {
+    quant_matrix m;
     m.bytes.resize(file.bytes.size());
     repack_rows16(file.view, m.bytes.data());
     m.view = file.view;
     m.view.layout = weight_layout::rows16;
     m.view.data = m.bytes.data();
     return m;
-}
-
-// The largest |a - b| / sum |w x| over the outputs of y = x w^T.
-double worst_relative_error(const matrix& file, const std::vector<float>& x, std::int64_t n_tokens,
-                            const std::vector<float>& a, const std::vector<float>& b) {
-    const weight_view& w = file.view;
-    std::vector<float> wf(static_cast<std::size_t>(w.n_in));
-    double worst = 0;
-    for (std::int64_t r = 0; r < w.n_out; ++r) {
-        to_float_for(w.type)(w.data + r * w.row_bytes, wf.data(), w.n_in);
-        for (std::int64_t t = 0; t < n_tokens; ++t) {
-            double scale = 0;
-            for (std::int64_t i = 0; i < w.n_in; ++i) scale += std::fabs(static_cast<double>(wf[i]) * x[t * w.n_in + i]);
-            const std::size_t at = static_cast<std::size_t>(t * w.n_out + r);
-            if (!std::isfinite(a[at]) || !std::isfinite(b[at])) return INFINITY;
-            worst = std::max(worst, std::fabs(static_cast<double>(a[at]) - b[at]) / scale);
-        }
-    }
-    return worst;
 }
 
 class Rows16 : public test::kernel_level_test {
@@ -129,8 +85,8 @@ TEST_F(Rows16, regroupingKeepsEveryQuant)
 {
     std::mt19937 rng(7);
     for (ggml_type t : k_types) {
-        const matrix file = random_matrix(rng, t, 48, 96);
-        const matrix r16 = regrouped(file);
+        const quant_matrix file = random_quant_matrix(rng, t, 48, 96);
+        const quant_matrix r16 = regrouped(file);
         std::vector<std::uint8_t> a = file.bytes, b = r16.bytes;
         if (t == ggml_type::q8_0) {   // quants stored plus 128: take it back out (the scales are not quants)
             const std::int64_t groups = 48 / 16, nb = 96 / 32;
@@ -156,9 +112,9 @@ TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
                 SCOPED_TRACE(std::string(type_name(t)) + " " + std::to_string(sh.n_out) + "x" + std::to_string(sh.n_in) +
                              " threads=" + std::to_string(threads) + " tokens=" + std::to_string(n_tokens));
                 std::mt19937 rng(100 + n_tokens + 7 * threads + static_cast<int>(t));
-                const matrix file = random_matrix(rng, t, sh.n_out, sh.n_in);
-                const matrix r16 = regrouped(file);
-                const auto x = random_floats(rng, n_tokens * sh.n_in);
+                const quant_matrix file = random_quant_matrix(rng, t, sh.n_out, sh.n_in);
+                const quant_matrix r16 = regrouped(file);
+                const auto x = random_block_floats(rng, n_tokens * sh.n_in);
                 thread_pool pool(threads);
                 matmul_scratch scratch;
                 std::vector<float> want(static_cast<std::size_t>(n_tokens * sh.n_out), NAN), got(want.size(), NAN);
@@ -175,9 +131,9 @@ TEST_F(Rows16, aTokensNumbersDoNotDependOnItsNeighbours)
     for (ggml_type t : k_types) {
         SCOPED_TRACE(type_name(t));
         std::mt19937 rng(5);
-        const matrix r16 = regrouped(random_matrix(rng, t, 64, 1536));
+        const quant_matrix r16 = regrouped(random_quant_matrix(rng, t, 64, 1536));
         const int n_tokens = 37;
-        const auto x = random_floats(rng, n_tokens * 1536);
+        const auto x = random_block_floats(rng, n_tokens * 1536);
         thread_pool pool(2);
         matmul_scratch scratch;
         std::vector<float> batch(static_cast<std::size_t>(n_tokens) * 64), alone(64);
@@ -194,11 +150,11 @@ TEST_F(Rows16, aTokensNumbersDoNotDependOnItsNeighbours)
 TEST_F(Rows16, threeMatricesAtOnceEqualEachAlone)
 {
     std::mt19937 rng(11);
-    const matrix q = regrouped(random_matrix(rng, ggml_type::q4_1, 64, 576));
-    const matrix k = regrouped(random_matrix(rng, ggml_type::q4_1, 32, 576));
-    const matrix v = regrouped(random_matrix(rng, ggml_type::q4_1, 16, 576));
+    const quant_matrix q = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 64, 576));
+    const quant_matrix k = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 32, 576));
+    const quant_matrix v = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 16, 576));
     const int n_tokens = 6;
-    const auto x = random_floats(rng, n_tokens * 576);
+    const auto x = random_block_floats(rng, n_tokens * 576);
     thread_pool pool(2);
     matmul_scratch scratch;
     const weight_view ws[3] = {q.view, k.view, v.view};

@@ -19,6 +19,7 @@
 #include "engine/backend/cpu/rows8.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "tests/support/kernel_level_test.h"
+#include "tests/support/random_quant_matrix.h"
 
 using namespace kvlens;
 
@@ -27,66 +28,20 @@ namespace {
 // |rows8 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_cpu_kernels.
 constexpr double k_rel = 1e-5;
 
-// n floats of magnitudes 10^U(-3, 1) per 32-element block (activations and weights).
-std::vector<float> random_floats(std::mt19937& rng, std::int64_t n) {
-    std::vector<float> x(static_cast<std::size_t>(n));
-    std::normal_distribution<float> normal(0.0f, 1.0f);
-    std::uniform_real_distribution<float> expo(-3.0f, 1.0f);
-    for (std::int64_t b = 0; b < n / 32; ++b) {
-        const float scale = std::pow(10.0f, expo(rng));
-        for (int j = 0; j < 32; ++j) x[static_cast<std::size_t>(b * 32 + j)] = normal(rng) * scale;
-    }
-    return x;
-}
-
-// A matrix of n_out rows of n_in random weights quantized to t, in the file's layout.
-struct matrix {
-    std::vector<std::uint8_t> bytes;
-    weight_view view;
-};
-
-matrix random_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in) {
-    matrix m;
-    m.view.type = t;
-    m.view.n_in = n_in;
-    m.view.n_out = n_out;
-    m.view.row_bytes = row_bytes(t, n_in);
-    m.bytes.resize(static_cast<std::size_t>(m.view.row_bytes * n_out));
-    const auto x = random_floats(rng, n_in * n_out);
-    for (std::int64_t r = 0; r < n_out; ++r)
-        from_float_for(t)(x.data() + r * n_in, m.bytes.data() + r * m.view.row_bytes, n_in);
-    m.view.data = m.bytes.data();
-    return m;
-}
+using test::quant_matrix;
+using test::random_block_floats;
+using test::random_quant_matrix;
+using test::worst_relative_error;
 
 // The same matrix regrouped.
-matrix regrouped(const matrix& file) {
-    matrix m;
+quant_matrix regrouped(const quant_matrix& file) {
+    quant_matrix m;
     m.bytes.resize(file.bytes.size());
     repack_rows8(file.view, m.bytes.data());
     m.view = file.view;
     m.view.layout = weight_layout::rows8;
     m.view.data = m.bytes.data();
     return m;
-}
-
-// The largest |a - b| / sum |w x| over the outputs of y = x w^T.
-double worst_relative_error(const matrix& file, const std::vector<float>& x, std::int64_t n_tokens,
-                            const std::vector<float>& a, const std::vector<float>& b) {
-    const weight_view& w = file.view;
-    std::vector<float> wf(static_cast<std::size_t>(w.n_in));
-    double worst = 0;
-    for (std::int64_t r = 0; r < w.n_out; ++r) {
-        to_float_for(w.type)(w.data + r * w.row_bytes, wf.data(), w.n_in);
-        for (std::int64_t t = 0; t < n_tokens; ++t) {
-            double scale = 0;
-            for (std::int64_t i = 0; i < w.n_in; ++i) scale += std::fabs(static_cast<double>(wf[i]) * x[t * w.n_in + i]);
-            const std::size_t at = static_cast<std::size_t>(t * w.n_out + r);
-            if (!std::isfinite(a[at]) || !std::isfinite(b[at])) return INFINITY;
-            worst = std::max(worst, std::fabs(static_cast<double>(a[at]) - b[at]) / scale);
-        }
-    }
-    return worst;
 }
 
 class Rows8 : public test::kernel_level_test {
@@ -125,8 +80,8 @@ TEST_F(Rows8, regroupingKeepsEveryByte)
 {
     std::mt19937 rng(7);
     for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1}) {
-        const matrix file = random_matrix(rng, t, 24, 96);
-        const matrix r8 = regrouped(file);
+        const quant_matrix file = random_quant_matrix(rng, t, 24, 96);
+        const quant_matrix r8 = regrouped(file);
         std::vector<std::uint8_t> a = file.bytes, b = r8.bytes;
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
@@ -143,9 +98,9 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
                 SCOPED_TRACE(std::string(type_name(t)) + " threads=" + std::to_string(threads) +
                              " tokens=" + std::to_string(n_tokens));
                 std::mt19937 rng(100 + n_tokens + 7 * threads + static_cast<int>(t));
-                const matrix file = random_matrix(rng, t, 40, 576);
-                const matrix r8 = regrouped(file);
-                const auto x = random_floats(rng, n_tokens * 576);
+                const quant_matrix file = random_quant_matrix(rng, t, 40, 576);
+                const quant_matrix r8 = regrouped(file);
+                const auto x = random_block_floats(rng, n_tokens * 576);
                 thread_pool pool(threads);
                 matmul_scratch scratch;
                 std::vector<float> want(static_cast<std::size_t>(n_tokens) * 40, NAN), got(want.size(), NAN);
@@ -160,9 +115,9 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 TEST_F(Rows8, aTokensNumbersDoNotDependOnItsNeighbours)
 {
     std::mt19937 rng(5);
-    const matrix r8 = regrouped(random_matrix(rng, ggml_type::q4_1, 64, 1536));
+    const quant_matrix r8 = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 64, 1536));
     const int n_tokens = 37;   // more than one chunk of 1536-wide activations (20 tokens)
-    const auto x = random_floats(rng, n_tokens * 1536);
+    const auto x = random_block_floats(rng, n_tokens * 1536);
     thread_pool pool(2);
     matmul_scratch scratch;
     std::vector<float> batch(static_cast<std::size_t>(n_tokens) * 64), alone(64);
@@ -178,11 +133,11 @@ TEST_F(Rows8, aTokensNumbersDoNotDependOnItsNeighbours)
 TEST_F(Rows8, threeMatricesAtOnceEqualEachAlone)
 {
     std::mt19937 rng(11);
-    const matrix q = regrouped(random_matrix(rng, ggml_type::q4_1, 72, 576));
-    const matrix k = regrouped(random_matrix(rng, ggml_type::q4_1, 24, 576));
-    const matrix v = regrouped(random_matrix(rng, ggml_type::q4_1, 24, 576));
+    const quant_matrix q = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 72, 576));
+    const quant_matrix k = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 24, 576));
+    const quant_matrix v = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 24, 576));
     const int n_tokens = 6;
-    const auto x = random_floats(rng, n_tokens * 576);
+    const auto x = random_block_floats(rng, n_tokens * 576);
     thread_pool pool(2);
     matmul_scratch scratch;
     const weight_view ws[3] = {q.view, k.view, v.view};
