@@ -3,8 +3,8 @@
 // charts board and the model panel, builds the menus, and wires them to the
 // RunController (which owns the engine worker, the history, the coalescer,
 // the selection and the exports) and to the PDF bridge. The charts redraw
-// once per coalesced batch (<= ~30/s). Headless mode and the tests drive the
-// controller, not this window.
+// once per coalesced batch (<= ~30/s, fewer when redraws are costly).
+// Headless mode and the tests drive the controller, not this window.
 #pragma once
 
 #include <QMainWindow>
