@@ -64,6 +64,7 @@ void rows16_loop(const rows8_args& g) {
         // Decode streams each group block once: fetch its lines 4 group blocks ahead.
         for (int i = 0; i < lines; ++i) _mm_prefetch(reinterpret_cast<const char*>(blk) + 4 * shape::bytes + 64 * i, _MM_HINT_T0);
         const __m512 d16 = load_f16x16(blk);
+        const __m512 m16 = shape::has_min ? load_f16x16(blk + 32) : _mm512_setzero_ps();   // q4_1: the rows' minimums
         __m512i wq[8];   // q4: [0, 4) low nibbles (elements 4 j ..), [4, 8) high (16 + 4 j ..); q8_0: the 8 registers
         if constexpr (shape::q8) {
             for (int j = 0; j < 8; ++j) wq[j] = load512(blk + shape::scale_bytes + 64 * j);
@@ -86,7 +87,7 @@ void rows16_loop(const rows8_args& g) {
             }
             const __m512i s = _mm512_add_epi32(s0, s1);
             acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(s), _mm512_mul_ps(d16, _mm512_set1_ps(g.ad[at])), acc[t]);
-            if constexpr (shape::has_min) acc[t] = _mm512_fmadd_ps(load_f16x16(blk + 32), _mm512_set1_ps(g.as[at]), acc[t]);
+            if constexpr (shape::has_min) acc[t] = _mm512_fmadd_ps(m16, _mm512_set1_ps(g.as[at]), acc[t]);
         }
     }
     for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
@@ -112,30 +113,6 @@ rows8_fn rows16_kernel_for(ggml_type t) {
     default: return nullptr;
     }
 }
-
-void rows16_activation_scalars(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, float* ad, float* as,
-                               std::int32_t* aq_sum) {
-    const bool q8_1 = act_type == ggml_type::q8_1;
-    const std::int64_t block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);
-    const int qs_at = q8_1 ? 4 : 2;
-    for (std::int64_t b = 0; b < nb; ++b) {
-        const std::uint8_t* blk = q + b * block;
-        std::uint16_t h;
-        std::memcpy(&h, blk, 2);
-        ad[b] = _cvtsh_ss(h);
-        if (q8_1) {
-            std::memcpy(&h, blk + 2, 2);
-            as[b] = _cvtsh_ss(h);
-        }
-        if (aq_sum) {
-            const auto* qs = reinterpret_cast<const std::int8_t*>(blk + qs_at);
-            std::int32_t sum = 0;
-            for (int i = 0; i < 32; ++i) sum += qs[i];
-            aq_sum[b] = sum;
-        }
-    }
-}
-
 }  // namespace kvlens
 
 #pragma GCC diagnostic pop

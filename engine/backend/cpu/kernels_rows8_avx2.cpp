@@ -78,8 +78,6 @@ void rows8_dispatch(const rows8_args& g) {
     }
 }
 
-float h2f(std::uint16_t h) { return _cvtsh_ss(h); }
-
 }  // namespace
 
 rows8_fn rows8_kernel_for(ggml_type t) {
@@ -88,27 +86,12 @@ rows8_fn rows8_kernel_for(ggml_type t) {
     return nullptr;
 }
 
-void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a, float* ad,
-                              float* as, std::int32_t* aq_sum) {
+void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a) {
     const bool q8_1 = act_type == ggml_type::q8_1;
     const std::int64_t block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);
     const int qs_at = q8_1 ? 4 : 2;
     for (std::int64_t b = 0; b < nb; ++b) {
-        const std::uint8_t* blk = q + b * block;
-        std::uint16_t d;
-        std::memcpy(&d, blk, 2);
-        ad[b] = h2f(d);
-        if (q8_1) {
-            std::uint16_t s;
-            std::memcpy(&s, blk + 2, 2);
-            as[b] = h2f(s);
-        }
-        const std::int8_t* qs = reinterpret_cast<const std::int8_t*>(blk + qs_at);
-        if (aq_sum) {
-            std::int32_t sum = 0;
-            for (int i = 0; i < 32; ++i) sum += qs[i];
-            aq_sum[b] = sum;
-        }
+        const std::uint8_t* qs = q + b * block + qs_at;
         for (int k = 0; k < 8; ++k) {
             std::int32_t four;
             std::memcpy(&four, qs + 4 * k, 4);

@@ -85,20 +85,6 @@ void weight_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float*
     }
 }
 
-// The f32 scale (and sum) of every block of a quantized activation row.
-void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d, float* s) {
-    if (t == ggml_type::q8_1) {
-        auto* b = reinterpret_cast<const block_q8_1*>(row);
-        for (std::int64_t i = 0; i < nb; ++i) {
-            d[i] = fp16_to_fp32(b[i].d);
-            s[i] = fp16_to_fp32(b[i].s);
-        }
-    } else {
-        auto* b = reinterpret_cast<const block_q8_0*>(row);
-        for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
-    }
-}
-
 // Elements per block of a tile's activation rows: super-blocks of 256 for the
 // K-quants (q8_K activations), else 32.
 std::int64_t tile_block(const weight_kernels& k) { return k.vec_dot_type == ggml_type::q8_K ? QK_K : 32; }
@@ -234,6 +220,20 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
 }
 
 }  // namespace
+
+// The f32 scale (and sum) of every block of a quantized activation row.
+void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d, float* s) {
+    if (t == ggml_type::q8_1) {
+        auto* b = reinterpret_cast<const block_q8_1*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) {
+            d[i] = fp16_to_fp32(b[i].d);
+            s[i] = fp16_to_fp32(b[i].s);
+        }
+    } else {
+        auto* b = reinterpret_cast<const block_q8_0*>(row);
+        for (std::int64_t i = 0; i < nb; ++i) d[i] = fp16_to_fp32(b[i].d);
+    }
+}
 
 int matmul_kernel_class(std::int64_t kernel_tokens) {
     if (kernel_tokens <= k_tile_tokens) return 0;     // tiles, weight scales converted as they stream

@@ -12,6 +12,7 @@
 #include <functional>
 
 #include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/rows16.h"
 #include "engine/backend/cpu/rows8.h"
 #include "engine/quant/quant_blocks.h"
@@ -47,6 +48,15 @@ rows8_layout layout_for(ggml_type act_type, std::int64_t n_in, std::int64_t n_to
 
 }  // namespace
 
+void act_quant_sums(const std::uint8_t* q, std::int64_t nb, std::int32_t* sums) {
+    const auto* blocks = reinterpret_cast<const block_q8_0*>(q);
+    for (std::int64_t b = 0; b < nb; ++b) {
+        std::int32_t sum = 0;
+        for (int i = 0; i < 32; ++i) sum += blocks[b].qs[i];
+        sums[b] = sum;
+    }
+}
+
 std::int64_t rows8_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens) {
     return layout_for(ggml_type::q8_1, n_in, n_tokens, true).total;   // q8_1 rows and expansion: the larger
 }
@@ -73,10 +83,9 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         for (std::int64_t t = t0; t < t1; ++t) {
             std::uint8_t* q = base + t * L.q_row;
             quantize(x + t * w0.n_in, q, w0.n_in);
-            float* as_t = q8_1 ? as + t * L.nb : nullptr;
-            std::int32_t* sum_t = q8_1 ? nullptr : aq_sum + t * L.nb;
-            if (r16) rows16_activation_scalars(at, q, L.nb, ad + t * L.nb, as_t, sum_t);
-            else rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row, ad + t * L.nb, as_t, sum_t);
+            act_scales(at, q, L.nb, ad + t * L.nb, q8_1 ? as + t * L.nb : nullptr);
+            if (!q8_1) act_quant_sums(q, L.nb, aq_sum + t * L.nb);
+            if (!r16) rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row);
         }
     };
     if (n_tokens < 4) prepare(0, n_tokens);

@@ -42,6 +42,10 @@ constexpr int k_tile_tokens = 4;  // largest nt a tile_fn takes
 
 // The tiled kernel for a weight type at the active kernel level
 // (cpu_kernel_level()); nullptr: matmul uses the table's vec_dot per pair.
+// The f32 scale d (and, for q8_1, the f32 sum s) of each of nb blocks of a
+// quantized activation row (q8_0 or q8_1); matmul.cpp.
+void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d, float* s);
+
 tile_fn tile_kernel_for(ggml_type weight_type);
 
 tile_fn avx2_tile_kernel(ggml_type weight_type);     // kernels_avx2.cpp

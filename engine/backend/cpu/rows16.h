@@ -49,10 +49,4 @@ void repack_rows16(const weight_view& w, std::uint8_t* dst);
 // per block, the quants a_qs bytes into each block.
 rows8_fn rows16_kernel_for(ggml_type weight_type);
 
-// One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0 and
-// q8_0) of nb blocks: its f32 scales ad, f32 sums as (q8_1) and the integer
-// quant sums aq_sum (q8_0).
-void rows16_activation_scalars(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, float* ad, float* as,
-                               std::int32_t* aq_sum);
-
 }  // namespace kvlens

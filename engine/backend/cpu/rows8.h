@@ -62,9 +62,12 @@ using rows8_fn = void (*)(const rows8_args&);
 rows8_fn rows8_kernel_for(ggml_type weight_type);
 
 // One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0) of nb
-// blocks expanded for the kernel: the broadcast quants (nb * 256 bytes), the
-// f32 scales, and the f32 sums (q8_1) or the integer quant sums (q8_0).
-void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a, float* ad,
-                              float* as, std::int32_t* aq_sum);
+// blocks expanded for the kernel: each block's quants 4 at a time broadcast
+// to 32 bytes (nb * 256 bytes at a).
+void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a);
+
+// The integer sum of each of nb blocks' 32 quants of a q8_0 activation row
+// (what a stored offset times the activation takes back out); matmul_rows8.cpp.
+void act_quant_sums(const std::uint8_t* q, std::int64_t nb, std::int32_t* sums);
 
 }  // namespace kvlens
