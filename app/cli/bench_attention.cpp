@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 // `kvlens-cli bench --attention`: the CPU attention kernel alone, as a decode
-// step meets it: one query token after d tokens in the cache, every layer of
+// step meets it (one query token after d tokens in the cache) or, with -p N,
+// as a prefill block does (N query tokens after d, each seeing the cache and
+// the block up to itself), every layer of
 // the model's geometry in turn (heads, KV heads, head size, sliding windows),
 // so the cache comes from memory as in a real step. The cache holds random
 // K/V values (the kernel's speed does not depend on them). Reports per layer
 // the time, the time per (key, KV head) pair and thread (wall and process
 // CPU time: on a shared machine, with --threads 1, the CPU figure leaves out
-// the time other jobs took), and the K/V bytes read per second.
+// the time other jobs took), and the K/V bytes read per second; for a
+// prefill block the attention FLOP/s (4 * head_dim per visible key and query
+// head: the scores and the value sum, as model::count_forward counts them).
 #include "app/cli/bench_attention.h"
 #include "app/cli/process_cpu_time.h"
 
@@ -41,7 +45,11 @@ int run_attention_bench(const attention_bench_args& a) {
     const int max_depth = c.n_ctx_train > 0 ? c.n_ctx_train - 1 : (1 << 20);
     if (depth > max_depth)
         return fail(fmt::format("-d {} is more than this model's context allows ({} tokens)", depth, max_depth + 1));
-    const int total = depth + 1;   // the cache holds the query token's own K/V too
+    const int n_query = std::max(1, a.prompt);
+    if (static_cast<std::int64_t>(depth) + n_query > static_cast<std::int64_t>(max_depth) + 1)
+        return fail(fmt::format("-d {} -p {} is more than this model's context allows ({} tokens)", depth, n_query,
+                                max_depth + 1));
+    const int total = depth + n_query;   // the cache holds the query tokens' own K/V too
 
     kv_geometry geo;
     geo.n_layer = c.n_layer;
@@ -75,35 +83,42 @@ int run_attention_bench(const attention_bench_args& a) {
             store_kv(kv, a.dtype, il, k.data(), v.data(), n, row, tables.data(), positions.data());
         }
 
-    std::vector<float> q(static_cast<std::size_t>(c.n_q())), out(q.size());
+    std::vector<float> q(static_cast<std::size_t>(n_query) * static_cast<std::size_t>(c.n_q())), out(q.size());
     for (float& x : q) x = normal(rng);
-    const std::int32_t query_pos = depth;
+    std::vector<std::int32_t> query_pos(static_cast<std::size_t>(n_query));
+    std::iota(query_pos.begin(), query_pos.end(), depth);
+    std::vector<const std::int32_t*> query_tables(static_cast<std::size_t>(n_query), table.data());
     thread_pool pool(a.threads);
     attention_scratch scratch;
     scratch.reserve(pool.size(), c.n_head / c.n_head_kv, total, c.head_dim);
     attention_args args;
     args.q = q.data();
     args.out = out.data();
-    args.n_tokens = 1;
+    args.n_tokens = n_query;
     args.n_head = c.n_head;
     args.n_head_kv = c.n_head_kv;
     args.head_dim = c.head_dim;
     args.scale = c.attn_scale > 0 ? c.attn_scale : 1.0f / std::sqrt(static_cast<float>(c.head_dim));
     args.dtype = a.dtype;
     args.kv = &kv;
-    const std::int32_t* query_table = table.data();
-    args.block_tables = &query_table;
-    args.positions = &query_pos;
+    args.block_tables = query_tables.data();
+    args.positions = query_pos.data();
 
     const auto window_of = [&c](int il) {   // 0: full attention
         return il < static_cast<int>(c.layer_window.size()) ? c.layer_window[static_cast<std::size_t>(il)] : 0;
     };
-    // Keys each layer attends to (a sliding-window layer sees at most its window).
+    // Keys each query token sees per layer (a sliding-window layer at most its
+    // window), summed: pairs of (key, KV head) over all layers and tokens.
     std::int64_t pairs = 0;
     for (int il = 0; il < c.n_layer; ++il) {
         const int w = window_of(il);
-        pairs += static_cast<std::int64_t>(w > 0 ? std::min(w, total) : total) * c.n_head_kv;
+        for (int t = 0; t < n_query; ++t) {
+            const int seen = depth + t + 1;
+            pairs += static_cast<std::int64_t>(w > 0 ? std::min(w, seen) : seen) * c.n_head_kv;
+        }
     }
+    // Scores and value sum: 2 * head_dim multiply-adds per (key, query head).
+    const double flop = 4.0 * c.head_dim * static_cast<double>(pairs) * (c.n_head / c.n_head_kv);
     const double bytes_per_pair = 2.0 * static_cast<double>(kv.row_bytes()) / c.n_head_kv;   // K and V of one head
 
     using clock = std::chrono::steady_clock;
@@ -126,26 +141,32 @@ int run_attention_bench(const attention_bench_args& a) {
     const double best_cpu = *std::min_element(step_cpu_s.begin(), step_cpu_s.end());
     const double cpu_ns_pair = best_cpu * 1e9 / static_cast<double>(pairs);
     const double kv_bytes_s = static_cast<double>(pairs) * bytes_per_pair / best;
+    const double flop_s = flop / best;
+    const char* mode = a.prompt > 0 ? "prefill" : "decode";
     if (a.json) {
         nlohmann::json j = {{"attention",
-                             {{"depth", depth}, {"kv_dtype", a.dtype == kv_dtype::f16 ? "f16" : "q8_0"},
+                             {{"mode", mode}, {"depth", depth}, {"tokens", n_query}, {"kv_dtype", a.dtype == kv_dtype::f16 ? "f16" : "q8_0"},
                               {"threads", pool.size()}, {"kernels", cpu_kernel_level()}, {"n_layer", c.n_layer},
                               {"n_head", c.n_head}, {"n_head_kv", c.n_head_kv}, {"head_dim", c.head_dim},
                               {"reps", a.reps}, {"step_s_best", best}, {"step_s_mean", mean},
                               {"key_head_pairs", pairs}, {"ns_per_pair_thread", ns_pair_thread},
                               {"step_cpu_s_best", best_cpu}, {"cpu_ns_per_pair", cpu_ns_pair},
-                              {"kv_bytes_s", kv_bytes_s}, {"checksum", static_cast<double>(out.front() + out.back())}}}};
+                              {"kv_bytes_s", kv_bytes_s}, {"flop", flop}, {"flop_s", flop_s}, {"checksum", static_cast<double>(out.front() + out.back())}}}};
         fmt::print("{}\n", j.dump(2));
         return 0;
     }
-    fmt::print("attention alone, decode at d{}, {} KV, {} threads, {} kernels\n", depth,
-               a.dtype == kv_dtype::f16 ? "f16" : "q8_0", pool.size(), cpu_kernel_level());
+    fmt::print("attention alone, {} of {} token{} at d{}, {} KV, {} threads, {} kernels\n", mode, n_query,
+               n_query == 1 ? "" : "s", depth, a.dtype == kv_dtype::f16 ? "f16" : "q8_0", pool.size(),
+               cpu_kernel_level());
     fmt::print("geometry       {} layers, {} query heads, {} KV heads, head_dim {}\n", c.n_layer, c.n_head, c.n_head_kv,
                c.head_dim);
     fmt::print("per step       best {:.3f} ms, mean {:.3f} ms ({} reps; all layers)\n", best * 1e3, mean * 1e3, a.reps);
     fmt::print("per pair       {:.1f} ns per (key, KV head) and thread; {:.1f} CPU-ns (best step: {:.3f} CPU-s)\n",
                ns_pair_thread, cpu_ns_pair, best_cpu);
-    fmt::print("K/V read       {:.2f} GB/s\n", kv_bytes_s / 1e9);
+    if (a.prompt > 0)
+        fmt::print("arithmetic     {:.1f} GFLOP/s (scores and value sum, {:.3g} GFLOP per step)\n", flop_s / 1e9, flop / 1e9);
+    else
+        fmt::print("K/V read       {:.2f} GB/s\n", kv_bytes_s / 1e9);
     return 0;
 }
 

@@ -38,6 +38,7 @@ namespace {
 struct bench_args {
     std::string model;
     int n_prompt = 512;
+    bool prompt_given = false;   // -p on the command line (--attention: prefill instead of decode)
     int n_gen = 128;
     int depth = 0;
     int reps = 5;
@@ -138,7 +139,7 @@ int run_bench(const bench_args& a) {
     if (!kvlens::parse_kv_dtype(a.kv_dtype, dtype)) return fail(fmt::format("unknown KV dtype '{}'", a.kv_dtype));
     if (a.attention) {
         if (a.backend == "cuda") return fail("--attention measures the CPU kernel; drop --backend cuda");
-        return kvlens::cli::run_attention_bench({a.model, a.depth, a.reps, a.threads, dtype, a.json});
+        return kvlens::cli::run_attention_bench({a.model, a.depth, a.prompt_given ? a.n_prompt : 0, a.reps, a.threads, dtype, a.json});
     }
     auto m = kvlens::model::load(a.model);
     if (!m) return fail(m.message());
@@ -257,7 +258,9 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     auto args = std::make_shared<bench_args>();
     CLI::App* cmd = app.add_subcommand("bench", "Measure prompt processing and generation speed");
     cmd->add_option("--model,-m", args->model, "GGUF model file (required unless --read-bandwidth or --fma-peak)");
-    cmd->add_option("-p", args->n_prompt, "Prompt tokens (pp)")->check(CLI::NonNegativeNumber);
+    CLI::Option* prompt_option =
+        cmd->add_option("-p", args->n_prompt, "Prompt tokens (pp; with --attention: a prefill block of that many)")
+            ->check(CLI::NonNegativeNumber);
     cmd->add_option("-n", args->n_gen, "Generated tokens (tg)")->check(CLI::NonNegativeNumber);
     cmd->add_option("-d,--depth", args->depth, "Tokens already in the KV cache before pp and tg")
         ->check(CLI::NonNegativeNumber);
@@ -271,8 +274,11 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--fma-peak", args->fma_peak,
                   "Measure this machine's f32 FMA ceiling instead (widest vectors, --threads threads)");
     cmd->add_flag("--attention", args->attention,
-                  "Measure the CPU attention kernel alone instead: one decode step's attention over every layer, "
-                  "after -d tokens (default 4096), the model's geometry");
+                  "Measure the CPU attention kernel alone instead: one decode step's attention (with -p N: a "
+                  "prefill block of N tokens) over every layer, after -d tokens (default 4096), the model's geometry");
     cmd->add_option("--probe-mib", args->probe_mib, "Buffer of the bandwidth probe in MiB")->check(CLI::Range(64, 16384));
-    cmd->callback([args, &exit_code] { exit_code = run_bench(*args); });
+    cmd->callback([args, prompt_option, &exit_code] {
+        args->prompt_given = prompt_option->count() > 0;
+        exit_code = run_bench(*args);
+    });
 }

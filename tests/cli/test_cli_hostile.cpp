@@ -162,6 +162,30 @@ private slots:
         QVERIFY(a["kv_bytes_s"].get<double>() > 0);
     }
 
+    void benchAttentionWithAPromptTimesAPrefillBlock() {
+        const outcome o = run_cli({"bench", "-m", tiny_model(), "--attention", "-d", "300", "-p", "20", "-r", "1",
+                                   "--threads", "1", "--json"}, 60000);
+        QVERIFY2(o.finished && !o.crashed && o.exit_code == 0, qPrintable(describe(o)));
+        const auto j = nlohmann::json::parse(o.out.toStdString(), nullptr, false);
+        QVERIFY2(j.contains("attention"), qPrintable(o.out.left(600)));
+        const auto& a = j["attention"];
+        QCOMPARE(a["mode"].get<std::string>(), std::string("prefill"));
+        QCOMPARE(a["tokens"].get<int>(), 20);
+        // Token t of the block sees the 300 cached keys and itself and the t before it: 301 + t keys.
+        const std::int64_t keys = 20 * 301 + 19 * 20 / 2;
+        const std::int64_t pairs = keys * a["n_head_kv"].get<std::int64_t>() * a["n_layer"].get<std::int64_t>();
+        QCOMPARE(a["key_head_pairs"].get<std::int64_t>(), pairs);
+        // Scores and value sum: 4 * head_dim FLOPs per (key, query head).
+        const double group = a["n_head"].get<double>() / a["n_head_kv"].get<double>();
+        QCOMPARE(a["flop"].get<double>(), 4.0 * a["head_dim"].get<double>() * static_cast<double>(pairs) * group);
+        QVERIFY(a["flop_s"].get<double>() > 0);
+    }
+
+    void benchAttentionRefusesAPrefillBlockPastTheContext() {
+        expect_clean_error(run_cli({"bench", "-m", tiny_model(), "--attention", "-d", "300", "-p", "2147483647"}),
+                           "more than this model's context allows");
+    }
+
     void benchFmaPeakReportsTheArithmeticCeilingWithoutAModel() {
         const outcome o = run_cli({"bench", "--fma-peak", "-r", "1", "--threads", "1", "--json"}, 60000);
         if (o.exit_code == 1 && o.err.contains("needs AVX2 + FMA or AVX-512")) QSKIP("this CPU has no FMA to measure");

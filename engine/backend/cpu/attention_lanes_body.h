@@ -17,11 +17,13 @@
 //              row of that key; transposed back to (R, D) once at the end.
 // The decoded K and V tiles (KT, D) are read by broadcasts; everything the
 // inner loops touch per tile (qT, sT, the tiles, oT: about 30 KiB at R = 24,
-// D = 64) stays in L1. The arithmetic is the same as the dims-in-lanes path's
-// (same products, each score summed over the dimensions in order, each
-// output over the keys in order).
+// D = 64; about 76 KiB at AVX-512's R = 96) stays in L1 and L2. The
+// arithmetic is the same as the dims-in-lanes path's (same products, each
+// score summed over the dimensions in order, each output over the keys in
+// order), so how a prompt is cut into blocks changes no result.
 
-constexpr int k_lanes_max_blocks = 4;   // row registers flash_lanes_any has a kernel for
+// Row registers flash_lanes_any has a kernel for (flash_block_rows' limit per instruction set).
+constexpr int k_lanes_max_blocks = V::registers >= 32 ? 6 : 4;
 constexpr int k_lanes_max_rows = k_lanes_max_blocks * V::width;
 
 // KVLENS_NO_ROW_LANES=1 sends every job down the dims-in-lanes path (to compare them).
@@ -46,7 +48,7 @@ inline bool lanes_apply(const flash_job& a) {
 // on a noisy Zen 1 host).
 template <int NB>
 constexpr int lanes_step() {
-    if constexpr (V::registers >= 32) return NB <= 3 ? 8 : 4;   // 8 * 3 + 3 + 1 = 28 of 32
+    if constexpr (V::registers >= 32) return NB <= 3 ? 8 : 4;   // 8 * 3 + 3 + 1 = 28, 4 * 6 + 6 + 1 = 31 of 32
     else return NB <= 3 ? 4 : 2;
 }
 
@@ -202,11 +204,17 @@ void flash_lanes_run(const flash_job& a) {
 template <kv_dtype DT>
 bool flash_lanes_any(const flash_job& a) {
     if (!lanes_apply(a)) return false;
-    static_assert(k_lanes_max_blocks == 4, "one case per register count up to k_lanes_max_blocks");
     switch (a.n_tok * a.group / V::width) {
         case 1: flash_lanes_run<DT, 1>(a); return true;
         case 2: flash_lanes_run<DT, 2>(a); return true;
         case 3: flash_lanes_run<DT, 3>(a); return true;
-        default: flash_lanes_run<DT, k_lanes_max_blocks>(a); return true;
+        case 4: flash_lanes_run<DT, 4>(a); return true;
+        default:
+            if constexpr (k_lanes_max_blocks == 6) {
+                if (a.n_tok * a.group == 5 * V::width) flash_lanes_run<DT, 5>(a);
+                else flash_lanes_run<DT, 6>(a);
+                return true;
+            }
+            return false;   // not reached: lanes_apply caps the rows at k_lanes_max_rows
     }
 }
