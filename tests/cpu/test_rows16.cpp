@@ -38,15 +38,7 @@ using test::random_block_floats;
 using test::random_quant_matrix;
 using test::worst_relative_error;
 
-quant_matrix regrouped(const quant_matrix& file) {
-    quant_matrix m;
-    m.bytes.resize(file.bytes.size());
-    repack_rows16(file.view, m.bytes.data());
-    m.view = file.view;
-    m.view.layout = weight_layout::rows16;
-    m.view.data = m.bytes.data();
-    return m;
-}
+quant_matrix regrouped(const quant_matrix& file) { return test::regrouped(file, repack_rows16, weight_layout::rows16); }
 
 class Rows16 : public test::kernel_level_test {
 protected:

@@ -34,15 +34,7 @@ using test::random_quant_matrix;
 using test::worst_relative_error;
 
 // The same matrix regrouped.
-quant_matrix regrouped(const quant_matrix& file) {
-    quant_matrix m;
-    m.bytes.resize(file.bytes.size());
-    repack_rows8(file.view, m.bytes.data());
-    m.view = file.view;
-    m.view.layout = weight_layout::rows8;
-    m.view.data = m.bytes.data();
-    return m;
-}
+quant_matrix regrouped(const quant_matrix& file) { return test::regrouped(file, repack_rows8, weight_layout::rows8); }
 
 class Rows8 : public test::kernel_level_test {
 protected:

@@ -35,6 +35,20 @@ struct quant_matrix {
     weight_view view;
 };
 
+// file's matrix regrouped by repack (repack_rows8 or repack_rows16) into
+// layout: the same bytes count, a view on the regrouped copy.
+inline quant_matrix regrouped(const quant_matrix& file, void (*repack)(const weight_view&, std::uint8_t*),
+                              weight_layout layout) {
+    quant_matrix m;
+    m.bytes.resize(file.bytes.size());
+    repack(file.view, m.bytes.data());
+    m.view = file.view;
+    m.view.layout = layout;
+    m.view.data = m.bytes.data();
+    return m;
+}
+
+
 inline quant_matrix random_quant_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in) {
     quant_matrix m;
     m.view.type = t;
