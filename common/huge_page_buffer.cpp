@@ -4,6 +4,12 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23   // Linux 5.14 (uapi asm-generic/mman-common.h)
+#endif
+
 namespace kvlens {
 
 huge_page_buffer huge_page_buffer::allocate(std::size_t bytes)
@@ -24,6 +30,15 @@ huge_page_buffer huge_page_buffer::allocate(std::size_t bytes)
     b.data_ = aligned;
     b.size_ = size;
     return b;
+}
+
+bool huge_page_buffer::commit(std::size_t offset, std::size_t length) const
+{
+    if (!data_ || offset >= size_ || length == 0) return false;
+    constexpr std::size_t page = 4096;
+    const std::size_t begin = offset / page * page;
+    const std::size_t end = (offset + std::min(length, size_ - offset) + page - 1) / page * page;
+    return madvise(data_ + begin, end - begin, MADV_POPULATE_WRITE) == 0;
 }
 
 huge_page_buffer& huge_page_buffer::operator=(huge_page_buffer&& o) noexcept

@@ -2,6 +2,7 @@
 // Anonymous memory offered transparent huge pages (2 MiB), for buffers a
 // kernel streams or reads in a scattered order: the weights' copy, the KV
 // cache. With 4 KiB pages such reads cost a TLB miss nearly every page.
+// Memory is committed as it is first touched, or ahead of use by commit().
 #pragma once
 
 #include <cstddef>
@@ -28,6 +29,13 @@ public:
     explicit operator bool() const { return data_ != nullptr; }
     std::uint8_t* data() const { return data_; }
     std::size_t size() const { return size_; }   // bytes, a multiple of huge_page
+
+    // Commits [offset, offset + length) now (Linux MADV_POPULATE_WRITE: page
+    // tables filled, contents untouched), clipped to the buffer, so a later
+    // first touch costs no page fault. Best effort: false where the kernel
+    // lacks the advice (before 5.14) or cannot commit the memory now (the
+    // range is then committed as it is touched, as without the call).
+    bool commit(std::size_t offset, std::size_t length) const;
 
 private:
     std::uint8_t* data_ = nullptr;

@@ -2,6 +2,7 @@
 // Host allocation of the KV arrays (see kv_storage.h).
 #include "engine/kv/kv_storage.h"
 
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
@@ -35,6 +36,12 @@ result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_block
         s.k_.push_back(p + (2 * il) * stride);
         s.v_.push_back(p + (2 * il + 1) * stride);
     }
+    // The rows of a first request's tokens committed now, while the model
+    // loads: committed on first touch instead, a huge page of every array
+    // lands on the first prefill chunk (SmolLM2, 60 arrays: 120 MiB, 0.4 s of
+    // a 0.55 s first chunk on a VM whose fresh memory commits at 0.3 GB/s).
+    const std::size_t ahead = std::min(stride, static_cast<std::size_t>(s.row_bytes_ * k_commit_ahead_tokens));
+    for (std::size_t a = 0; a < arrays; ++a) s.region_.commit(a * stride, ahead);
     return s;
 }
 

@@ -11,6 +11,9 @@
 //   row (il, block, slot) starts at ((block * block_size) + slot) * row_bytes
 //
 // The arrays are not zeroed: a row is read only after the forward pass wrote it.
+// The first k_commit_ahead_tokens rows of every array are committed at
+// creation (huge_page_buffer::commit), so a first request does not pay the
+// page faults (on THP, a 2 MiB page per array) inside its first prefill chunk.
 #pragma once
 
 #include <cstdint>
@@ -25,6 +28,7 @@ namespace kvlens {
 class kv_storage {
 public:
     static constexpr std::size_t alignment = 64;  // bytes, every K and V array
+    static constexpr std::int64_t k_commit_ahead_tokens = 4096;   // rows per array committed at creation
 
     kv_storage() = default;
     // Allocates 2 * n_layer arrays of n_blocks * block_size * row_bytes bytes.

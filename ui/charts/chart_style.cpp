@@ -80,8 +80,15 @@ qreal ChartStyle::markerSize() const { return presentation ? 9.0 : 5.0; }
 
 QPen ChartStyle::linePen(const QColor& c, Qt::PenStyle s) const
 {
-    QPen p(c, lineWidth(), s, Qt::RoundCap, Qt::RoundJoin);
-    return p;
+    // Round caps only on solid lines: on a dotted or dashed line every dash
+    // gets two, and the raster engine fills those curves one by one. The KV
+    // chart's dotted formula line with round caps took 55 ms a repaint at
+    // 1280x720, most of the GUI thread's time during a prefill, and with it a
+    // core from the engine on 2 cores (prefill chunks 1.5-2x slower in the
+    // window than headless); with flat caps, under 1 ms.
+    if (s != Qt::SolidLine)
+        return QPen(c, lineWidth(), s, Qt::FlatCap, Qt::MiterJoin);
+    return QPen(c, lineWidth(), s, Qt::RoundCap, Qt::RoundJoin);
 }
 
 void ChartStyle::applyTo(QChart* chart) const
