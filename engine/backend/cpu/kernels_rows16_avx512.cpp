@@ -53,7 +53,7 @@ struct group_block_shape {
 
 // y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q4_1).
 template <weights W, int NT>
-void rows16_loop(const rows8_args& g) {
+void rows16_loop(const row_group_args& g) {
     using shape = group_block_shape<W>;
     constexpr int lines = (shape::bytes + 63) / 64;
     const __m512i low4 = _mm512_set1_epi8(0x0F);
@@ -94,7 +94,7 @@ void rows16_loop(const rows8_args& g) {
 }
 
 template <weights W>
-void rows16_dispatch(const rows8_args& g) {
+void rows16_dispatch(const row_group_args& g) {
     switch (g.nt) {
     case 4: rows16_loop<W, 4>(g); break;
     case 3: rows16_loop<W, 3>(g); break;
@@ -105,7 +105,7 @@ void rows16_dispatch(const rows8_args& g) {
 
 }  // namespace
 
-rows8_fn rows16_kernel_for(ggml_type t) {
+row_group_fn rows16_kernel_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_0: return rows16_dispatch<weights::q4_0>;
     case ggml_type::q4_1: return rows16_dispatch<weights::q4_1>;

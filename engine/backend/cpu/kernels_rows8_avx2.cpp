@@ -38,7 +38,7 @@ inline __m256i block_sums(const __m256i lo[4], const __m256i hi[4], const std::u
 // y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q4_1;
 // q4_0's stored nibble is q + 8, so 8 * sum(a) comes off each block sum).
 template <bool has_min, int NT>
-void rows8_q4(const rows8_args& g) {
+void rows8_q4(const row_group_args& g) {
     constexpr int scale_bytes = has_min ? 32 : 16;
     constexpr int group_block = 8 * (has_min ? sizeof(block_q4_1) : sizeof(block_q4_0));
     const __m256i low4 = _mm256_set1_epi8(0x0F);
@@ -69,7 +69,7 @@ void rows8_q4(const rows8_args& g) {
 }
 
 template <bool has_min>
-void rows8_dispatch(const rows8_args& g) {
+void rows8_dispatch(const row_group_args& g) {
     switch (g.nt) {
     case 4: rows8_q4<has_min, 4>(g); break;
     case 3: rows8_q4<has_min, 3>(g); break;
@@ -80,7 +80,7 @@ void rows8_dispatch(const rows8_args& g) {
 
 }  // namespace
 
-rows8_fn rows8_kernel_for(ggml_type t) {
+row_group_fn rows8_kernel_for(ggml_type t) {
     if (t == ggml_type::q4_1) return rows8_dispatch<true>;
     if (t == ggml_type::q4_0) return rows8_dispatch<false>;
     return nullptr;

@@ -69,7 +69,7 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
     const ggml_type at = kernels_for(w0.type)->vec_dot_type;   // q8_1 for q4_1, q8_0 for q4_0 and q8_0
     const bool q8_1 = at == ggml_type::q8_1;
     const from_float_fn quantize = from_float_for(at);
-    const rows8_fn kernel = r16 ? rows16_kernel_for(w0.type) : rows8_kernel_for(w0.type);
+    const row_group_fn kernel = r16 ? rows16_kernel_for(w0.type) : rows8_kernel_for(w0.type);
     const rows8_layout L = layout_for(at, w0.n_in, n_tokens, !r16);
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
     std::uint8_t* base = scratch.act.data();
@@ -103,7 +103,7 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         const std::int64_t per = (n_groups + nth - 1) / nth;
         const std::int64_t g0 = std::min(n_groups, per * ith);
         const std::int64_t g1 = std::min(n_groups, g0 + per);
-        rows8_args g;
+        row_group_args g;
         g.nb = L.nb;
         g.a_stride = a_row;
         g.a_block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);

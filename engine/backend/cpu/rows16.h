@@ -44,9 +44,9 @@ bool rows16_applies(const weight_view& w);
 void repack_rows16(const weight_view& w, std::uint8_t* dst);
 
 // The AVX-512 VNNI kernel for a rows16 matrix of this type
-// (kernels_rows16_avx512.cpp). Its rows8_args read the activation quants in
+// (kernels_rows16_avx512.cpp). Its row_group_args read the activation quants in
 // place: a = token 0's quantized row, a_stride bytes per token, a_block bytes
 // per block, the quants a_qs bytes into each block.
-rows8_fn rows16_kernel_for(ggml_type weight_type);
+row_group_fn rows16_kernel_for(ggml_type weight_type);
 
 }  // namespace kvlens

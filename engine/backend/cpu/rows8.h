@@ -38,8 +38,9 @@ bool rows8_applies(const weight_view& w);
 // Writes w's n_out * row_bytes bytes in the rows8 layout to dst (as many bytes).
 void repack_rows8(const weight_view& w, std::uint8_t* dst);
 
-// One kernel call: one group of rows (8 here, 16 in rows16.h) against nt tokens.
-struct rows8_args {
+// One kernel call of either grouped layout: one group of rows (8 here, 16 in
+// rows16.h) against nt tokens.
+struct row_group_args {
     std::int64_t nb = 0;                     // 32-element blocks per row
     const std::uint8_t* w = nullptr;         // the group's nb group blocks
     const std::uint8_t* a = nullptr;         // rows8: (nt, nb, 8, 32) activation quants, 4 at a time broadcast to
@@ -56,10 +57,10 @@ struct rows8_args {
     int nt = 0;                              // tokens, 1 .. k_rows8_tokens
 };
 
-using rows8_fn = void (*)(const rows8_args&);
+using row_group_fn = void (*)(const row_group_args&);
 
 // The AVX2 kernel for a rows8 matrix of this type (kernels_rows8_avx2.cpp).
-rows8_fn rows8_kernel_for(ggml_type weight_type);
+row_group_fn rows8_kernel_for(ggml_type weight_type);
 
 // One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0) of nb
 // blocks expanded for the kernel: each block's quants 4 at a time broadcast
