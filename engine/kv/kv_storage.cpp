@@ -3,11 +3,37 @@
 #include "engine/kv/kv_storage.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
+
+#include <unistd.h>
 
 #include <fmt/format.h>
 
 namespace kvlens {
+
+namespace {
+
+constexpr std::size_t k_commit_ahead_max_bytes = std::size_t{512} << 20;
+
+// Bytes of memory available now (MemAvailable: free plus reclaimable caches;
+// free pages where /proc/meminfo does not say); 0 when unknown.
+std::size_t free_memory_bytes()
+{
+    if (std::FILE* f = std::fopen("/proc/meminfo", "r")) {
+        char line[256];
+        unsigned long long kib = 0;
+        bool found = false;
+        while (!found && std::fgets(line, sizeof line, f))
+            found = std::sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+        std::fclose(f);
+        if (found) return static_cast<std::size_t>(kib) * 1024;
+    }
+    const long pages = sysconf(_SC_AVPHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    return pages > 0 && page > 0 ? static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) : 0;
+}
+
+}  // namespace
 
 result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_blocks)
 {
@@ -40,8 +66,13 @@ result<kv_storage> kv_storage::create(const kv_geometry& g, std::int32_t n_block
     // loads: committed on first touch instead, a huge page of every array
     // lands on the first prefill chunk (SmolLM2, 60 arrays: 120 MiB, 0.4 s of
     // a 0.55 s first chunk on a VM whose fresh memory commits at 0.3 GB/s).
-    const std::size_t ahead = std::min(stride, static_cast<std::size_t>(s.row_bytes_ * k_commit_ahead_tokens));
-    for (std::size_t a = 0; a < arrays; ++a) s.region_.commit(a * stride, ahead);
+    // At most k_commit_ahead_max_bytes in all and a quarter of the memory
+    // available now: a model with huge rows (or a hostile file's geometry) must
+    // not commit gigabytes, or meet the OOM killer, before any request.
+    const std::size_t budget = std::min(k_commit_ahead_max_bytes, free_memory_bytes() / 4) / arrays;
+    const std::size_t ahead = std::min({stride, static_cast<std::size_t>(s.row_bytes_ * k_commit_ahead_tokens), budget});
+    if (ahead > 0)
+        for (std::size_t a = 0; a < arrays; ++a) s.region_.commit(a * stride, ahead);
     return s;
 }
 

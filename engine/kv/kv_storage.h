@@ -11,7 +11,8 @@
 //   row (il, block, slot) starts at ((block * block_size) + slot) * row_bytes
 //
 // The arrays are not zeroed: a row is read only after the forward pass wrote it.
-// The first k_commit_ahead_tokens rows of every array are committed at
+// The first k_commit_ahead_tokens rows of every array (at most 512 MiB in all
+// and a quarter of the available memory) are committed at
 // creation (huge_page_buffer::commit), so a first request does not pay the
 // page faults (on THP, a 2 MiB page per array) inside its first prefill chunk.
 #pragma once

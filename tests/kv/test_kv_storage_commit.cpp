@@ -3,7 +3,8 @@
 // k_commit_ahead_tokens rows of every layer's K and V array are resident
 // before anything writes them (mincore), and writing them then costs (nearly)
 // no page faults (getrusage), so the first prefill chunk of a run does not pay
-// them. The rest of a large pool is left to be committed as it is touched.
+// them. The rest of a large pool is left to be committed as it is touched,
+// and a cache of huge rows commits at most 512 MiB ahead.
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -89,6 +90,29 @@ TEST(KvStorageCommit, firstRequestRowsAreResidentAtCreation)
             EXPECT_EQ(middle, 0) << "layer " << il << ": " << middle << " of " << middle_pages << " pages";
         }
     }
+}
+
+TEST(KvStorageCommit, aHugeCacheCommitsAtMost512MiBAhead)
+{
+    if (!kernel_commits_ahead())
+        GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (Linux 5.14)";
+    // 30 layers of 32 KV heads of 256 (16 KiB rows): 4,096 rows are 64 MiB an
+    // array, 3.75 GiB over the 60 arrays; the pool (4,096 tokens) as large.
+    kv_geometry g = smollm_geometry();
+    g.n_kv_heads = 32;
+    g.head_dim = 256;
+    auto kv = kv_storage::create(g, 4096 / 16);
+    ASSERT_TRUE(kv.ok()) << kv.message();
+    long resident = 0;
+    for (int il = 0; il < kv->n_layer(); ++il)
+        for (const std::uint8_t* a : {kv->k_layer(il), kv->v_layer(il)}) {
+            const auto [n, pages] = resident_pages(a, kv->layer_bytes());
+            ASSERT_GE(n, 0);
+            resident += n;
+        }
+    const double mib = resident * 4096.0 / (1 << 20);
+    EXPECT_GT(mib, 0.0) << "some rows are committed ahead";
+    EXPECT_LE(mib, 512.0 + 60 * 2.0) << "at most 512 MiB, plus a huge page's rounding per array";
 }
 
 TEST(KvStorageCommit, firstRequestRowsCostNoPageFaults)
