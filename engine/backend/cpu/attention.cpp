@@ -11,21 +11,23 @@
 //   sequence), each job's key range is split into chunks, claimed by the
 //   threads as they come free, whose partial results are merged here.
 // - The scalar reference, numerics of the reference engine: a query head is
-//   converted to the K storage format (f16; a q8_0 cache meets the f32 query)
-//   and dotted with each stored key; softmax in f32; probabilities rounded to
-//   f16 before they weight the values.
+//   converted to the K storage format (f16 values; for a q8_0 cache int16
+//   blocks, summed in integers: query_i16.h) and dotted with each stored key;
+//   softmax in f32; probabilities rounded to f16 before they weight the values.
 #include "engine/backend/cpu/attention.h"
 
 #include <atomic>
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <cstring>
+#include <functional>
 
 #include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/attention_simd.h"
+#include "engine/backend/cpu/query_i16.h"
 #include "engine/kv/kv_codec.h"
 
 namespace kvlens {
@@ -96,6 +98,8 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
     const std::int64_t q_head_bytes = row_bytes(kk->vec_dot_type, a.head_dim);
     const int bs = a.kv->block_size();
     const std::int64_t q_stride = static_cast<std::int64_t>(a.n_head) * a.head_dim;
+    const int n_blocks = a.head_dim / k_query_block;
+    const std::int64_t q8_query_bytes = 2LL * a.head_dim + 4LL * n_blocks;   // int16 values, then an f32 scale per block
 
     // One work item per (token, kv head): the group's query heads share each key.
     const std::int64_t n_items = static_cast<std::int64_t>(a.n_tokens) * a.n_head_kv;
@@ -113,24 +117,36 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
             const std::int32_t* table = a.block_tables[t];
             const std::int64_t koff = head_offset(a.dtype, kvh, a.head_dim);
 
-            // The query in the K storage format (the q8_0 cache meets the f32 query instead).
-            for (int g = 0; g < group && a.dtype != kv_dtype::q8_0; ++g) {
+            // The query in the K storage format: f16 values, or for a q8_0 cache
+            // int16 blocks with f32 scales (query_i16.h) whose scores are summed
+            // in integers.
+            for (int g = 0; g < group; ++g) {
                 const float* qh = a.q + t * q_stride + static_cast<std::int64_t>(kvh * group + g) * a.head_dim;
-                q_to_k(qh, qc + g * q_head_bytes, a.head_dim);
+                if (a.dtype == kv_dtype::q8_0) {
+                    std::uint8_t* qg = qc + g * q8_query_bytes;
+                    quantize_query_i16(qh, a.head_dim, reinterpret_cast<std::int16_t*>(qg),
+                                       reinterpret_cast<float*>(qg + 2LL * a.head_dim));
+                } else {
+                    q_to_k(qh, qc + g * q_head_bytes, a.head_dim);
+                }
             }
             // Scores: (group, n_keys), scaled.
             for (int j = 0; j < n_keys; ++j) {
                 const int p = first + j;
                 const std::uint8_t* krow = a.kv->k_row(a.layer, table[p / bs], p % bs) + koff;
                 if (a.dtype == kv_dtype::q8_0) {
-                    // q8_0 cache: the key is dequantized and met by the f32 query, so
-                    // the only rounding is the cache's own (quantizing the query too
-                    // would add a second 8-bit error to every score).
-                    v_to_float(krow, vbuf, a.head_dim);
                     for (int g = 0; g < group; ++g) {
-                        const float* qh = a.q + t * q_stride + static_cast<std::int64_t>(kvh * group + g) * a.head_dim;
+                        const std::uint8_t* qg = qc + g * q8_query_bytes;
+                        const auto* qs = reinterpret_cast<const std::int16_t*>(qg);
+                        const auto* dq = reinterpret_cast<const float*>(qg + 2LL * a.head_dim);
                         float acc = 0;
-                        for (int d = 0; d < a.head_dim; ++d) acc += qh[d] * vbuf[d];
+                        for (int b = 0; b < n_blocks; ++b) {   // q8_0 blocks: f16 scale, then 32 int8
+                            const std::uint8_t* blk = krow + b * 34;
+                            std::uint16_t dh;
+                            std::memcpy(&dh, blk, 2);
+                            const std::int32_t isum = query_block_isum(qs + b * k_query_block, reinterpret_cast<const std::int8_t*>(blk + 2));
+                            acc = query_score_step(dq[b], fp16_to_fp32(dh), isum, acc);
+                        }
                         scores[g * n_keys + j] = acc * a.scale;
                     }
                     continue;

@@ -15,6 +15,8 @@
 //   diagonal or window-edge tile a compare per key;
 //   oT (D, R)  the output, each value row's dimension broadcast times sT's
 //              row of that key; transposed back to (R, D) once at the end.
+// A q8_0 cache's scores are integer sums instead (lanes_q8_scores): the
+// rows' int16 query words in the lanes, each key's word broadcast.
 // The decoded K and V tiles (KT, D) are read by broadcasts; everything the
 // inner loops touch per tile (qT, sT, the tiles, oT: about 30 KiB at R = 24,
 // D = 64; about 76 KiB at AVX-512's R = 96) stays in L1 and L2. The
@@ -79,6 +81,80 @@ inline void lanes_scores(const float* qT, const float* kbuf, int D, int R, int n
     int k = 0;
     for (; k + KB <= nk; k += KB) lanes_scores_step<NB, KB>(qT, kbuf, D, R, k, scale, sT);
     for (; k < nk; ++k) lanes_scores_step<NB, 1>(qT, kbuf, D, R, k, scale, sT);
+}
+
+// A q8_0 cache's scores in integers (query_i16.h), rows in the lanes: sT
+// rows k0..k0+KB-1 for the tile's keys against the job's quantized rows.
+// qW (D / 2, R) the rows' words (2 int16 each), dqT (D / 32, R) their block
+// scales; kW (KT, D / 2) the keys' words, kd (KT, D / 32) their scales. Per
+// block: the KB * NB int32 sums over its 16 words, then fma(dq * dk, isum,
+// score so far) into sT, scaled after the last block.
+template <int NB, int KB>
+inline void lanes_q8_scores_step(const std::int32_t* qW, const float* dqT, const std::int32_t* kW, const float* kd,
+                                 int D, int R, int k0, float scale, float* sT) {
+    constexpr int W = V::width, WB = k_query_block / V::q_word_elems;   // words per block
+    const int NBk = D / k_query_block, DW = D / V::q_word_elems;
+    const V::reg vscale = V::set1(scale);
+    for (int b = 0; b < NBk; ++b) {
+        V::ireg acc[KB][NB];
+        for (int j = 0; j < KB; ++j)
+            for (int nb = 0; nb < NB; ++nb) acc[j][nb] = V::iset1(0);
+        for (int w = b * WB; w < (b + 1) * WB; ++w) {
+            V::ireg q[NB];
+            for (int nb = 0; nb < NB; ++nb) q[nb] = V::iload(qW + w * R + nb * W);
+            for (int j = 0; j < KB; ++j) {
+                const V::ireg k = V::iset1(kW[(k0 + j) * DW + w]);
+                for (int nb = 0; nb < NB; ++nb) acc[j][nb] = V::idot(acc[j][nb], k, q[nb]);
+            }
+        }
+        for (int j = 0; j < KB; ++j) {
+            const V::reg dk = V::set1(kd[(k0 + j) * NBk + b]);
+            for (int nb = 0; nb < NB; ++nb) {
+                float* out = sT + (k0 + j) * R + nb * W;
+                const V::reg before = b == 0 ? V::zero() : V::load(out);
+                V::reg x = V::fmadd(V::mul(V::load(dqT + b * R + nb * W), dk), V::cvt_i(acc[j][nb]), before);
+                if (b == NBk - 1) x = V::mul(x, vscale);
+                V::store(out, x);
+            }
+        }
+    }
+}
+
+template <int NB>
+inline void lanes_q8_scores(const std::int32_t* qW, const float* dqT, const std::int32_t* kW, const float* kd, int D,
+                            int R, int nk, float scale, float* sT) {
+    constexpr int KB = lanes_step<NB>();
+    int k = 0;
+    for (; k + KB <= nk; k += KB) lanes_q8_scores_step<NB, KB>(qW, dqT, kW, kd, D, R, k, scale, sT);
+    for (; k < nk; ++k) lanes_q8_scores_step<NB, 1>(qW, dqT, kW, kd, D, R, k, scale, sT);
+}
+
+// nk keys of a q8_0 K array at one head as words kW (KT, D / 2) and scales kd (KT, D / 32).
+inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk,
+                             std::int32_t* kW, float* kd) {
+    const int D = a.head_dim, NBk = D / k_query_block, DW = D / V::q_word_elems;
+    constexpr int WB = k_query_block / V::q_word_elems;
+    for (int kk = 0; kk < nk; ++kk) {
+        const std::uint8_t* src = head + rows[kk] * a.row_bytes;
+        for (int b = 0; b < NBk; ++b) {
+            std::uint16_t dh;
+            std::memcpy(&dh, src + b * 34, 2);
+            kd[kk * NBk + b] = _cvtsh_ss(dh);   // F16C, exact like fp16_to_fp32
+            V::key_words(reinterpret_cast<const std::int8_t*>(src + b * 34 + 2), kW + kk * DW + b * WB);
+        }
+    }
+}
+
+// The job's rows quantized (query_i16.h) into lanes_q8_scores' layout: qW
+// (D / 2, R), dqT (D / 32, R); tmp: room for one row's query_row_bytes(D).
+inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float* dqT, std::uint8_t* tmp) {
+    const int D = a.head_dim, G = a.group, NBk = D / k_query_block, DW = D / V::q_word_elems;
+    for (int r = 0; r < R; ++r) {
+        quantize_query_row(a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D, D, tmp);
+        for (int w = 0; w < DW; ++w) std::memcpy(&qW[w * R + r], tmp + 4 * w, 4);   // 2 int16 as they lie
+        const auto* dq = reinterpret_cast<const float*>(tmp + 2LL * D);
+        for (int b = 0; b < NBk; ++b) dqT[b * R + r] = dq[b];
+    }
 }
 
 // Online softmax step over the tile's nk keys, lane-wise: sT becomes the
@@ -163,18 +239,27 @@ void flash_lanes_run(const flash_job& a) {
         max_first = std::max(max_first, a.first[t]);
         min_last = std::min(min_last, a.last[t]);
     }
+    // q8_0: the quantized rows in qT's space (words, scales, one row's room), the keys'
+    // words and scales in kbuf's.
+    auto* qW = reinterpret_cast<std::int32_t*>(qT);
+    auto* dqT = reinterpret_cast<float*>(qW + R * D / V::q_word_elems);
+    auto* kW = reinterpret_cast<std::int32_t*>(kbuf);
+    float* kd = reinterpret_cast<float*>(kW + KT * D / V::q_word_elems);
     for (int r = 0; r < R; ++r) {
         first[r] = static_cast<float>(a.first[r / G]);
         last[r] = static_cast<float>(a.last[r / G]);
-        const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D;
-        for (int d0 = 0; d0 < D; d0 += W) {
-            alignas(64) float x[W];
-            V::store(x, DT == kv_dtype::f16 ? V::round_h(V::load(src + d0)) : V::load(src + d0));
-            for (int i = 0; i < W; ++i) qT[(d0 + i) * R + r] = x[i];
-        }
         a.m[r] = -INFINITY;
         a.l[r] = 0;
+        if constexpr (DT == kv_dtype::f16) {
+            const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D;
+            for (int d0 = 0; d0 < D; d0 += W) {
+                alignas(64) float x[W];
+                V::store(x, V::round_h(V::load(src + d0)));
+                for (int i = 0; i < W; ++i) qT[(d0 + i) * R + r] = x[i];
+            }
+        }
     }
+    if constexpr (DT == kv_dtype::q8_0) lanes_q8_queries(a, R, qW, dqT, reinterpret_cast<std::uint8_t*>(dqT + R * D / k_query_block));
     for (int i = 0; i < R * D; i += W) V::store(oT + i, V::zero());
 
     tile_walk walk(a);
@@ -186,10 +271,12 @@ void flash_lanes_run(const flash_job& a) {
             continue;
         }
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
-        decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
+        if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, rows_now, nk, kW, kd);
+        else decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
         decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);
         walk.prefetch_next(0, KT / 2);   // the next tile's rows in two halves, between the steps
-        lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
+        if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
+        else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
         walk.prefetch_next(KT / 2, KT);
         lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
         for (int d0 = 0; d0 < D; d0 += DB) lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, d0);

@@ -14,8 +14,9 @@
 #include <cstring>
 #include <numeric>
 
-#include "engine/backend/cpu/kernels.h"
 #include "common/fp16.h"
+#include "engine/backend/cpu/kernels.h"
+#include "engine/backend/cpu/query_i16.h"
 
 #define KVLENS_SIMD_BODY "engine/backend/cpu/attention_simd_body.h"
 #define KVLENS_SIMD_NS_AVX2 flash_avx2

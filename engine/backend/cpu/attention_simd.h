@@ -19,8 +19,10 @@
 //
 // Numerics against the scalar reference (attention.cpp): for an f16 cache the
 // query is rounded to f16 values (the reference converts it to the cache's
-// format); for a q8_0 cache it meets the dequantized keys in f32, as there;
-// scores scaled in f32; the probabilities that weight the values are rounded
+// format); for a q8_0 cache it is quantized to int16 blocks and each score
+// summed in integers per block (query_i16.h), exactly as there (AVX-512:
+// vpdpwssd, 2 products per int32 lane and instruction, twice the f32 FMA's
+// rate; AVX2: pmaddwd); scores scaled in f32; the probabilities that weight the values are rounded
 // to f16 values, as there, but before normalization (exp(s - running max)),
 // and the sum that normalizes them adds the rounded values: a weight differs
 // from the reference's by at most about 2^-11 relative. (With f32 weights the

@@ -120,6 +120,84 @@ inline void tile_scores(const float* qr, const float* kbuf, int D, int lo, int h
     for (int kk = hi + 1; kk < KT; ++kk) s[kk] = -INFINITY;
 }
 
+// A q8_0 cache's query rows as the integer scores meet them (query_i16.h):
+// per row query_row_bytes(D) bytes, the D int16 values, then D / 32 f32 scales.
+inline std::int64_t query_row_bytes(int D) { return 2LL * D + 4LL * (D / k_query_block); }
+inline void quantize_query_row(const float* x, int D, std::uint8_t* row) {
+    quantize_query_i16(x, D, reinterpret_cast<std::int16_t*>(row), reinterpret_cast<float*>(row + 2LL * D));
+}
+
+// nk keys of a q8_0 K array at one head as int8 values kq (KT, D) and f32
+// block scales kd (KT, D / 32), for the dims-in-lanes scores.
+inline void decode_key_tile_q8(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk,
+                               std::int8_t* kq, float* kd) {
+    const int D = a.head_dim, NBk = D / k_query_block;
+    for (int kk = 0; kk < nk; ++kk) {
+        const std::uint8_t* src = head + rows[kk] * a.row_bytes;
+        for (int b = 0; b < NBk; ++b) {
+            std::uint16_t dh;
+            std::memcpy(&dh, src + b * 34, 2);
+            kd[kk * NBk + b] = _cvtsh_ss(dh);   // F16C, exact like fp16_to_fp32
+            std::memcpy(kq + kk * D + b * 32, src + b * 34 + 2, 32);
+        }
+    }
+}
+
+// tile_scores for a q8_0 cache: one quantized query row (query_row_bytes
+// layout) against the tile's keys lo..hi, each score summed in integers
+// per block and the blocks combined in order (query_i16.h).
+inline void tile_scores_q8(const std::uint8_t* qrow, const std::int8_t* kq, const float* kd, int D, int lo, int hi,
+                           float scale, float* s) {
+    const int NBk = D / k_query_block;
+    const auto* qs = reinterpret_cast<const std::int16_t*>(qrow);
+    const auto* dq = reinterpret_cast<const float*>(qrow + 2LL * D);
+    for (int kk = 0; kk < KT; ++kk) {
+        if (kk < lo || kk > hi) {
+            s[kk] = -INFINITY;
+            continue;
+        }
+        float acc = 0.0f;
+        for (int b = 0; b < NBk; ++b)
+            acc = query_score_step(dq[b], kd[kk * NBk + b], query_block_isum(qs + b * 32, kq + kk * D + b * 32), acc);
+        s[kk] = acc * scale;
+    }
+}
+
+// Decode's integer scores straight from a q8_0 cache, for 4 keys (tile
+// indices k0..k0+3, clamped to nk - 1; the caller masks past nk): NR
+// quantized query rows (query_row_bytes apart from qrows) into s (NR, KT),
+// scaled. The block sums come from V::key_isums4 (each key's block loaded
+// once for all rows), then per block in order fma(dq * dk, isum, acc), the
+// 4 keys in the lanes.
+template <int NR>
+inline void scores_direct4_q8(const std::uint8_t* qrows, const std::uint8_t* head, const std::int64_t* rows,
+                              std::int64_t row_bytes, int D, int k0, int nk, float scale, float* s) {
+    const int NBk = D / k_query_block;
+    const std::int64_t qrb = query_row_bytes(D);
+    const std::uint8_t* kr[4];
+    for (int j = 0; j < 4; ++j) kr[j] = head + rows[std::min(k0 + j, nk - 1)] * row_bytes;
+    const std::int16_t* q[NR];
+    const float* dq[NR];
+    for (int r = 0; r < NR; ++r) {
+        q[r] = reinterpret_cast<const std::int16_t*>(qrows + r * qrb);
+        dq[r] = reinterpret_cast<const float*>(qrows + r * qrb + 2LL * D);
+    }
+    __m128 acc[NR];
+    for (int r = 0; r < NR; ++r) acc[r] = _mm_setzero_ps();
+    for (int b = 0; b < NBk; ++b) {
+        __m128i isum[NR];
+        V::template key_isums4<NR>(kr, b, q, isum);
+        std::uint16_t dh[4];
+        for (int j = 0; j < 4; ++j) std::memcpy(&dh[j], kr[j] + b * 34, 2);
+        const __m128 dk = _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(dh[0]), static_cast<short>(dh[1]),
+                                                      static_cast<short>(dh[2]), static_cast<short>(dh[3]), 0, 0, 0, 0));
+        for (int r = 0; r < NR; ++r)
+            acc[r] = _mm_fmadd_ps(_mm_mul_ps(_mm_set1_ps(dq[r][b]), dk), _mm_cvtepi32_ps(isum[r]), acc[r]);
+    }
+    const __m128 vscale = _mm_set1_ps(scale);
+    for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT + k0, _mm_mul_ps(acc[r], vscale));
+}
+
 // One cache row's elements d..d+C*W-1 of one head as f32, into v (C
 // registers): f16 converted, q8_0 (blocks of an f16 scale and 32 int8)
 // widened and times its block's scale, the same f32 values decode_tile
@@ -191,6 +269,14 @@ inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head,
             const std::uint8_t* head = k_first_head + h * head_bytes;
             float* sh = s + h * R * KT;
             int r = 0;
+            if constexpr (DT == kv_dtype::q8_0) {   // q: the quantized rows (query_row_bytes each)
+                const auto* qb = reinterpret_cast<const std::uint8_t*>(q) + static_cast<std::int64_t>(h) * R * query_row_bytes(D);
+                const std::int64_t qrb = query_row_bytes(D);
+                for (; r + 3 <= R && R != 4; r += 3) scores_direct4_q8<3>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+                for (; r + 2 <= R; r += 2) scores_direct4_q8<2>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+                if (r < R) scores_direct4_q8<1>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+                continue;
+            }
             for (; r + 3 <= R && R != 4; r += 3) scores_direct4<DT, 3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
             for (; r + 2 <= R; r += 2) scores_direct4<DT, 2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
             if (r < R) scores_direct4<DT, 1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
@@ -341,9 +427,10 @@ void flash_job_run(const flash_job& a) {
     for (int hr = 0; hr < RT; ++hr) {
         const int h = hr / R, r = hr % R;
         const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(h * G + r % G) * D;
-        for (int d = 0; d < D; d += V::width) {
-            const V::reg x = V::load(src + d);
-            V::store(qbuf + hr * D + d, DT == kv_dtype::f16 ? V::round_h(x) : x);
+        if constexpr (DT == kv_dtype::q8_0) {
+            quantize_query_row(src, D, reinterpret_cast<std::uint8_t*>(qbuf) + hr * query_row_bytes(D));
+        } else {
+            for (int d = 0; d < D; d += V::width) V::store(qbuf + hr * D + d, V::round_h(V::load(src + d)));
         }
         a.m[hr] = -INFINITY;
         a.l[hr] = 0;
@@ -375,7 +462,11 @@ void flash_job_run(const flash_job& a) {
             float* m = a.m + h * R;
             float* l = a.l + h * R;
             const float* qh = qbuf + static_cast<std::int64_t>(h) * R * D;
-            decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
+            const std::uint8_t* qh8 = reinterpret_cast<const std::uint8_t*>(qbuf) + static_cast<std::int64_t>(h) * R * query_row_bytes(D);
+            auto* kq = reinterpret_cast<std::int8_t*>(kbuf);   // q8_0: int8 keys (KT, D), then their scales
+            float* kd = kbuf + KT * D / 4;
+            if constexpr (DT == kv_dtype::q8_0) decode_key_tile_q8(a, a.k_layer + off, rows_now, nk, kq, kd);
+            else decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
             decode_tile<DT>(a, a.v_layer + off, rows_now, nk, vbuf);
             for (int r = 0; r < R; ++r) {
                 const int t = r / G;
@@ -387,7 +478,8 @@ void flash_job_run(const flash_job& a) {
                     corr[r] = 1.0f;
                     continue;
                 }
-                tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
+                if constexpr (DT == kv_dtype::q8_0) tile_scores_q8(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
+                else tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
                 corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
             }
             int r = 0;

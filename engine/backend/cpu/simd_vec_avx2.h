@@ -72,6 +72,48 @@ struct V {
         const reg abcd = _mm256_hadd_ps(ab, cd);   // per 128-bit half: a, b, c, d partial sums
         return _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1));
     }
+    // Integer dot products for a q8_0 cache's scores (query_i16.h): a word
+    // is 2 int16 (a key's int8 widened, or the query's int16), madd sums 2
+    // signed products into each int32 lane, exactly.
+    using ireg = __m256i;
+    static constexpr int q_word_elems = 2;
+    static ireg iload(const std::int32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+    static ireg iset1(std::int32_t x) { return _mm256_set1_epi32(x); }
+    static ireg idot(ireg acc, ireg key_words, ireg query_words) {
+        return _mm256_add_epi32(acc, _mm256_madd_epi16(key_words, query_words));
+    }
+    static reg cvt_i(ireg v) { return _mm256_cvtepi32_ps(v); }
+    // One block's 32 key values as 16 words.
+    static void key_words(const std::int8_t* k, std::int32_t* words) {
+        const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k));
+        const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(k + 16));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(words), _mm256_cvtepi8_epi16(lo));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(words + 8), _mm256_cvtepi8_epi16(hi));
+    }
+    // Decode's block sums of 4 keys against NR query rows for block b:
+    // out[r] lane j = the sum of block b of key j (kr[j]: the key's head in
+    // its cache row, q8_0 blocks) against row r (q[r]: its int16 values).
+    // Each key's block is widened once for all rows; the 8 int32 lanes of
+    // each product are summed for the 4 keys together.
+    template <int NR>
+    static void key_isums4(const std::uint8_t* const kr[4], int b, const std::int16_t* const q[NR], __m128i out[NR]) {
+        __m256i klo[4], khi[4];
+        for (int j = 0; j < 4; ++j) {
+            const std::uint8_t* p = kr[j] + b * 34 + 2;
+            klo[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+            khi[j] = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16)));
+        }
+        for (int r = 0; r < NR; ++r) {
+            const __m256i qlo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q[r] + b * 32));
+            const __m256i qhi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(q[r] + b * 32 + 16));
+            __m256i a[4];
+            for (int j = 0; j < 4; ++j) a[j] = _mm256_add_epi32(_mm256_madd_epi16(klo[j], qlo), _mm256_madd_epi16(khi[j], qhi));
+            const __m256i t01 = _mm256_add_epi32(_mm256_unpacklo_epi32(a[0], a[1]), _mm256_unpackhi_epi32(a[0], a[1]));
+            const __m256i t23 = _mm256_add_epi32(_mm256_unpacklo_epi32(a[2], a[3]), _mm256_unpackhi_epi32(a[2], a[3]));
+            const __m256i u = _mm256_add_epi32(_mm256_unpacklo_epi64(t01, t23), _mm256_unpackhi_epi64(t01, t23));
+            out[r] = _mm_add_epi32(_mm256_castsi256_si128(u), _mm256_extracti128_si256(u, 1));
+        }
+    }
     static reg exp(reg x) {
         KVLENS_SIMD_EXP_CONSTANTS
         x = _mm256_min_ps(_mm256_max_ps(x, set1(lo)), set1(hi));

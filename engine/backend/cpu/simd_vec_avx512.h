@@ -69,6 +69,50 @@ struct V {
         const __m256 abcd = _mm256_hadd_ps(ab, cd);
         return _mm_add_ps(_mm256_castps256_ps128(abcd), _mm256_extractf128_ps(abcd, 1));
     }
+    // Integer dot products for a q8_0 cache's scores (query_i16.h): a word
+    // is 2 int16 (a key's int8 widened, or the query's int16), dpwssd sums
+    // 2 signed products into each int32 lane, exactly.
+    using ireg = __m512i;
+    static constexpr int q_word_elems = 2;
+    static ireg iload(const std::int32_t* p) { return _mm512_loadu_si512(p); }
+    static ireg iset1(std::int32_t x) { return _mm512_set1_epi32(x); }
+    // In inline assembly, accumulating in place: GCC 12 compiles the
+    // intrinsic in the lanes scores' 24-accumulator loop as a copy of each
+    // accumulator, the dpwssd, a copy back and a spill to the stack.
+    static ireg idot(ireg acc, ireg key_words, ireg query_words) {
+#if defined(__GNUC__) && !defined(__clang__)
+        __asm__("vpdpwssd %2, %1, %0" : "+v"(acc) : "v"(key_words), "vm"(query_words));
+        return acc;
+#else
+        return _mm512_dpwssd_epi32(acc, key_words, query_words);
+#endif
+    }
+    static reg cvt_i(ireg v) { return _mm512_cvtepi32_ps(v); }
+    // One block's 32 key values as 16 words.
+    static void key_words(const std::int8_t* k, std::int32_t* words) {
+        _mm512_storeu_si512(words, _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(k))));
+    }
+    // Decode's block sums of 4 keys against NR query rows for block b:
+    // out[r] lane j = the sum of block b of key j (kr[j]: the key's head in
+    // its cache row, q8_0 blocks) against row r (q[r]: its int16 values).
+    // Each key's block is widened once for all rows; the 16 int32 lanes of
+    // each product are summed for the 4 keys together.
+    template <int NR>
+    static void key_isums4(const std::uint8_t* const kr[4], int b, const std::int16_t* const q[NR], __m128i out[NR]) {
+        __m512i k[4];
+        for (int j = 0; j < 4; ++j) k[j] = _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(kr[j] + b * 34 + 2)));
+        for (int r = 0; r < NR; ++r) {
+            const __m512i qv = _mm512_loadu_si512(q[r] + b * 32);
+            __m512i a[4];
+            for (int j = 0; j < 4; ++j) a[j] = _mm512_dpwssd_epi32(_mm512_setzero_si512(), k[j], qv);
+            const __m512i t01 = _mm512_add_epi32(_mm512_unpacklo_epi32(a[0], a[1]), _mm512_unpackhi_epi32(a[0], a[1]));
+            const __m512i t23 = _mm512_add_epi32(_mm512_unpacklo_epi32(a[2], a[3]), _mm512_unpackhi_epi32(a[2], a[3]));
+            // Each 128-bit lane: the 4 keys' sums of its 4 elements.
+            const __m512i u = _mm512_add_epi32(_mm512_unpacklo_epi64(t01, t23), _mm512_unpackhi_epi64(t01, t23));
+            out[r] = _mm_add_epi32(_mm_add_epi32(_mm512_extracti32x4_epi32(u, 0), _mm512_extracti32x4_epi32(u, 1)),
+                                   _mm_add_epi32(_mm512_extracti32x4_epi32(u, 2), _mm512_extracti32x4_epi32(u, 3)));
+        }
+    }
     static reg exp(reg x) {
         KVLENS_SIMD_EXP_CONSTANTS
         x = _mm512_min_ps(_mm512_max_ps(x, set1(lo)), set1(hi));
