@@ -139,7 +139,7 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
                             const std::uint8_t* blk = krow + b * 34;
                             std::uint16_t dh;
                             std::memcpy(&dh, blk, 2);
-                            const std::int32_t isum = query_block_isum(qs + b * k_query_block, reinterpret_cast<const std::int8_t*>(blk + 2));
+                            const std::int32_t isum = block_isum(qs + b * k_query_block, reinterpret_cast<const std::int8_t*>(blk + 2));
                             acc = query_score_step(dq[b], fp16_to_fp32(dh), isum, acc);
                         }
                         scores[g * n_keys + j] = acc * a.scale;
@@ -154,7 +154,7 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
                     const auto* dq = reinterpret_cast<const float*>(qg + 2LL * a.head_dim);
                     float acc = 0;
                     for (int b = 0; b < n_blocks; ++b)
-                        acc = query_score_step(dq[b], dk16[b], f16_block_isum(qs + b * k_query_block, k16 + b * k_query_block), acc);
+                        acc = query_score_step(dq[b], dk16[b], block_isum(qs + b * k_query_block, k16 + b * k_query_block), acc);
                     scores[g * n_keys + j] = acc * a.scale;
                 }
             }

@@ -127,10 +127,14 @@ inline void decode_key_tile_f16_i16(const flash_job& a, const std::uint8_t* head
     }
 }
 
-// tile_scores for an f16 cache: one quantized query row (query_row_bytes
-// layout) against the tile's quantized keys lo..hi (query_i16.h).
-inline void tile_scores_f16_i16(const std::uint8_t* qrow, const std::int16_t* kq, const float* kd, int D, int lo, int hi,
-                                float scale, float* s) {
+// The dims-in-lanes scores: one quantized query row (query_row_bytes
+// layout) against the tile's keys lo..hi as integers kq (KT, D: an f16
+// cache's int16 blocks, a q8_0 cache's int8) with scales kd (KT, D / 32),
+// each score summed in integers per block and the blocks combined in order
+// (query_i16.h); -inf outside lo..hi.
+template <class KeyInt>
+inline void tile_scores_int(const std::uint8_t* qrow, const KeyInt* kq, const float* kd, int D, int lo, int hi,
+                            float scale, float* s) {
     const int NBk = D / k_query_block;
     const auto* qs = reinterpret_cast<const std::int16_t*>(qrow);
     const auto* dq = reinterpret_cast<const float*>(qrow + 2LL * D);
@@ -141,27 +145,7 @@ inline void tile_scores_f16_i16(const std::uint8_t* qrow, const std::int16_t* kq
         }
         float acc = 0.0f;
         for (int b = 0; b < NBk; ++b)
-            acc = query_score_step(dq[b], kd[kk * NBk + b], f16_block_isum(qs + b * 32, kq + kk * D + b * 32), acc);
-        s[kk] = acc * scale;
-    }
-}
-
-// tile_scores for a q8_0 cache: one quantized query row (query_row_bytes
-// layout) against the tile's keys lo..hi, each score summed in integers
-// per block and the blocks combined in order (query_i16.h).
-inline void tile_scores_q8(const std::uint8_t* qrow, const std::int8_t* kq, const float* kd, int D, int lo, int hi,
-                           float scale, float* s) {
-    const int NBk = D / k_query_block;
-    const auto* qs = reinterpret_cast<const std::int16_t*>(qrow);
-    const auto* dq = reinterpret_cast<const float*>(qrow + 2LL * D);
-    for (int kk = 0; kk < KT; ++kk) {
-        if (kk < lo || kk > hi) {
-            s[kk] = -INFINITY;
-            continue;
-        }
-        float acc = 0.0f;
-        for (int b = 0; b < NBk; ++b)
-            acc = query_score_step(dq[b], kd[kk * NBk + b], query_block_isum(qs + b * 32, kq + kk * D + b * 32), acc);
+            acc = query_score_step(dq[b], kd[kk * NBk + b], block_isum(qs + b * 32, kq + kk * D + b * 32), acc);
         s[kk] = acc * scale;
     }
 }
@@ -482,8 +466,8 @@ void flash_job_run(const flash_job& a) {
                     corr[r] = 1.0f;
                     continue;
                 }
-                if constexpr (DT == kv_dtype::q8_0) tile_scores_q8(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
-                else tile_scores_f16_i16(qh8 + r * query_row_bytes(D), k16, kd, D, lo, hi, a.scale, s);
+                if constexpr (DT == kv_dtype::q8_0) tile_scores_int(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
+                else tile_scores_int(qh8 + r * query_row_bytes(D), k16, kd, D, lo, hi, a.scale, s);
                 corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
             }
             int r = 0;

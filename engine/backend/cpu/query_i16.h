@@ -55,16 +55,12 @@ inline void quantize_query_i16(const float* x, int n, std::int16_t* qs, float* d
     quantize_i16(x, n, k_levels_q8_query, qs, d);
 }
 
-// The exact int32 sum of one block's 32 products (|sum| <= 32 * 32767 * 127 < 2^31).
-inline std::int32_t query_block_isum(const std::int16_t* q, const std::int8_t* k) {
-    std::int32_t s = 0;
-    for (int i = 0; i < k_query_block; ++i) s += static_cast<std::int32_t>(q[i]) * k[i];
-    return s;
-}
-
-// The exact int32 sum of one block's 32 products of an f16 cache's quantized
-// key and query (|sum| <= 32 * 8191^2 < 2^31).
-inline std::int32_t f16_block_isum(const std::int16_t* q, const std::int16_t* k) {
+// The exact int32 sum of one block's 32 products of the int16 query with a
+// key: a q8_0 cache's int8 (|sum| <= 32 * 32767 * 127 < 2^31) or an f16
+// cache's quantized int16 (|sum| <= 32 * 8191^2 < 2^31).
+template <class KeyInt>
+inline std::int32_t block_isum(const std::int16_t* q, const KeyInt* k) {
+    static_assert(sizeof(KeyInt) <= 2, "int8 or int16 keys");
     std::int32_t s = 0;
     for (int i = 0; i < k_query_block; ++i) s += static_cast<std::int32_t>(q[i]) * k[i];
     return s;
