@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows8 weight layout (engine/backend/cpu/rows8.h): which matrices it
 // takes, that regrouping keeps every byte, and that matmul over a regrouped
-// q4_0 / q4_1 matrix equals matmul over the file's rows (up to float
+// q4_0 / q4_1 / q8_0 matrix equals matmul over the file's rows (up to float
 // summation order) for every token count and thread count, one matrix or
 // three at once, with each token's numbers the same alone or batched.
 #include <gtest/gtest.h>
@@ -25,6 +25,8 @@ using namespace kvlens;
 
 namespace {
 
+constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q8_0};
+
 // |rows8 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_cpu_kernels.
 constexpr double k_rel = 1e-5;
 
@@ -46,17 +48,19 @@ protected:
 
 }  // namespace
 
-TEST_F(Rows8, takesQ4MatricesOfWholeGroupsOnly)
+TEST_F(Rows8, takesMatricesOf32ElementBlocksInWholeGroupsOnly)
 {
     weight_view w;
     w.n_in = 64;
     w.n_out = 16;
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1}) {
+    for (ggml_type t : k_types) {
         w.type = t;
         EXPECT_TRUE(rows8_applies(w)) << type_name(t);
     }
-    w.type = ggml_type::q8_0;
-    EXPECT_FALSE(rows8_applies(w)) << "q8_0 keeps the file's rows";
+    w.type = ggml_type::q4_K;
+    w.n_in = 256;
+    EXPECT_FALSE(rows8_applies(w)) << "K-quants keep the file's rows";
+    w.n_in = 64;
     w.type = ggml_type::q4_1;
     w.n_out = 12;
     EXPECT_FALSE(rows8_applies(w)) << "12 rows are not whole groups of 8";
@@ -71,7 +75,7 @@ TEST_F(Rows8, takesQ4MatricesOfWholeGroupsOnly)
 TEST_F(Rows8, regroupingKeepsEveryByte)
 {
     std::mt19937 rng(7);
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1}) {
+    for (ggml_type t : k_types) {
         const quant_matrix file = random_quant_matrix(rng, t, 24, 96);
         const quant_matrix r8 = regrouped(file);
         std::vector<std::uint8_t> a = file.bytes, b = r8.bytes;
@@ -84,7 +88,7 @@ TEST_F(Rows8, regroupingKeepsEveryByte)
 
 TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 {
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1})
+    for (ggml_type t : k_types)
         for (int threads : {1, 2})
             for (int n_tokens : {1, 2, 3, 4, 5, 11, 17, 64}) {
                 SCOPED_TRACE(std::string(type_name(t)) + " threads=" + std::to_string(threads) +
@@ -141,4 +145,30 @@ TEST_F(Rows8, threeMatricesAtOnceEqualEachAlone)
         matmul(ws[m], x.data(), n_tokens, alone.data(), pool, scratch);
         for (std::size_t i = 0; i < alone.size(); ++i) ASSERT_EQ(alone[i], ys[m][i]) << "matrix " << m << ", output " << i;
     }
+}
+
+TEST_F(Rows8, fullScaleQ8QuantsSumExactly)
+{
+    // Every weight quant -128 (the one whose |w| needs all 8 bits) with d = 1,
+    // every activation 127 (quantized to 127 with d = 1): each output is
+    // exactly -128 * 127 per element, which a saturated or wrapped pair sum misses.
+    constexpr int n_in = 256, n_out = 16;
+    quant_matrix file;
+    file.view.type = ggml_type::q8_0;
+    file.view.n_in = n_in;
+    file.view.n_out = n_out;
+    file.view.row_bytes = row_bytes(ggml_type::q8_0, n_in);
+    file.bytes.assign(static_cast<std::size_t>(file.view.row_bytes * n_out), 0x80);
+    for (std::int64_t blk = 0; blk < n_out * n_in / 32; ++blk) {
+        file.bytes[static_cast<std::size_t>(blk * 34)] = 0x00;       // d = 1.0 as f16 (0x3C00), little-endian
+        file.bytes[static_cast<std::size_t>(blk * 34 + 1)] = 0x3C;
+    }
+    file.view.data = file.bytes.data();
+    const quant_matrix r8 = regrouped(file);
+    const std::vector<float> x(n_in, 127.0f);
+    thread_pool pool(1);
+    matmul_scratch scratch;
+    std::vector<float> y(n_out, NAN);
+    matmul(r8.view, x.data(), 1, y.data(), pool, scratch);
+    for (int r = 0; r < n_out; ++r) EXPECT_EQ(y[static_cast<std::size_t>(r)], -128.0f * 127.0f * n_in) << "row " << r;
 }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
-// AVX2 kernels of the rows8 layout (rows8.h): one group of 8 q4_0 / q4_1 rows
-// against up to 4 tokens. Per group block, the 8 rows' quants are unpacked
+// AVX2 kernels of the rows8 layout (rows8.h): one group of 8 q4_0 / q4_1 /
+// q8_0 rows against up to 4 tokens. Per group block, the 8 rows' quants are unpacked
 // once (4 loads, low and high nibbles); per token, eight maddubs against the
 // broadcast activation quants add up in int16, one madd widens them to one
 // int32 block sum per row (lane r = row r), and one multiply-add per (token,
-// block) scales all 8 rows. Compiled for AVX2 by a target pragma only, like
+// block) scales all 8 rows; q8_0 widens each maddubs at once (rows8_q8).
+// Compiled for AVX2 by a target pragma only, like
 // kernels_avx2.cpp; called only where rows8_applies() said AVX2 is active.
 #include <immintrin.h>
 
@@ -68,6 +69,49 @@ void rows8_q4(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
+// y[t][r] = sum over blocks of d_r * d_t * (sum q a) for q8_0 rows against
+// q8_0 activations. maddubs takes an unsigned operand, so each 32-byte word
+// (4 quants of each of the 8 rows) multiplies as |w| against the token's
+// broadcast quants with w's sign; a pair's sum is at most 2 * 128 * 127 <
+// 2^15, but two pairs' may not be, so each maddubs is widened at once.
+template <int NT>
+void rows8_q8(const row_group_args& g) {
+    constexpr int group_block = 8 * sizeof(block_q8_0);   // 272 bytes
+    const __m256i ones = _mm256_set1_epi16(1);
+    __m256 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
+        // Decode streams each group block once: fetch its 5 lines' worth 1 KiB ahead.
+        for (int line = 0; line < 5; ++line) _mm_prefetch(reinterpret_cast<const char*>(blk) + 1024 + 64 * line, _MM_HINT_T0);
+        const __m256 d8 = load_f16x8(blk);
+        __m256i w[8], wabs[8];
+        for (int j = 0; j < 8; ++j) {
+            w[j] = load256(blk + 16 + 32 * j);
+            wabs[j] = _mm256_abs_epi8(w[j]);
+        }
+        for (int t = 0; t < NT; ++t) {
+            const std::uint8_t* a = g.a + t * g.a_stride + b * k_rows8_act_block_bytes;
+            __m256i s = _mm256_setzero_si256();
+            for (int j = 0; j < 8; ++j) {
+                const __m256i p = _mm256_maddubs_epi16(wabs[j], _mm256_sign_epi8(load256(a + 32 * j), w[j]));
+                s = _mm256_add_epi32(s, _mm256_madd_epi16(p, ones));
+            }
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + t * g.a_scalars + b)), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+void rows8_q8_dispatch(const row_group_args& g) {
+    switch (g.nt) {
+    case 4: rows8_q8<4>(g); break;
+    case 3: rows8_q8<3>(g); break;
+    case 2: rows8_q8<2>(g); break;
+    default: rows8_q8<1>(g); break;
+    }
+}
+
 template <bool has_min>
 void rows8_dispatch(const row_group_args& g) {
     switch (g.nt) {
@@ -83,6 +127,7 @@ void rows8_dispatch(const row_group_args& g) {
 row_group_fn rows8_kernel_for(ggml_type t) {
     if (t == ggml_type::q4_1) return rows8_dispatch<true>;
     if (t == ggml_type::q4_0) return rows8_dispatch<false>;
+    if (t == ggml_type::q8_0) return rows8_q8_dispatch;
     return nullptr;
 }
 

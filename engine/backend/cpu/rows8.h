@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The rows8 weight layout: q4_0 and q4_1 matrices regrouped, when the CPU
+// The rows8 weight layout: q4_0, q4_1 and q8_0 matrices regrouped, when the CPU
 // backend copies the weights in, so that one 32-byte load holds four quants of
 // each of 8 rows. One unsigned x signed byte multiply (maddubs) against four
 // activation quants broadcast to all 8 rows then gives every row's partial sum
@@ -10,14 +10,21 @@
 // multiplies on one pipe) that halves the work of the products, which bounds
 // decode on the weights and prefill. Decode and prefill run the same kernel,
 // so a row's numbers never depend on how many tokens are computed with it.
+// q8_0's signed quants multiply as |w| against the activation with w's sign
+// (maddubs takes one unsigned operand), each product pair widened at once
+// (two pairs could pass 2^15). The file-order q8_0 kernel, 4 rows at a time
+// with a horizontal sum per row, decoded SmolLM2's tied output (30 MB, a
+// third of its bytes) at about 0.6 of rows8 q4_1's bytes per second (Zen 2).
 //
 // A group of 8 rows (rows 8g .. 8g + 7) stores its blocks one after another;
 // group block b (8 x the file's block bytes, the same total) is
 //   q4_1: d[8] f16 (16 bytes), m[8] f16 (16 bytes), qs (128 bytes)
 //   q4_0: d[8] f16 (16 bytes), qs (128 bytes)
+//   q8_0: d[8] f16 (16 bytes), qs (256 bytes)
 // with row r's d (and m) of block b at index r, and qs byte 32 j + 4 r + i
-// (j < 4, i < 4) = byte 4 j + i of row r's block b: low nibbles are elements
-// 4 j + i, high nibbles elements 16 + 4 j + i, as in the file's q4 blocks.
+// (i < 4) = byte 4 j + i of row r's block b: for q4 (j < 4) low nibbles are
+// elements 4 j + i, high nibbles elements 16 + 4 j + i, as in the file's q4
+// blocks; for q8_0 (j < 8) the byte is element 4 j + i.
 #pragma once
 
 #include <cstdint>
@@ -30,7 +37,7 @@ constexpr int k_rows8_group = 8;            // rows per group
 constexpr int k_rows8_tokens = 4;           // largest token tile a kernel call takes
 constexpr int k_rows8_act_block_bytes = 256;  // broadcast activation quants per 32-element block
 
-// The matrix is q4_0 or q4_1 in the file's layout, n_out a multiple of 8, and
+// The matrix is q4_0, q4_1 or q8_0 in the file's layout, n_out a multiple of 8, and
 // the active kernel level is AVX2 (where the rows8 kernel is the faster one);
 // false when the environment variable KVLENS_NO_ROWS8 is set (to compare layouts).
 bool rows8_applies(const weight_view& w);
