@@ -250,8 +250,11 @@ inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head,
                                const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int lo, int hi,
                                float scale, float* s, int H, int R, const tile_walk& walk) {
     for (int k0 = 0; k0 < nk; k0 += 4) {
-        walk.prefetch_next(k0, k0 + 4);   // the next tile's rows, 4 at a time with the work
         for (int h = 0; h < H; ++h) {
+            // The next tile's rows with the work: the 4 keys' share of each head's step
+            // (Zen 2 at d4096, one thread: 42-44 ns per (key, KV head) against 60-66
+            // with the 4 keys' 48 lines at once, whose misses filled the core's buffers).
+            walk.prefetch_next(k0 + 4 * h / H, k0 + 4 * (h + 1) / H);
             const float* qh = q + static_cast<std::int64_t>(h) * R * D;
             const std::uint8_t* head = k_first_head + h * head_bytes;
             float* sh = s + h * R * KT;
@@ -325,7 +328,12 @@ inline void accumulate_values(float* o, const float* p, const float* corr, const
     }
 }
 
-// accumulate_values_direct's loop, C registers of each row per pass over the keys.
+// accumulate_values_direct's loop, C registers of each row per pass over
+// the keys. Per key the NR rows' weights are broadcast first, then each value
+// register is converted (or widened) once and used by the NR rows at once, so
+// only NR * C accumulators, NR weights and one value are live. A q8_0 block's
+// scale goes into the weights (p * d: an f16 value times an f16 scale, exact
+// in f32), so the products are the same as p times the decoded value.
 template <kv_dtype DT, int NR, int C>
 inline void accumulate_values_direct_chunks(float* o, const float* p, const float* corr, const std::uint8_t* head,
                                             const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
@@ -337,11 +345,28 @@ inline void accumulate_values_direct_chunks(float* o, const float* p, const floa
             for (int j = 0; j < C; ++j) x[i][j] = V::mul(V::load(o + i * D + d0 + j * W), c);
         }
         for (int kk = 0; kk < nk; ++kk) {
-            V::reg v[C];
-            load_row_chunk<DT, C>(head + rows[kk] * row_bytes, d0, v);
-            for (int i = 0; i < NR; ++i) {
-                const V::reg w = V::set1(p[i * KT + kk]);
-                for (int j = 0; j < C; ++j) x[i][j] = V::fmadd(w, v[j], x[i][j]);
+            const std::uint8_t* row = head + rows[kk] * row_bytes;
+            V::reg w[NR];
+            if constexpr (DT == kv_dtype::f16) {
+                for (int i = 0; i < NR; ++i) w[i] = V::set1(p[i * KT + kk]);
+                const auto* h = reinterpret_cast<const std::uint16_t*>(row) + d0;
+                for (int j = 0; j < C; ++j) {
+                    const V::reg v = V::load_h(h + j * W);
+                    for (int i = 0; i < NR; ++i) x[i][j] = V::fmadd(w[i], v, x[i][j]);
+                }
+            } else {
+                for (int j = 0; j < C; ++j) {
+                    const int at = d0 + j * W;
+                    const std::uint8_t* blk = row + (at / 32) * 34;
+                    if (j == 0 || at % 32 == 0) {   // a q8_0 block's first register of this pass
+                        std::uint16_t dh;
+                        std::memcpy(&dh, blk, 2);
+                        const float d = _cvtsh_ss(dh);   // F16C, exact like fp16_to_fp32
+                        for (int i = 0; i < NR; ++i) w[i] = V::set1(p[i * KT + kk] * d);
+                    }
+                    const V::reg v = V::load_q8(reinterpret_cast<const std::int8_t*>(blk + 2) + at % 32);
+                    for (int i = 0; i < NR; ++i) x[i][j] = V::fmadd(w[i], v, x[i][j]);
+                }
             }
         }
         for (int i = 0; i < NR; ++i)
@@ -349,27 +374,34 @@ inline void accumulate_values_direct_chunks(float* o, const float* p, const floa
     }
 }
 
-// Decode's value sum over an f16 cache, read straight from the cache: o
-// (rows r0..r0+NR-1) = o * corr + p . V over the tile's nk keys at one head,
-// each value converted once for all NR rows and never stored (a decode tile's
+// Decode's value sum read straight from the cache (f16 or q8_0): o (rows
+// r0..r0+NR-1) = o * corr + p . V over the tile's nk keys at one head, each
+// value converted once for all NR rows and never stored (a decode tile's
 // values serve only its group's few rows, so a decoded f32 tile would cost a
 // store and a load per value for 1 to 8 uses). C registers of each row at a
-// time: as many as the registers hold (NR * C accumulators, C values and a
-// broadcast), so on AVX-512 a 64-dim head goes in one pass whose 12 to 16
-// independent FMA chains keep both FMA pipes busy (two passes of 6 to 8
-// chains waited on the FMA latency). Every output sums its keys in order
-// whatever C.
+// time: as many as the registers hold (NR * C accumulators, NR weights and a
+// value), so a 64-dim head goes in one pass on AVX-512 and in two for 3 rows
+// on AVX2 (four passes of 2 registers each, with the values first, had 5
+// cycles of FMA latency per key and pass on Zen 2). Every output sums its
+// keys in order whatever C.
 template <int NR>
 constexpr int values_direct_registers() {
-    constexpr int most = (V::registers - 1) / (NR + 1);
-    return most >= 4 ? 4 : 2;
+    constexpr int most = (V::registers - 1 - NR) / NR;
+    return most >= 8 ? 8 : most >= 4 ? 4 : most >= 2 ? 2 : 1;
 }
 
 template <kv_dtype DT, int NR>
 inline void accumulate_values_direct(float* o, const float* p, const float* corr, const std::uint8_t* head,
                                      const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
-    // The kernel takes head sizes of multiples of 4 W, so C = 2 or 4 registers divide them.
-    accumulate_values_direct_chunks<DT, NR, values_direct_registers<NR>()>(o, p, corr, head, rows, row_bytes, D, nk);
+    // The kernel takes head sizes of multiples of 4 W; C = 8 needs 8 W.
+    constexpr int C = values_direct_registers<NR>();
+    if constexpr (C == 8) {
+        if (D % (8 * V::width) != 0) {
+            accumulate_values_direct_chunks<DT, NR, 4>(o, p, corr, head, rows, row_bytes, D, nk);
+            return;
+        }
+    }
+    accumulate_values_direct_chunks<DT, NR, C>(o, p, corr, head, rows, row_bytes, D, nk);
 }
 
 // All R rows of one head through accumulate_values_direct, up to 4 at a time.
