@@ -11,9 +11,8 @@
 //   sequence), each job's key range is split into chunks, claimed by the
 //   threads as they come free, whose partial results are merged here.
 // - The scalar reference, numerics of the reference engine: a query head is
-//   quantized to int16 blocks (query_i16.h) and dotted with each stored key
-//   in integers per block (an f16 key quantized to int16 blocks too, a q8_0
-//   key as it is stored);
+//   converted to the K storage format (f16 values; for a q8_0 cache int16
+//   blocks, summed in integers: query_i16.h) and dotted with each stored key;
 //   softmax in f32; probabilities rounded to f16 before they weight the values.
 #include "engine/backend/cpu/attention.h"
 
@@ -70,7 +69,7 @@ void attention_scratch::reserve(int n_threads, int group, int n_ctx, int head_di
     for (int i = 0; i < n_threads; ++i) {
         scores[i].resize(static_cast<std::size_t>(group) * n_ctx);
         // The K-format query heads, or for the SIMD path the f32 query heads rounded to f16 values.
-        q_conv[i].resize(static_cast<std::size_t>(head_dim) * 4 * (group + 1));
+        q_conv[i].resize(static_cast<std::size_t>(head_dim) * 4 * group);
         v_row[i].resize(static_cast<std::size_t>(head_dim));
     }
     const int rows = block_rows_for(group, head_dim);
@@ -94,6 +93,9 @@ void store_kv(kv_storage& kv, kv_dtype dtype, int layer, const float* k, const f
 void attention_reference(const attention_args& a, thread_pool& pool, attention_scratch& s) {
     const int group = a.n_head / a.n_head_kv;
     const ggml_type kt = storage_type(a.dtype);
+    const weight_kernels* kk = kernels_for(kt);
+    const from_float_fn q_to_k = from_float_for(kk->vec_dot_type);
+    const std::int64_t q_head_bytes = row_bytes(kk->vec_dot_type, a.head_dim);
     const int bs = a.kv->block_size();
     const std::int64_t q_stride = static_cast<std::int64_t>(a.n_head) * a.head_dim;
     const int n_blocks = a.head_dim / k_query_block;
@@ -115,16 +117,19 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
             const std::int32_t* table = a.block_tables[t];
             const std::int64_t koff = head_offset(a.dtype, kvh, a.head_dim);
 
-            // The query as int16 blocks with f32 scales (query_i16.h), whose
-            // scores are summed in integers.
-            const float levels = a.dtype == kv_dtype::q8_0 ? k_levels_q8_query : k_levels_f16;
+            // The query in the K storage format: f16 values, or for a q8_0 cache
+            // int16 blocks with f32 scales (query_i16.h) whose scores are summed
+            // in integers.
             for (int g = 0; g < group; ++g) {
                 const float* qh = a.q + t * q_stride + static_cast<std::int64_t>(kvh * group + g) * a.head_dim;
-                std::uint8_t* qg = qc + g * q8_query_bytes;
-                quantize_i16(qh, a.head_dim, levels, reinterpret_cast<std::int16_t*>(qg), reinterpret_cast<float*>(qg + 2LL * a.head_dim));
+                if (a.dtype == kv_dtype::q8_0) {
+                    std::uint8_t* qg = qc + g * q8_query_bytes;
+                    quantize_query_i16(qh, a.head_dim, reinterpret_cast<std::int16_t*>(qg),
+                                       reinterpret_cast<float*>(qg + 2LL * a.head_dim));
+                } else {
+                    q_to_k(qh, qc + g * q_head_bytes, a.head_dim);
+                }
             }
-            auto* k16 = reinterpret_cast<std::int16_t*>(qc + group * q8_query_bytes);   // an f16 key's blocks
-            auto* dk16 = reinterpret_cast<float*>(qc + group * q8_query_bytes + 2LL * a.head_dim);
             // Scores: (group, n_keys), scaled.
             for (int j = 0; j < n_keys; ++j) {
                 const int p = first + j;
@@ -139,24 +144,15 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
                             const std::uint8_t* blk = krow + b * 34;
                             std::uint16_t dh;
                             std::memcpy(&dh, blk, 2);
-                            const std::int32_t isum = block_isum(qs + b * k_query_block, reinterpret_cast<const std::int8_t*>(blk + 2));
+                            const std::int32_t isum = query_block_isum(qs + b * k_query_block, reinterpret_cast<const std::int8_t*>(blk + 2));
                             acc = query_score_step(dq[b], fp16_to_fp32(dh), isum, acc);
                         }
                         scores[g * n_keys + j] = acc * a.scale;
                     }
                     continue;
                 }
-                v_to_float(krow, vbuf, a.head_dim);
-                quantize_i16(vbuf, a.head_dim, k_levels_f16, k16, dk16);
-                for (int g = 0; g < group; ++g) {
-                    const std::uint8_t* qg = qc + g * q8_query_bytes;
-                    const auto* qs = reinterpret_cast<const std::int16_t*>(qg);
-                    const auto* dq = reinterpret_cast<const float*>(qg + 2LL * a.head_dim);
-                    float acc = 0;
-                    for (int b = 0; b < n_blocks; ++b)
-                        acc = query_score_step(dq[b], dk16[b], block_isum(qs + b * k_query_block, k16 + b * k_query_block), acc);
-                    scores[g * n_keys + j] = acc * a.scale;
-                }
+                for (int g = 0; g < group; ++g)
+                    scores[g * n_keys + j] = kk->vec_dot(a.head_dim, krow, qc + g * q_head_bytes) * a.scale;
             }
             for (int g = 0; g < group; ++g) {
                 float* sg = scores + g * n_keys;

@@ -6,25 +6,23 @@
 // A prefill job holds R rows (the block's tokens times the group's query
 // heads) of one KV head. Here the rows lie across the lanes of NB = R / W
 // registers and the dimensions (or the keys) run down memory:
-//   qW (D / 2, R) the queries as int16 blocks (query_i16.h), two elements
-//              per 32-bit word, transposed once per job;
-//   sT (KT, R) a tile's scores, key by key: each key's word of two
-//              dimensions broadcast, times qW's row of those dimensions
-//              (vpdpwssd / pmaddwd into int32 per block, then the block's
-//              scales in f32): no horizontal sums (dims-in-lanes needs one
-//              per key and block);
+//   qT (D, R)  the queries, transposed once per job;
+//   sT (KT, R) a tile's scores, key by key: each key's value of a dimension
+//              broadcast, times qT's row of that dimension: no horizontal
+//              sums (dims-in-lanes needs a transposing sum per 8 keys);
 //   the online softmax's max, sum and rescale factor per row are lane-wise
 //   over the tile's keys (no reductions across lanes), the mask of a
 //   diagonal or window-edge tile a compare per key;
 //   oT (D, R)  the output, each value row's dimension broadcast times sT's
 //              row of that key; transposed back to (R, D) once at the end.
-// The keys are quantized (f16) or widened (q8_0) to int16 words once per
-// tile, the values decoded to f32 (KT, D), both read by broadcasts;
-// everything the inner loops touch per tile stays in L1 and L2 (about 76
-// KiB at AVX-512's R = 96, D = 64). The arithmetic is the same as the
-// dims-in-lanes path's (the same exact integer block sums, combined in
-// order; each output summed over the keys in order), so how a prompt is cut
-// into blocks changes no result.
+// A q8_0 cache's scores are integer sums instead (lanes_q8_scores): the
+// rows' int16 query words in the lanes, each key's word broadcast.
+// The decoded K and V tiles (KT, D) are read by broadcasts; everything the
+// inner loops touch per tile (qT, sT, the tiles, oT: about 30 KiB at R = 24,
+// D = 64; about 76 KiB at AVX-512's R = 96) stays in L1 and L2. The
+// arithmetic is the same as the dims-in-lanes path's (same products, each
+// score summed over the dimensions in order, each output over the keys in
+// order), so how a prompt is cut into blocks changes no result.
 
 // Row registers flash_lanes_any has a kernel for (flash_block_rows' limit per instruction set).
 constexpr int k_lanes_max_blocks = V::registers >= 32 ? 6 : 4;
@@ -56,14 +54,43 @@ constexpr int lanes_step() {
     else return NB <= 3 ? 4 : 2;
 }
 
-// The scores in integers (query_i16.h), rows in the lanes: sT
+// sT rows k0..k0+KB-1 = scale * (K rows k0.. of the tile) . qT.
+template <int NB, int KB>
+inline void lanes_scores_step(const float* qT, const float* kbuf, int D, int R, int k0, float scale, float* sT) {
+    constexpr int W = V::width;
+    V::reg acc[KB][NB];
+    for (int j = 0; j < KB; ++j)
+        for (int b = 0; b < NB; ++b) acc[j][b] = V::zero();
+    for (int d = 0; d < D; ++d) {
+        V::reg q[NB];
+        for (int b = 0; b < NB; ++b) q[b] = V::load(qT + d * R + b * W);
+        for (int j = 0; j < KB; ++j) {
+            const V::reg k = V::set1(kbuf[(k0 + j) * D + d]);
+            for (int b = 0; b < NB; ++b) acc[j][b] = V::fmadd(k, q[b], acc[j][b]);
+        }
+    }
+    const V::reg vscale = V::set1(scale);
+    for (int j = 0; j < KB; ++j)
+        for (int b = 0; b < NB; ++b) V::store(sT + (k0 + j) * R + b * W, V::mul(acc[j][b], vscale));
+}
+
+// The tile's scores sT (nk, R), unmasked.
+template <int NB>
+inline void lanes_scores(const float* qT, const float* kbuf, int D, int R, int nk, float scale, float* sT) {
+    constexpr int KB = lanes_step<NB>();
+    int k = 0;
+    for (; k + KB <= nk; k += KB) lanes_scores_step<NB, KB>(qT, kbuf, D, R, k, scale, sT);
+    for (; k < nk; ++k) lanes_scores_step<NB, 1>(qT, kbuf, D, R, k, scale, sT);
+}
+
+// A q8_0 cache's scores in integers (query_i16.h), rows in the lanes: sT
 // rows k0..k0+KB-1 for the tile's keys against the job's quantized rows.
 // qW (D / 2, R) the rows' words (2 int16 each), dqT (D / 32, R) their block
 // scales; kW (KT, D / 2) the keys' words, kd (KT, D / 32) their scales. Per
 // block: the KB * NB int32 sums over its 16 words, then fma(dq * dk, isum,
 // score so far) into sT, scaled after the last block.
 template <int NB, int KB>
-inline void lanes_int_scores_step(const std::int32_t* qW, const float* dqT, const std::int32_t* kW, const float* kd,
+inline void lanes_q8_scores_step(const std::int32_t* qW, const float* dqT, const std::int32_t* kW, const float* kd,
                                  int D, int R, int k0, float scale, float* sT) {
     constexpr int W = V::width, WB = k_query_block / V::q_word_elems;   // words per block
     const int NBk = D / k_query_block, DW = D / V::q_word_elems;
@@ -94,33 +121,21 @@ inline void lanes_int_scores_step(const std::int32_t* qW, const float* dqT, cons
 }
 
 template <int NB>
-inline void lanes_int_scores(const std::int32_t* qW, const float* dqT, const std::int32_t* kW, const float* kd, int D,
+inline void lanes_q8_scores(const std::int32_t* qW, const float* dqT, const std::int32_t* kW, const float* kd, int D,
                             int R, int nk, float scale, float* sT) {
     constexpr int KB = lanes_step<NB>();
     int k = 0;
-    for (; k + KB <= nk; k += KB) lanes_int_scores_step<NB, KB>(qW, dqT, kW, kd, D, R, k, scale, sT);
-    for (; k < nk; ++k) lanes_int_scores_step<NB, 1>(qW, dqT, kW, kd, D, R, k, scale, sT);
+    for (; k + KB <= nk; k += KB) lanes_q8_scores_step<NB, KB>(qW, dqT, kW, kd, D, R, k, scale, sT);
+    for (; k < nk; ++k) lanes_q8_scores_step<NB, 1>(qW, dqT, kW, kd, D, R, k, scale, sT);
 }
 
-// nk keys of a K array at one head as words kW (KT, D / 2) and scales kd
-// (KT, D / 32): a q8_0 key's int8 widened, an f16 key quantized to int16
-// blocks (k_levels_f16).
-template <kv_dtype DT>
+// nk keys of a q8_0 K array at one head as words kW (KT, D / 2) and scales kd (KT, D / 32).
 inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk,
                              std::int32_t* kW, float* kd) {
     const int D = a.head_dim, NBk = D / k_query_block, DW = D / V::q_word_elems;
     constexpr int WB = k_query_block / V::q_word_elems;
     for (int kk = 0; kk < nk; ++kk) {
         const std::uint8_t* src = head + rows[kk] * a.row_bytes;
-        if constexpr (DT == kv_dtype::f16) {
-            const auto* h = reinterpret_cast<const std::uint16_t*>(src);
-            for (int b = 0; b < NBk; ++b) {
-                alignas(64) float x[k_query_block];
-                for (int i = 0; i < k_query_block; i += V::width) V::store(x + i, V::load_h(h + b * k_query_block + i));
-                V::quantize_block_i16(x, k_levels_f16, reinterpret_cast<std::int16_t*>(kW + kk * DW + b * WB), kd + kk * NBk + b);
-            }
-            continue;
-        }
         for (int b = 0; b < NBk; ++b) {
             std::uint16_t dh;
             std::memcpy(&dh, src + b * 34, 2);
@@ -130,13 +145,12 @@ inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const
     }
 }
 
-// The job's rows quantized (query_i16.h, `levels` for the cache's type)
-// into lanes_int_scores' layout: qW (D / 2, R), dqT (D / 32, R); tmp: room
-// for one row's query_row_bytes(D).
-inline void lanes_int_queries(const flash_job& a, int R, float levels, std::int32_t* qW, float* dqT, std::uint8_t* tmp) {
+// The job's rows quantized (query_i16.h) into lanes_q8_scores' layout: qW
+// (D / 2, R), dqT (D / 32, R); tmp: room for one row's query_row_bytes(D).
+inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float* dqT, std::uint8_t* tmp) {
     const int D = a.head_dim, G = a.group, NBk = D / k_query_block, DW = D / V::q_word_elems;
     for (int r = 0; r < R; ++r) {
-        quantize_query_row(a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D, D, levels, tmp);
+        quantize_query_row(a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D, D, tmp);
         for (int w = 0; w < DW; ++w) std::memcpy(&qW[w * R + r], tmp + 4 * w, 4);   // 2 int16 as they lie
         const auto* dq = reinterpret_cast<const float*>(tmp + 2LL * D);
         for (int b = 0; b < NBk; ++b) dqT[b * R + r] = dq[b];
@@ -225,7 +239,7 @@ void flash_lanes_run(const flash_job& a) {
         max_first = std::max(max_first, a.first[t]);
         min_last = std::min(min_last, a.last[t]);
     }
-    // The quantized rows in qT's space (words, scales, one row's room), the keys'
+    // q8_0: the quantized rows in qT's space (words, scales, one row's room), the keys'
     // words and scales in kbuf's.
     auto* qW = reinterpret_cast<std::int32_t*>(qT);
     auto* dqT = reinterpret_cast<float*>(qW + R * D / V::q_word_elems);
@@ -236,9 +250,16 @@ void flash_lanes_run(const flash_job& a) {
         last[r] = static_cast<float>(a.last[r / G]);
         a.m[r] = -INFINITY;
         a.l[r] = 0;
+        if constexpr (DT == kv_dtype::f16) {
+            const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D;
+            for (int d0 = 0; d0 < D; d0 += W) {
+                alignas(64) float x[W];
+                V::store(x, V::round_h(V::load(src + d0)));
+                for (int i = 0; i < W; ++i) qT[(d0 + i) * R + r] = x[i];
+            }
+        }
     }
-    lanes_int_queries(a, R, DT == kv_dtype::q8_0 ? k_levels_q8_query : k_levels_f16, qW, dqT,
-                      reinterpret_cast<std::uint8_t*>(dqT + R * D / k_query_block));
+    if constexpr (DT == kv_dtype::q8_0) lanes_q8_queries(a, R, qW, dqT, reinterpret_cast<std::uint8_t*>(dqT + R * D / k_query_block));
     for (int i = 0; i < R * D; i += W) V::store(oT + i, V::zero());
 
     tile_walk walk(a);
@@ -250,10 +271,12 @@ void flash_lanes_run(const flash_job& a) {
             continue;
         }
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
-        decode_key_words<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kW, kd);
+        if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, rows_now, nk, kW, kd);
+        else decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
         decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);
         walk.prefetch_next(0, KT / 2);   // the next tile's rows in two halves, between the steps
-        lanes_int_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
+        if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
+        else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
         walk.prefetch_next(KT / 2, KT);
         lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
         for (int d0 = 0; d0 < D; d0 += DB) lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, d0);

@@ -17,16 +17,12 @@
 // into chunks whose partial results (o, m, l) are merged afterwards
 // (attention.cpp).
 //
-// Numerics against the scalar reference (attention.cpp): in prefill, the
-// query is quantized to int16 blocks of 32 and each score summed in integers
-// per block (query_i16.h), exactly as there: an f16 cache's keys are
-// quantized to int16 blocks too, a q8_0 cache's int8 keys widened (AVX-512:
+// Numerics against the scalar reference (attention.cpp): for an f16 cache the
+// query is rounded to f16 values (the reference converts it to the cache's
+// format); for a q8_0 cache it is quantized to int16 blocks and each score
+// summed in integers per block (query_i16.h), exactly as there (AVX-512:
 // vpdpwssd, 2 products per int32 lane and instruction, twice the f32 FMA's
-// rate; AVX2: pmaddwd). Decode of a q8_0 cache does the same; decode of an
-// f16 cache (a key's few query rows would not repay quantizing it) meets the
-// f16 keys in f32 with the query rounded to f16 values, within about 2^-13
-// of the reference's score. Scores are scaled in f32;
-// the probabilities that weight the values are rounded
+// rate; AVX2: pmaddwd); scores scaled in f32; the probabilities that weight the values are rounded
 // to f16 values, as there, but before normalization (exp(s - running max)),
 // and the sum that normalizes them adds the rounded values: a weight differs
 // from the reference's by at most about 2^-11 relative. (With f32 weights the

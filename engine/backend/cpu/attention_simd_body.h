@@ -89,11 +89,42 @@ void decode_tile(const flash_job& a, const std::uint8_t* head, const std::int64_
         for (int d = 0; d < D; d += V::width) V::store(buf + kk * D + d, V::zero());
 }
 
+// Scaled scores of one query row against the tile's keys lo..hi (tile
+// indices), into s (KT): -inf outside lo..hi. V::width keys at a time: each
+// key's D-long product accumulates in its own register, and one transposing
+// sum reduces them together.
+inline void tile_scores(const float* qr, const float* kbuf, int D, int lo, int hi, float scale, float* s) {
+    constexpr int W = V::width;
+    const V::reg vscale = V::set1(scale);
+    for (int h = 0; h < KT; h += W) {
+        if (h > hi || h + W <= lo) {
+            for (int kk = 0; kk < W; ++kk) s[h + kk] = -INFINITY;
+            continue;
+        }
+        V::reg acc[W];
+        for (int kk = 0; kk < W; ++kk) acc[kk] = V::zero();
+        for (int d0 = 0; d0 < D; d0 += 4 * W) {   // 4 registers of the query row stay loaded
+            const V::reg q0 = V::load(qr + d0), q1 = V::load(qr + d0 + W);
+            const V::reg q2 = V::load(qr + d0 + 2 * W), q3 = V::load(qr + d0 + 3 * W);
+            for (int kk = 0; kk < W; ++kk) {
+                const float* kr = kbuf + (h + kk) * D + d0;
+                acc[kk] = V::fmadd(V::load(kr), q0, acc[kk]);
+                acc[kk] = V::fmadd(V::load(kr + W), q1, acc[kk]);
+                acc[kk] = V::fmadd(V::load(kr + 2 * W), q2, acc[kk]);
+                acc[kk] = V::fmadd(V::load(kr + 3 * W), q3, acc[kk]);
+            }
+        }
+        V::store(s + h, V::mul(V::sum_each(acc), vscale));
+    }
+    for (int kk = 0; kk < lo; ++kk) s[kk] = -INFINITY;
+    for (int kk = hi + 1; kk < KT; ++kk) s[kk] = -INFINITY;
+}
+
 // A q8_0 cache's query rows as the integer scores meet them (query_i16.h):
 // per row query_row_bytes(D) bytes, the D int16 values, then D / 32 f32 scales.
 inline std::int64_t query_row_bytes(int D) { return 2LL * D + 4LL * (D / k_query_block); }
-inline void quantize_query_row(const float* x, int D, float levels, std::uint8_t* row) {
-    quantize_i16(x, D, levels, reinterpret_cast<std::int16_t*>(row), reinterpret_cast<float*>(row + 2LL * D));
+inline void quantize_query_row(const float* x, int D, std::uint8_t* row) {
+    quantize_query_i16(x, D, reinterpret_cast<std::int16_t*>(row), reinterpret_cast<float*>(row + 2LL * D));
 }
 
 // nk keys of a q8_0 K array at one head as int8 values kq (KT, D) and f32
@@ -112,29 +143,11 @@ inline void decode_key_tile_q8(const flash_job& a, const std::uint8_t* head, con
     }
 }
 
-// nk keys of an f16 K array at one head quantized to int16 blocks
-// (k_levels_f16): values kq (KT, D) and scales kd (KT, D / 32).
-inline void decode_key_tile_f16_i16(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk,
-                                    std::int16_t* kq, float* kd) {
-    const int D = a.head_dim, NBk = D / k_query_block;
-    for (int kk = 0; kk < nk; ++kk) {
-        const auto* h = reinterpret_cast<const std::uint16_t*>(head + rows[kk] * a.row_bytes);
-        for (int b = 0; b < NBk; ++b) {
-            alignas(64) float x[k_query_block];
-            for (int i = 0; i < k_query_block; i += V::width) V::store(x + i, V::load_h(h + b * k_query_block + i));
-            V::quantize_block_i16(x, k_levels_f16, kq + kk * D + b * k_query_block, kd + kk * NBk + b);
-        }
-    }
-}
-
-// The dims-in-lanes scores: one quantized query row (query_row_bytes
-// layout) against the tile's keys lo..hi as integers kq (KT, D: an f16
-// cache's int16 blocks, a q8_0 cache's int8) with scales kd (KT, D / 32),
-// each score summed in integers per block and the blocks combined in order
-// (query_i16.h); -inf outside lo..hi.
-template <class KeyInt>
-inline void tile_scores_int(const std::uint8_t* qrow, const KeyInt* kq, const float* kd, int D, int lo, int hi,
-                            float scale, float* s) {
+// tile_scores for a q8_0 cache: one quantized query row (query_row_bytes
+// layout) against the tile's keys lo..hi, each score summed in integers
+// per block and the blocks combined in order (query_i16.h).
+inline void tile_scores_q8(const std::uint8_t* qrow, const std::int8_t* kq, const float* kd, int D, int lo, int hi,
+                           float scale, float* s) {
     const int NBk = D / k_query_block;
     const auto* qs = reinterpret_cast<const std::int16_t*>(qrow);
     const auto* dq = reinterpret_cast<const float*>(qrow + 2LL * D);
@@ -145,7 +158,7 @@ inline void tile_scores_int(const std::uint8_t* qrow, const KeyInt* kq, const fl
         }
         float acc = 0.0f;
         for (int b = 0; b < NBk; ++b)
-            acc = query_score_step(dq[b], kd[kk * NBk + b], block_isum(qs + b * 32, kq + kk * D + b * 32), acc);
+            acc = query_score_step(dq[b], kd[kk * NBk + b], query_block_isum(qs + b * 32, kq + kk * D + b * 32), acc);
         s[kk] = acc * scale;
     }
 }
@@ -446,10 +459,9 @@ void flash_job_run(const flash_job& a) {
     for (int hr = 0; hr < RT; ++hr) {
         const int h = hr / R, r = hr % R;
         const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(h * G + r % G) * D;
-        if (DT == kv_dtype::q8_0 || !direct) {   // int16 blocks (query_i16.h)
-            quantize_query_row(src, D, DT == kv_dtype::q8_0 ? k_levels_q8_query : k_levels_f16,
-                               reinterpret_cast<std::uint8_t*>(qbuf) + hr * query_row_bytes(D));
-        } else {   // decode of an f16 cache: f16 values, met in f32 (see flash_job_run's comment)
+        if constexpr (DT == kv_dtype::q8_0) {
+            quantize_query_row(src, D, reinterpret_cast<std::uint8_t*>(qbuf) + hr * query_row_bytes(D));
+        } else {
             for (int d = 0; d < D; d += V::width) V::store(qbuf + hr * D + d, V::round_h(V::load(src + d)));
         }
         a.m[hr] = -INFINITY;
@@ -481,12 +493,12 @@ void flash_job_run(const flash_job& a) {
             float* o = a.o + static_cast<std::int64_t>(h) * R * D;
             float* m = a.m + h * R;
             float* l = a.l + h * R;
+            const float* qh = qbuf + static_cast<std::int64_t>(h) * R * D;
             const std::uint8_t* qh8 = reinterpret_cast<const std::uint8_t*>(qbuf) + static_cast<std::int64_t>(h) * R * query_row_bytes(D);
             auto* kq = reinterpret_cast<std::int8_t*>(kbuf);   // q8_0: int8 keys (KT, D), then their scales
-            auto* k16 = reinterpret_cast<std::int16_t*>(kbuf);   // f16: int16 keys (KT, D), then their scales
-            float* kd = kbuf + KT * D / 2;
+            float* kd = kbuf + KT * D / 4;
             if constexpr (DT == kv_dtype::q8_0) decode_key_tile_q8(a, a.k_layer + off, rows_now, nk, kq, kd);
-            else decode_key_tile_f16_i16(a, a.k_layer + off, rows_now, nk, k16, kd);
+            else decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
             decode_tile<DT>(a, a.v_layer + off, rows_now, nk, vbuf);
             for (int r = 0; r < R; ++r) {
                 const int t = r / G;
@@ -498,8 +510,8 @@ void flash_job_run(const flash_job& a) {
                     corr[r] = 1.0f;
                     continue;
                 }
-                if constexpr (DT == kv_dtype::q8_0) tile_scores_int(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
-                else tile_scores_int(qh8 + r * query_row_bytes(D), k16, kd, D, lo, hi, a.scale, s);
+                if constexpr (DT == kv_dtype::q8_0) tile_scores_q8(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
+                else tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
                 corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
             }
             int r = 0;

@@ -90,24 +90,6 @@ struct V {
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(words), _mm256_cvtepi8_epi16(lo));
         _mm256_storeu_si256(reinterpret_cast<__m256i*>(words + 8), _mm256_cvtepi8_epi16(hi));
     }
-    // One block of 32 f32 as int16 (query_i16.h's quantize_i16, the same
-    // values: the products and the rounding to nearest even are IEEE's).
-    static void quantize_block_i16(const float* x, float levels, std::int16_t* q, float* d) {
-        const reg sign = set1(-0.0f);
-        reg v[4];
-        for (int i = 0; i < 4; ++i) v[i] = load(x + 8 * i);
-        const reg m = max(max(_mm256_andnot_ps(sign, v[0]), _mm256_andnot_ps(sign, v[1])),
-                          max(_mm256_andnot_ps(sign, v[2]), _mm256_andnot_ps(sign, v[3])));
-        const float amax = reduce_max(m);
-        const bool zero = !(amax >= 1e-30f);
-        const reg inv = set1(zero ? 0.0f : levels / amax);
-        for (int h = 0; h < 2; ++h) {
-            const __m256i lo = _mm256_cvtps_epi32(mul(v[2 * h], inv)), hi = _mm256_cvtps_epi32(mul(v[2 * h + 1], inv));
-            const __m256i packed = _mm256_permute4x64_epi64(_mm256_packs_epi32(lo, hi), 0xD8);   // back in element order
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 16 * h), packed);
-        }
-        *d = zero ? 0.0f : amax / levels;
-    }
     // Decode's block sums of 4 keys against NR query rows for block b:
     // out[r] lane j = the sum of block b of key j (kr[j]: the key's head in
     // its cache row, q8_0 blocks) against row r (q[r]: its int16 values).

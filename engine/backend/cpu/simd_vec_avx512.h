@@ -92,17 +92,6 @@ struct V {
     static void key_words(const std::int8_t* k, std::int32_t* words) {
         _mm512_storeu_si512(words, _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(k))));
     }
-    // One block of 32 f32 as int16 (query_i16.h's quantize_i16, the same
-    // values: the products and the rounding to nearest even are IEEE's).
-    static void quantize_block_i16(const float* x, float levels, std::int16_t* q, float* d) {
-        const reg a = load(x), b = load(x + 16);
-        const float amax = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_abs_ps(a), _mm512_abs_ps(b)));
-        const bool zero = !(amax >= 1e-30f);
-        const reg inv = set1(zero ? 0.0f : levels / amax);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q), _mm512_cvtsepi32_epi16(_mm512_cvtps_epi32(mul(a, inv))));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(q + 16), _mm512_cvtsepi32_epi16(_mm512_cvtps_epi32(mul(b, inv))));
-        *d = zero ? 0.0f : amax / levels;
-    }
     // Decode's block sums of 4 keys against NR query rows for block b:
     // out[r] lane j = the sum of block b of key j (kr[j]: the key's head in
     // its cache row, q8_0 blocks) against row r (q[r]: its int16 values).
