@@ -18,8 +18,15 @@ gemma3-270m). Writes under tests/reference/data/:
                         llama.cpp's own noise: the first-step logits of the
                         same prompt fed one token per eval instead of one
                         batch (another kernel path), the largest difference
+  gemma3_forward_f64.json  the first step of the same prompts through
+                        gemma3_forward.py, an exact float64 forward pass
+                        (needs the gguf package, about a minute), as a
+                        second opinion: its own top 10, ids 0..31 and its
+                        logits at llama.cpp's top-10 ids
 
-Usage: python3 tests/reference/generate_gemma3_reference.py [--model PATH] [--out DIR]
+Usage: python3 tests/reference/generate_gemma3_reference.py [--model PATH] [--out DIR] [--f64-only]
+--f64-only writes gemma3_forward_f64.json alone, for the prompts already in
+gemma3_greedy.json (no llama.cpp needed).
 """
 
 import argparse
@@ -130,22 +137,58 @@ def greedy_entries(llm):
     return entries
 
 
+def write_f64(model_path, sha, out):
+    """gemma3_forward_f64.json: the recorded prompts' first step through the float64 pass."""
+    import json
+    from gemma3_forward import Gemma3F64
+
+    greedy = json.loads((out / "gemma3_greedy.json").read_text())
+    f64 = Gemma3F64(model_path)
+    entries = []
+    for e in greedy["entries"]:
+        f64.reset()
+        logits = f64.eval(e["prompt_ids"])
+        record = ref.first_step_record(logits)
+        cpp = e["first_step"]
+        record["at_llama_cpp_top10"] = [float(logits[i]) for i in cpp["top10_ids"]]
+        diffs = [abs(a - b) for a, b in zip(record["at_llama_cpp_top10"], cpp["top10_logits"])]
+        diffs += [abs(a - b) for a, b in zip(record["logits_0_31"], cpp["logits_0_31"])]
+        entries.append({"name": e["name"], "prompt_ids": e["prompt_ids"], "first_step": record,
+                        "first_step_max_abs_diff_vs_llama_cpp": max(diffs)})
+        print(f"f64 {e['name']}: first-step max |diff| vs llama.cpp {max(diffs):.3f} "
+              f"(recorded logits), argmax {record['argmax']} vs {cpp['argmax']}", file=sys.stderr)
+    ref.write(out / "gemma3_forward_f64.json", {
+        "generator": "tests/reference/generate_gemma3_reference.py --f64-only",
+        "model_file": model_path.name,
+        "model_sha256": sha,
+        "engine": "tests/reference/gemma3_forward.py: numpy float64, weights dequantized by gguf "
+                  + ref.gguf_version() + ", no activation quantization",
+        "prompt_eval": "BOS + prompt in one batch, as gemma3_greedy.json",
+        "entries": entries,
+    })
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default=str(ref.REPO_ROOT / "models" / MODEL_NAME))
     parser.add_argument("--out", default=str(ref.REPO_ROOT / "tests" / "reference" / "data"))
+    parser.add_argument("--f64-only", action="store_true",
+                        help="write gemma3_forward_f64.json alone (no llama.cpp)")
     args = parser.parse_args()
 
-    import llama_cpp
     model_path = Path(args.model)
     if not model_path.exists():
         sys.exit(f"{model_path} not found; run scripts/fetch-model gemma3-270m")
     sha = ref.sha256_of(model_path)
     if sha != MODEL_SHA256:
         sys.exit(f"{model_path} has SHA-256 {sha}, expected {MODEL_SHA256}")
-    llm = ref.load_llama(llama_cpp, model_path)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
+    if args.f64_only:
+        write_f64(model_path, sha, out)
+        return
+    import llama_cpp
+    llm = ref.load_llama(llama_cpp, model_path)
     common = ref.header(llama_cpp, llm, model_path, sha)
     ref.write(out / "gemma3_tokenize.json", {**common, "add_bos": False, "special": False,
                                              "entries": tokenize_entries(llm)})
@@ -158,6 +201,7 @@ def main():
         "prompt_eval": "BOS + prompt in one batch, then one token per eval",
         "entries": greedy_entries(llm),
     })
+    write_f64(model_path, sha, out)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+"""A plain float64 forward pass of a `gemma3` GGUF, in numpy.
+
+The second opinion for Gemma 3 that reference_forward.py is for llama: the
+quantized weights are dequantized once (by the `gguf` package from PyPI) and
+everything else is computed in float64 with no activation quantization, so
+its logits are the exact math of the quantized model.
+
+Gemma 3 as llama.cpp reads it: the embedding times sqrt(n_embd); per layer
+RMSNorm before and after attention and before and after the GELU-tanh gated
+FFN (the GGUF's norm weights already hold 1 + w); RMSNorm of each query and
+key head (QK-norm); RoPE on the two halves of a head (NeoX order), base
+10000 on the local layers and gemma3.rope.freq_base on every sixth (global)
+layer; local layers see the last gemma3.attention.sliding_window positions;
+scores scaled by 1 / sqrt(key_length); output tied to token_embd.
+"""
+
+import numpy as np
+
+
+def _field(reader, key):
+    return reader.fields[key].contents()
+
+
+class Gemma3F64:
+    LOCAL_ROPE_BASE = 10000.0
+    GLOBAL_EVERY = 6   # layers il with il % 6 == 5 attend globally
+
+    def __init__(self, model_path):
+        import gguf
+
+        reader = gguf.GGUFReader(str(model_path))
+        arch = _field(reader, "general.architecture")
+        if arch != "gemma3":
+            raise ValueError(f"gemma3_forward covers gemma3 only, not {arch}")
+        self.n_layer = int(_field(reader, "gemma3.block_count"))
+        self.n_embd = int(_field(reader, "gemma3.embedding_length"))
+        self.n_head = int(_field(reader, "gemma3.attention.head_count"))
+        self.n_head_kv = int(_field(reader, "gemma3.attention.head_count_kv"))
+        self.head_dim = int(_field(reader, "gemma3.attention.key_length"))
+        self.global_rope_base = float(_field(reader, "gemma3.rope.freq_base"))
+        self.window = int(_field(reader, "gemma3.attention.sliding_window"))
+        self.eps = float(_field(reader, "gemma3.attention.layer_norm_rms_epsilon"))
+
+        # name -> float64 array, shape (ne1, ne0) = (out, in) for matrices
+        self.w = {}
+        for t in reader.tensors:
+            data = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float64)
+            shape = [int(n) for n in reversed(t.shape)]
+            self.w[t.name] = data.reshape(shape)
+        self.output = self.w.get("output.weight", self.w["token_embd.weight"])
+        self.reset()
+
+    def reset(self):
+        # per layer: K and V of every position so far, (n_pos, n_head_kv, head_dim)
+        self.k_cache = [np.zeros((0, self.n_head_kv, self.head_dim)) for _ in range(self.n_layer)]
+        self.v_cache = [np.zeros((0, self.n_head_kv, self.head_dim)) for _ in range(self.n_layer)]
+        self.n_past = 0
+
+    def _rms_norm(self, x, weight):
+        return x / np.sqrt((x * x).mean(-1, keepdims=True) + self.eps) * weight
+
+    def _rope(self, x, pos, base):
+        # x: (n_tok, n_heads, head_dim); rotates pairs (i, i + head_dim / 2) by pos * base^(-2i/head_dim)
+        half = self.head_dim // 2
+        i = np.arange(half)
+        theta = pos[:, None] * base ** (-2.0 * i / self.head_dim)
+        cos, sin = np.cos(theta)[:, None, :], np.sin(theta)[:, None, :]
+        a, b = x[..., :half], x[..., half:]
+        return np.concatenate([a * cos - b * sin, a * sin + b * cos], axis=-1)
+
+    @staticmethod
+    def _gelu_tanh(x):
+        return 0.5 * x * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (x + 0.044715 * x ** 3)))
+
+    def eval(self, ids):
+        """Append tokens; return the logits of the last one, (n_vocab,) float64."""
+        n_tok = len(ids)
+        pos = np.arange(self.n_past, self.n_past + n_tok, dtype=np.float64)
+        n_all = self.n_past + n_tok
+        key_pos = np.arange(n_all)[None, :]
+        causal = key_pos > pos[:, None]
+        local = causal | (key_pos <= pos[:, None] - self.window)
+        group = self.n_head // self.n_head_kv
+        x = self.w["token_embd.weight"][ids] * np.sqrt(self.n_embd)  # (n_tok, n_embd)
+        for il in range(self.n_layer):
+            p = f"blk.{il}."
+            is_global = il % self.GLOBAL_EVERY == self.GLOBAL_EVERY - 1
+            base = self.global_rope_base if is_global else self.LOCAL_ROPE_BASE
+            mask = np.where(causal if is_global else local, -np.inf, 0.0)
+            h = self._rms_norm(x, self.w[p + "attn_norm.weight"])
+            q = (h @ self.w[p + "attn_q.weight"].T).reshape(n_tok, self.n_head, self.head_dim)
+            k = (h @ self.w[p + "attn_k.weight"].T).reshape(n_tok, self.n_head_kv, self.head_dim)
+            v = (h @ self.w[p + "attn_v.weight"].T).reshape(n_tok, self.n_head_kv, self.head_dim)
+            q = self._rope(self._rms_norm(q, self.w[p + "attn_q_norm.weight"]), pos, base)
+            k = self._rope(self._rms_norm(k, self.w[p + "attn_k_norm.weight"]), pos, base)
+            self.k_cache[il] = np.concatenate([self.k_cache[il], k])
+            self.v_cache[il] = np.concatenate([self.v_cache[il], v])
+            attn = np.empty((n_tok, self.n_head, self.head_dim))
+            for hd in range(self.n_head):
+                kv = hd // group
+                scores = q[:, hd] @ self.k_cache[il][:, kv].T / np.sqrt(self.head_dim) + mask
+                scores = np.exp(scores - scores.max(-1, keepdims=True))
+                scores /= scores.sum(-1, keepdims=True)
+                attn[:, hd] = scores @ self.v_cache[il][:, kv]
+            o = attn.reshape(n_tok, -1) @ self.w[p + "attn_output.weight"].T
+            x = x + self._rms_norm(o, self.w[p + "post_attention_norm.weight"])
+            h = self._rms_norm(x, self.w[p + "ffn_norm.weight"])
+            gate = h @ self.w[p + "ffn_gate.weight"].T
+            up = h @ self.w[p + "ffn_up.weight"].T
+            ffn = (self._gelu_tanh(gate) * up) @ self.w[p + "ffn_down.weight"].T
+            x = x + self._rms_norm(ffn, self.w[p + "post_ffw_norm.weight"])
+        self.n_past = n_all
+        last = self._rms_norm(x[-1], self.w["output_norm.weight"])
+        return self.output @ last
