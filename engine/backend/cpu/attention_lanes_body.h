@@ -274,12 +274,17 @@ void flash_lanes_run(const flash_job& a) {
         if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, rows_now, nk, kW, kd);
         else decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
         decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);
-        walk.prefetch_next(0, KT / 2);   // the next tile's rows in two halves, between the steps
         if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
         else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
-        walk.prefetch_next(KT / 2, KT);
         lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
-        for (int d0 = 0; d0 < D; d0 += DB) lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, d0);
+        // The next tile's rows, a share with each step of the value sum (D / DB
+        // steps: 2 keys, 8 lines, per step at SmolLM2's geometry on AVX2). Two
+        // halves of 64 lines each between the phases filled Zen 2's miss buffers.
+        const int n_steps = D / DB;
+        for (int i = 0; i < n_steps; ++i) {
+            walk.prefetch_next(KT * i / n_steps, KT * (i + 1) / n_steps);
+            lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, i * DB);
+        }
     }
     // oT (D, R) to o (R, D), through qT's space.
     for (int d = 0; d < D; ++d)
