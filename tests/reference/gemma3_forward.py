@@ -18,48 +18,24 @@ scores scaled by 1 / sqrt(key_length); output tied to token_embd.
 
 import numpy as np
 
-
-def _field(reader, key):
-    return reader.fields[key].contents()
+from reference_forward import DequantizedModel
 
 
-class Gemma3F64:
+class Gemma3F64(DequantizedModel):
     LOCAL_ROPE_BASE = 10000.0
     GLOBAL_EVERY = 6   # layers il with il % 6 == 5 attend globally
 
     def __init__(self, model_path):
-        import gguf
-
-        reader = gguf.GGUFReader(str(model_path))
-        arch = _field(reader, "general.architecture")
-        if arch != "gemma3":
-            raise ValueError(f"gemma3_forward covers gemma3 only, not {arch}")
-        self.n_layer = int(_field(reader, "gemma3.block_count"))
-        self.n_embd = int(_field(reader, "gemma3.embedding_length"))
-        self.n_head = int(_field(reader, "gemma3.attention.head_count"))
-        self.n_head_kv = int(_field(reader, "gemma3.attention.head_count_kv"))
-        self.head_dim = int(_field(reader, "gemma3.attention.key_length"))
-        self.global_rope_base = float(_field(reader, "gemma3.rope.freq_base"))
-        self.window = int(_field(reader, "gemma3.attention.sliding_window"))
-        self.eps = float(_field(reader, "gemma3.attention.layer_norm_rms_epsilon"))
-
-        # name -> float64 array, shape (ne1, ne0) = (out, in) for matrices
-        self.w = {}
-        for t in reader.tensors:
-            data = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float64)
-            shape = [int(n) for n in reversed(t.shape)]
-            self.w[t.name] = data.reshape(shape)
-        self.output = self.w.get("output.weight", self.w["token_embd.weight"])
+        super().__init__(model_path, "gemma3")
+        self.n_layer = int(self.hparam("block_count"))
+        self.n_embd = int(self.hparam("embedding_length"))
+        self.n_head = int(self.hparam("attention.head_count"))
+        self.n_head_kv = int(self.hparam("attention.head_count_kv"))
+        self.head_dim = int(self.hparam("attention.key_length"))
+        self.global_rope_base = float(self.hparam("rope.freq_base"))
+        self.window = int(self.hparam("attention.sliding_window"))
+        self.eps = float(self.hparam("attention.layer_norm_rms_epsilon"))
         self.reset()
-
-    def reset(self):
-        # per layer: K and V of every position so far, (n_pos, n_head_kv, head_dim)
-        self.k_cache = [np.zeros((0, self.n_head_kv, self.head_dim)) for _ in range(self.n_layer)]
-        self.v_cache = [np.zeros((0, self.n_head_kv, self.head_dim)) for _ in range(self.n_layer)]
-        self.n_past = 0
-
-    def _rms_norm(self, x, weight):
-        return x / np.sqrt((x * x).mean(-1, keepdims=True) + self.eps) * weight
 
     def _rope(self, x, pos, base):
         # x: (n_tok, n_heads, head_dim); rotates pairs (i, i + head_dim / 2) by pos * base^(-2i/head_dim)

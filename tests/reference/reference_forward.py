@@ -21,30 +21,30 @@ def _field(reader, key):
     return reader.fields[key].contents()
 
 
-class LlamaF64:
-    def __init__(self, model_path):
+class DequantizedModel:
+    """A GGUF of one architecture with its weights dequantized to float64 (by
+    the gguf package) and what every float64 pass here shares: the
+    hyperparameters, the K/V of the positions so far, RMSNorm."""
+
+    def __init__(self, model_path, arch):
         import gguf
 
-        reader = gguf.GGUFReader(str(model_path))
-        arch = _field(reader, "general.architecture")
-        if arch != "llama":
-            raise ValueError(f"reference_forward covers llama only, not {arch}")
-        self.n_layer = int(_field(reader, "llama.block_count"))
-        self.n_embd = int(_field(reader, "llama.embedding_length"))
-        self.n_head = int(_field(reader, "llama.attention.head_count"))
-        self.n_head_kv = int(_field(reader, "llama.attention.head_count_kv"))
-        self.head_dim = self.n_embd // self.n_head
-        self.rope_base = float(_field(reader, "llama.rope.freq_base"))
-        self.eps = float(_field(reader, "llama.attention.layer_norm_rms_epsilon"))
-
+        self._reader = gguf.GGUFReader(str(model_path))
+        found = _field(self._reader, "general.architecture")
+        if found != arch:
+            raise ValueError(f"{type(self).__name__} covers {arch} only, not {found}")
+        self.arch = arch
         # name -> float64 array, shape (ne1, ne0) = (out, in) for matrices
         self.w = {}
-        for t in reader.tensors:
+        for t in self._reader.tensors:
             data = gguf.quants.dequantize(t.data, t.tensor_type).astype(np.float64)
             shape = [int(n) for n in reversed(t.shape)]
             self.w[t.name] = data.reshape(shape)
         self.output = self.w.get("output.weight", self.w["token_embd.weight"])
-        self.reset()
+
+    def hparam(self, key):
+        """The GGUF field `<arch>.<key>`."""
+        return _field(self._reader, f"{self.arch}.{key}")
 
     def reset(self):
         # per layer: K and V of every position so far, (n_pos, n_head_kv, head_dim)
@@ -54,6 +54,19 @@ class LlamaF64:
 
     def _rms_norm(self, x, weight):
         return x / np.sqrt((x * x).mean(-1, keepdims=True) + self.eps) * weight
+
+
+class LlamaF64(DequantizedModel):
+    def __init__(self, model_path):
+        super().__init__(model_path, "llama")
+        self.n_layer = int(self.hparam("block_count"))
+        self.n_embd = int(self.hparam("embedding_length"))
+        self.n_head = int(self.hparam("attention.head_count"))
+        self.n_head_kv = int(self.hparam("attention.head_count_kv"))
+        self.head_dim = self.n_embd // self.n_head
+        self.rope_base = float(self.hparam("rope.freq_base"))
+        self.eps = float(self.hparam("attention.layer_norm_rms_epsilon"))
+        self.reset()
 
     def _rope(self, x, pos):
         # x: (n_tok, n_heads, head_dim); rotates pairs (2i, 2i+1) by pos * base^(-2i/head_dim)
