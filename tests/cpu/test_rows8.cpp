@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows8 weight layout (engine/backend/cpu/rows8.h): which matrices it
 // takes, that regrouping keeps every byte, and that matmul over a regrouped
-// q4_0 / q4_1 / q8_0 matrix equals matmul over the file's rows (up to float
+// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 matrix equals matmul over the file's rows (up to float
 // summation order) for every token count and thread count, one matrix or
 // three at once, with each token's numbers the same alone or batched.
 #include <gtest/gtest.h>
@@ -25,7 +25,7 @@ using namespace kvlens;
 
 namespace {
 
-constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q8_0};
+constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0};
 
 // |rows8 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_cpu_kernels.
 constexpr double k_rel = 1e-5;

@@ -4,7 +4,8 @@
 // once (4 loads, low and high nibbles); per token, eight maddubs against the
 // broadcast activation quants add up in int16, one madd widens them to one
 // int32 block sum per row (lane r = row r), and one multiply-add per (token,
-// block) scales all 8 rows; q8_0 widens each maddubs at once (rows8_q8).
+// block) scales all 8 rows; q5 adds the fifth bits to the unpacked quants and
+// widens every 4 maddubs (rows8_q5); q8_0 widens each maddubs at once (rows8_q8).
 // Compiled for AVX2 by a target pragma only, like
 // kernels_avx2.cpp; called only where rows8_applies() said AVX2 is active.
 #include <immintrin.h>
@@ -112,6 +113,68 @@ void rows8_q8_dispatch(const row_group_args& g) {
     }
 }
 
+// Row r's fifth bits of 4 elements as 0x10 bytes in lane r: byte `src` of
+// each lane of qh copied to the lane's 4 bytes, then byte i keeps bit
+// `shift + i` (shift 0 or 4: elements 4 j + i sit at bits 4 j + i).
+inline __m256i fifth_bits(__m256i qh, int src, int shift) {
+    const __m256i lane_bytes = _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12,
+                                                0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
+    const __m256i spread = _mm256_shuffle_epi8(qh, _mm256_add_epi8(lane_bytes, _mm256_set1_epi8(static_cast<char>(src))));
+    const __m256i bit = _mm256_set1_epi32(static_cast<int>(0x08040201u << shift));
+    return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit), _mm256_set1_epi8(0x10));
+}
+
+// y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q5_1;
+// q5_0's stored value is q + 16, so 16 * sum(a) comes off each block sum).
+// The 5-bit quants are unpacked once per group block for all tokens; a pair
+// of products reaches 2 * 31 * 127, so 4 maddubs add up in int16 (31496 <
+// 2^15) before each widening.
+template <bool has_min, int NT>
+void rows8_q5(const row_group_args& g) {
+    constexpr rows8_header h = rows8_header_of(has_min ? ggml_type::q5_1 : ggml_type::q5_0);
+    constexpr int group_block = 8 * (has_min ? sizeof(block_q5_1) : sizeof(block_q5_0));   // 192 / 176 bytes
+    const __m256i low4 = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
+    __m256 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
+        for (int line = 0; line < 3; ++line) _mm_prefetch(reinterpret_cast<const char*>(blk) + 1024 + 64 * line, _MM_HINT_T0);
+        const __m256 d8 = load_f16x8(blk);
+        const __m256i qh = load256(blk + h.qh_at);
+        __m256i lo[4], hi[4];
+        for (int j = 0; j < 4; ++j) {
+            const __m256i v = load256(blk + h.qs_at + 32 * j);
+            lo[j] = _mm256_or_si256(_mm256_and_si256(v, low4), fifth_bits(qh, j / 2, 4 * (j % 2)));
+            hi[j] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(v, 4), low4), fifth_bits(qh, 2 + j / 2, 4 * (j % 2)));
+        }
+        for (int t = 0; t < NT; ++t) {
+            const std::int64_t at = t * g.a_scalars + b;
+            const std::uint8_t* a = g.a + t * g.a_stride + b * k_rows8_act_block_bytes;
+            __m256i slo = _mm256_maddubs_epi16(lo[0], load256(a));
+            __m256i shi = _mm256_maddubs_epi16(hi[0], load256(a + 128));
+            for (int j = 1; j < 4; ++j) {
+                slo = _mm256_add_epi16(slo, _mm256_maddubs_epi16(lo[j], load256(a + 32 * j)));
+                shi = _mm256_add_epi16(shi, _mm256_maddubs_epi16(hi[j], load256(a + 128 + 32 * j)));
+            }
+            __m256i s = _mm256_add_epi32(_mm256_madd_epi16(slo, ones), _mm256_madd_epi16(shi, ones));
+            if constexpr (!has_min) s = _mm256_sub_epi32(s, _mm256_set1_epi32(16 * g.aq_sum[at]));
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + at)), acc[t]);
+            if constexpr (has_min) acc[t] = _mm256_fmadd_ps(load_f16x8(blk + h.m_at), _mm256_broadcast_ss(g.as + at), acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+template <bool has_min>
+void rows8_q5_dispatch(const row_group_args& g) {
+    switch (g.nt) {
+    case 4: rows8_q5<has_min, 4>(g); break;
+    case 3: rows8_q5<has_min, 3>(g); break;
+    case 2: rows8_q5<has_min, 2>(g); break;
+    default: rows8_q5<has_min, 1>(g); break;
+    }
+}
+
 template <bool has_min>
 void rows8_dispatch(const row_group_args& g) {
     switch (g.nt) {
@@ -127,6 +190,8 @@ void rows8_dispatch(const row_group_args& g) {
 row_group_fn rows8_kernel_for(ggml_type t) {
     if (t == ggml_type::q4_1) return rows8_dispatch<true>;
     if (t == ggml_type::q4_0) return rows8_dispatch<false>;
+    if (t == ggml_type::q5_1) return rows8_q5_dispatch<true>;
+    if (t == ggml_type::q5_0) return rows8_q5_dispatch<false>;
     if (t == ggml_type::q8_0) return rows8_q8_dispatch;
     return nullptr;
 }

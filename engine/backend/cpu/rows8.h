@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The rows8 weight layout: q4_0, q4_1 and q8_0 matrices regrouped, when the CPU
+// The rows8 weight layout: q4_0, q4_1, q5_0, q5_1 and q8_0 matrices regrouped, when the CPU
 // backend copies the weights in, so that one 32-byte load holds four quants of
 // each of 8 rows. One unsigned x signed byte multiply (maddubs) against four
 // activation quants broadcast to all 8 rows then gives every row's partial sum
@@ -20,15 +20,24 @@
 // group block b (8 x the file's block bytes, the same total) is
 //   q4_1: d[8] f16 (16 bytes), m[8] f16 (16 bytes), qs (128 bytes)
 //   q4_0: d[8] f16 (16 bytes), qs (128 bytes)
+//   q5_0: d[8] f16 (16 bytes), qh[8] u32 (32 bytes), qs (128 bytes)
+//   q5_1: d[8] f16 (16 bytes), m[8] f16 (16 bytes), qh[8] u32 (32 bytes), qs (128 bytes)
 //   q8_0: d[8] f16 (16 bytes), qs (256 bytes)
-// with row r's d (and m) of block b at index r, and qs byte 32 j + 4 r + i
-// (i < 4) = byte 4 j + i of row r's block b: for q4 (j < 4) low nibbles are
-// elements 4 j + i, high nibbles elements 16 + 4 j + i, as in the file's q4
-// blocks; for q8_0 (j < 8) the byte is element 4 j + i.
+// with row r's d (and m, qh) of block b at index r, and qs byte 32 j + 4 r + i
+// (i < 4) = byte 4 j + i of row r's block b: for q4 / q5 (j < 4) low nibbles
+// are elements 4 j + i, high nibbles elements 16 + 4 j + i, as in the file's
+// blocks (q5: element e's fifth bit is bit e of qh); for q8_0 (j < 8) the byte
+// is element 4 j + i.
+//
+// q5's fifth bits are spread to their bytes in registers (a shuffle copies
+// qh's byte to the 4 bytes of its row's lane, a mask and compare pick each
+// byte's bit), once per group block for all tokens; its quants reach 31, so 4
+// maddubs (not 8) add up in int16 before each widening.
 #pragma once
 
 #include <cstdint>
 
+#include "engine/gguf/gguf_types.h"
 #include "engine/model/weight_view.h"
 
 namespace kvlens {
@@ -37,10 +46,24 @@ constexpr int k_rows8_group = 8;            // rows per group
 constexpr int k_rows8_tokens = 4;           // largest token tile a kernel call takes
 constexpr int k_rows8_act_block_bytes = 256;  // broadcast activation quants per 32-element block
 
-// The matrix is q4_0, q4_1 or q8_0 in the file's layout, n_out a multiple of 8, and
+// The matrix is q4_0, q4_1, q5_0, q5_1 or q8_0 in the file's layout, n_out a multiple of 8, and
 // the active kernel level is AVX2 (where the rows8 kernel is the faster one);
 // false when the environment variable KVLENS_NO_ROWS8 is set (to compare layouts).
 bool rows8_applies(const weight_view& w);
+
+// Where a group block's fields start (bytes; 0: the type has none): d[8] at 0.
+struct rows8_header {
+    int m_at = 0, qh_at = 0, qs_at = 16;
+};
+constexpr rows8_header rows8_header_of(ggml_type t) {
+    const bool has_min = t == ggml_type::q4_1 || t == ggml_type::q5_1;
+    const bool has_qh = t == ggml_type::q5_0 || t == ggml_type::q5_1;
+    rows8_header h;
+    h.m_at = has_min ? 16 : 0;
+    h.qh_at = has_qh ? (has_min ? 32 : 16) : 0;
+    h.qs_at = 16 + (has_min ? 16 : 0) + (has_qh ? 32 : 0);
+    return h;
+}
 
 // Writes w's n_out * row_bytes bytes in the rows8 layout to dst (as many bytes).
 void repack_rows8(const weight_view& w, std::uint8_t* dst);

@@ -14,47 +14,49 @@ namespace kvlens {
 
 namespace {
 
-// The file block of one row: its f16 fields (d, then m for q4_1) and its
-// quant bytes (16 for q4_0 / q4_1, 32 for q8_0).
+// The file block of one row: its f16 fields (d, then m for q4_1 / q5_1),
+// q5's 32 high bits and its quant bytes (16 for q4 / q5, 32 for q8_0).
 struct block_fields {
     std::uint16_t d = 0, m = 0;
+    const std::uint8_t* qh = nullptr;
     const std::uint8_t* qs = nullptr;
 };
 
-block_fields fields_of(ggml_type t, const std::uint8_t* block) {
+template <class Block>
+block_fields fields_from(const std::uint8_t* block) {
+    const auto* b = reinterpret_cast<const Block*>(block);
     block_fields f;
-    if (t == ggml_type::q8_0) {
-        const auto* b = reinterpret_cast<const block_q8_0*>(block);
-        f.d = b->d;
-        f.qs = reinterpret_cast<const std::uint8_t*>(b->qs);
-    } else if (t == ggml_type::q4_1) {
-        const auto* b = reinterpret_cast<const block_q4_1*>(block);
-        f.d = b->d;
-        f.m = b->m;
-        f.qs = b->qs;
-    } else {
-        const auto* b = reinterpret_cast<const block_q4_0*>(block);
-        f.d = b->d;
-        f.qs = b->qs;
-    }
+    f.d = b->d;
+    if constexpr (requires { b->m; }) f.m = b->m;
+    if constexpr (requires { b->qh; }) f.qh = b->qh;
+    f.qs = reinterpret_cast<const std::uint8_t*>(b->qs);
     return f;
+}
+
+block_fields fields_of(ggml_type t, const std::uint8_t* block) {
+    switch (t) {
+    case ggml_type::q8_0: return fields_from<block_q8_0>(block);
+    case ggml_type::q4_1: return fields_from<block_q4_1>(block);
+    case ggml_type::q5_0: return fields_from<block_q5_0>(block);
+    case ggml_type::q5_1: return fields_from<block_q5_1>(block);
+    default: return fields_from<block_q4_0>(block);
+    }
 }
 
 }  // namespace
 
 bool rows8_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS8") != nullptr;   // to compare the layouts
-    return !disabled && (w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0) &&
-           w.layout == weight_layout::rows &&
-           w.n_out > 0 && w.n_out % k_rows8_group == 0 && w.n_in > 0 && w.n_in % 32 == 0 &&
-           std::string_view(cpu_kernel_level()) == "avx2";
+    const bool type_ok = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q5_0 ||
+                         w.type == ggml_type::q5_1 || w.type == ggml_type::q8_0;
+    return !disabled && type_ok && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows8_group == 0 &&
+           w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx2";
 }
 
 void repack_rows8(const weight_view& w, std::uint8_t* dst) {
-    const bool has_min = w.type == ggml_type::q4_1;
+    const rows8_header h = rows8_header_of(w.type);
     const std::int64_t file_block = row_bytes(w.type, 32);
     const std::int64_t nb = w.n_in / 32;
-    const int scale_bytes = has_min ? 32 : 16;      // d[8] (and m[8]) before the quants
     const int words = w.type == ggml_type::q8_0 ? 8 : 4;   // 4-byte words of quants per row and block
     for (std::int64_t g = 0; g < w.n_out / k_rows8_group; ++g)
         for (std::int64_t b = 0; b < nb; ++b) {
@@ -62,8 +64,9 @@ void repack_rows8(const weight_view& w, std::uint8_t* dst) {
             for (int r = 0; r < k_rows8_group; ++r) {
                 const block_fields f = fields_of(w.type, w.data + (g * k_rows8_group + r) * w.row_bytes + b * file_block);
                 std::memcpy(out + 2 * r, &f.d, 2);
-                if (has_min) std::memcpy(out + 16 + 2 * r, &f.m, 2);
-                for (int j = 0; j < words; ++j) std::memcpy(out + scale_bytes + 32 * j + 4 * r, f.qs + 4 * j, 4);
+                if (h.m_at) std::memcpy(out + h.m_at + 2 * r, &f.m, 2);
+                if (h.qh_at) std::memcpy(out + h.qh_at + 4 * r, f.qh, 4);
+                for (int j = 0; j < words; ++j) std::memcpy(out + h.qs_at + 32 * j + 4 * r, f.qs + 4 * j, 4);
             }
         }
 }
