@@ -58,7 +58,6 @@ class Gemma3F64(DequantizedModel):
         key_pos = np.arange(n_all)[None, :]
         causal = key_pos > pos[:, None]
         local = causal | (key_pos <= pos[:, None] - self.window)
-        group = self.n_head // self.n_head_kv
         x = self.w["token_embd.weight"][ids] * np.sqrt(self.n_embd)  # (n_tok, n_embd)
         for il in range(self.n_layer):
             p = f"blk.{il}."
@@ -73,14 +72,7 @@ class Gemma3F64(DequantizedModel):
             k = self._rope(self._rms_norm(k, self.w[p + "attn_k_norm.weight"]), pos, base)
             self.k_cache[il] = np.concatenate([self.k_cache[il], k])
             self.v_cache[il] = np.concatenate([self.v_cache[il], v])
-            attn = np.empty((n_tok, self.n_head, self.head_dim))
-            for hd in range(self.n_head):
-                kv = hd // group
-                scores = q[:, hd] @ self.k_cache[il][:, kv].T / np.sqrt(self.head_dim) + mask
-                scores = np.exp(scores - scores.max(-1, keepdims=True))
-                scores /= scores.sum(-1, keepdims=True)
-                attn[:, hd] = scores @ self.v_cache[il][:, kv]
-            o = attn.reshape(n_tok, -1) @ self.w[p + "attn_output.weight"].T
+            o = self._attention(q, il, mask).reshape(n_tok, -1) @ self.w[p + "attn_output.weight"].T
             x = x + self._rms_norm(o, self.w[p + "post_attention_norm.weight"])
             h = self._rms_norm(x, self.w[p + "ffn_norm.weight"])
             gate = h @ self.w[p + "ffn_gate.weight"].T

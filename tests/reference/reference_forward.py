@@ -55,6 +55,19 @@ class DequantizedModel:
     def _rms_norm(self, x, weight):
         return x / np.sqrt((x * x).mean(-1, keepdims=True) + self.eps) * weight
 
+    def _attention(self, q, il, mask):
+        """q (n_tok, n_head, head_dim) against layer il's cache so far; mask (n_tok, n_pos)
+        adds 0 or -inf to the scores, scaled by 1 / sqrt(head_dim). Returns (n_tok, n_head, head_dim)."""
+        group = self.n_head // self.n_head_kv
+        attn = np.empty((q.shape[0], self.n_head, self.head_dim))
+        for h in range(self.n_head):
+            kv = h // group
+            scores = q[:, h] @ self.k_cache[il][:, kv].T / np.sqrt(self.head_dim) + mask
+            scores = np.exp(scores - scores.max(-1, keepdims=True))
+            scores /= scores.sum(-1, keepdims=True)
+            attn[:, h] = scores @ self.v_cache[il][:, kv]
+        return attn
+
 
 class LlamaF64(DequantizedModel):
     def __init__(self, model_path):
@@ -86,7 +99,6 @@ class LlamaF64(DequantizedModel):
         n_all = self.n_past + n_tok
         # causal mask over (new tokens, all positions): -inf above the diagonal
         mask = np.where(np.arange(n_all)[None, :] > pos[:, None], -np.inf, 0.0)
-        group = self.n_head // self.n_head_kv
         x = self.w["token_embd.weight"][ids]  # (n_tok, n_embd)
         for il in range(self.n_layer):
             p = f"blk.{il}."
@@ -98,13 +110,7 @@ class LlamaF64(DequantizedModel):
             v = (attn_norm @ self.w[p + "attn_v.weight"].T).reshape(n_tok, self.n_head_kv, self.head_dim)
             self.k_cache[il] = np.concatenate([self.k_cache[il], k])
             self.v_cache[il] = np.concatenate([self.v_cache[il], v])
-            attn = np.empty((n_tok, self.n_head, self.head_dim))
-            for h in range(self.n_head):
-                kv = h // group
-                scores = q[:, h] @ self.k_cache[il][:, kv].T / np.sqrt(self.head_dim) + mask
-                scores = np.exp(scores - scores.max(-1, keepdims=True))
-                scores /= scores.sum(-1, keepdims=True)
-                attn[:, h] = scores @ self.v_cache[il][:, kv]
+            attn = self._attention(q, il, mask)
             x = x + attn.reshape(n_tok, -1) @ self.w[p + "attn_output.weight"].T
             ffn_norm = self._rms_norm(x, self.w[p + "ffn_norm.weight"])
             gate = ffn_norm @ self.w[p + "ffn_gate.weight"].T

@@ -95,12 +95,7 @@ void rows16_loop(const row_group_args& g) {
 
 template <weights W>
 void rows16_dispatch(const row_group_args& g) {
-    switch (g.nt) {
-    case 4: rows16_loop<W, 4>(g); break;
-    case 3: rows16_loop<W, 3>(g); break;
-    case 2: rows16_loop<W, 2>(g); break;
-    default: rows16_loop<W, 1>(g); break;
-    }
+    with_token_count(g, [&](auto nt) { rows16_loop<W, decltype(nt)::value>(g); });
 }
 
 }  // namespace

@@ -105,12 +105,7 @@ void rows8_q8(const row_group_args& g) {
 }
 
 void rows8_q8_dispatch(const row_group_args& g) {
-    switch (g.nt) {
-    case 4: rows8_q8<4>(g); break;
-    case 3: rows8_q8<3>(g); break;
-    case 2: rows8_q8<2>(g); break;
-    default: rows8_q8<1>(g); break;
-    }
+    with_token_count(g, [&](auto nt) { rows8_q8<decltype(nt)::value>(g); });
 }
 
 // Row r's fifth bits of 4 elements as 0x10 bytes in lane r: byte `src` of
@@ -167,22 +162,12 @@ void rows8_q5(const row_group_args& g) {
 
 template <bool has_min>
 void rows8_q5_dispatch(const row_group_args& g) {
-    switch (g.nt) {
-    case 4: rows8_q5<has_min, 4>(g); break;
-    case 3: rows8_q5<has_min, 3>(g); break;
-    case 2: rows8_q5<has_min, 2>(g); break;
-    default: rows8_q5<has_min, 1>(g); break;
-    }
+    with_token_count(g, [&](auto nt) { rows8_q5<has_min, decltype(nt)::value>(g); });
 }
 
 template <bool has_min>
 void rows8_dispatch(const row_group_args& g) {
-    switch (g.nt) {
-    case 4: rows8_q4<has_min, 4>(g); break;
-    case 3: rows8_q4<has_min, 3>(g); break;
-    case 2: rows8_q4<has_min, 2>(g); break;
-    default: rows8_q4<has_min, 1>(g); break;
-    }
+    with_token_count(g, [&](auto nt) { rows8_q4<has_min, decltype(nt)::value>(g); });
 }
 
 }  // namespace

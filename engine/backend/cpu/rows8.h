@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "engine/gguf/gguf_types.h"
 #include "engine/model/weight_view.h"
@@ -88,6 +89,19 @@ struct row_group_args {
 };
 
 using row_group_fn = void (*)(const row_group_args&);
+
+// Calls kernel(std::integral_constant<int, NT>) for the call's token count
+// NT = g.nt (1 .. k_rows8_tokens), so a kernel templated on NT keeps its
+// accumulators in registers: one switch for every grouped kernel.
+template <class Kernel>
+inline void with_token_count(const row_group_args& g, Kernel kernel) {
+    switch (g.nt) {
+    case 4: kernel(std::integral_constant<int, 4>{}); break;
+    case 3: kernel(std::integral_constant<int, 3>{}); break;
+    case 2: kernel(std::integral_constant<int, 2>{}); break;
+    default: kernel(std::integral_constant<int, 1>{}); break;
+    }
+}
 
 // The AVX2 kernel for a rows8 matrix of this type (kernels_rows8_avx2.cpp).
 row_group_fn rows8_kernel_for(ggml_type weight_type);
