@@ -198,41 +198,14 @@ inline void scores_direct4_q8(const std::uint8_t* qrows, const std::uint8_t* hea
     for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT + k0, _mm_mul_ps(acc[r], vscale));
 }
 
-// One cache row's elements d..d+C*W-1 of one head as f32, into v (C
-// registers): f16 converted, q8_0 (blocks of an f16 scale and 32 int8)
-// widened and times its block's scale, the same f32 values decode_tile
-// writes. row: the head's bytes in that row; d a multiple of C * W, so a
-// block starts at every (32 / W)-th register and at the first.
-template <kv_dtype DT, int C>
-[[gnu::always_inline]] inline void load_row_chunk(const std::uint8_t* row, int d, V::reg* v) {
-    constexpr int W = V::width;
-    if constexpr (DT == kv_dtype::f16) {
-        const auto* h = reinterpret_cast<const std::uint16_t*>(row) + d;
-        for (int j = 0; j < C; ++j) v[j] = V::load_h(h + j * W);
-    } else {
-        constexpr int per_block = 32 / W;
-        V::reg scale = V::zero();
-        for (int j = 0; j < C; ++j) {
-            const int at = d + j * W;
-            const std::uint8_t* blk = row + (at / 32) * 34;
-            if (j % per_block == 0) {
-                std::uint16_t dh;
-                std::memcpy(&dh, blk, 2);
-                scale = V::set1(_cvtsh_ss(dh));   // F16C, exact like fp16_to_fp32
-            }
-            v[j] = V::mul(V::load_q8(reinterpret_cast<const std::int8_t*>(blk + 2) + at % 32), scale);
-        }
-    }
-}
-
-// Decode's scores read straight from the cache (f16 or q8_0), for 4 keys
-// (tile indices k0..k0+3, clamped to nk - 1; the caller masks past nk):
-// rows r < NR (query rows of one KV head, each D floats at q + r * D) into s
-// (NR, KT), scaled. Each key's row is converted once for all NR rows
-// (NR * 4 accumulators in registers) and no f32 tile is stored (a decode
-// tile's keys serve only its group's few rows). 32 elements of each key per
-// step: one q8_0 block, one scale.
-template <kv_dtype DT, int NR>
+// Decode's scores read straight from an f16 cache, for 4 keys (tile
+// indices k0..k0+3, clamped to nk - 1; the caller masks past nk): rows r <
+// NR (query rows of one KV head, each D floats at q + r * D) into s (NR,
+// KT), scaled. Each key's row is converted once for all NR rows (NR * 4
+// accumulators in registers) and no f32 tile is stored (a decode tile's keys
+// serve only its group's few rows). 32 elements of each key per step. (A
+// q8_0 cache's decode scores are integers: scores_direct4_q8.)
+template <int NR>
 inline void scores_direct4(const float* q, const std::uint8_t* head, const std::int64_t* rows, std::int64_t row_bytes,
                            int D, int k0, int nk, float scale, float* s) {
     constexpr int W = V::width, NK = 4, C = 32 / W;
@@ -243,8 +216,9 @@ inline void scores_direct4(const float* q, const std::uint8_t* head, const std::
         for (int j = 0; j < NK; ++j) acc[r][j] = V::zero();
     for (int d = 0; d < D; d += 32) {
         for (int j = 0; j < NK; ++j) {
+            const auto* h = reinterpret_cast<const std::uint16_t*>(kr[j]) + d;
             V::reg kv[C];
-            load_row_chunk<DT, C>(kr[j], d, kv);
+            for (int c = 0; c < C; ++c) kv[c] = V::load_h(h + c * W);
             for (int c = 0; c < C; ++c)
                 for (int r = 0; r < NR; ++r) acc[r][j] = V::fmadd(kv[c], V::load(q + r * D + d + c * W), acc[r][j]);
         }
@@ -278,11 +252,11 @@ inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head,
                 for (; r + 3 <= R && R != 4; r += 3) scores_direct4_q8<3>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
                 for (; r + 2 <= R; r += 2) scores_direct4_q8<2>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
                 if (r < R) scores_direct4_q8<1>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-                continue;
+            } else {
+                for (; r + 3 <= R && R != 4; r += 3) scores_direct4<3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+                for (; r + 2 <= R; r += 2) scores_direct4<2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
+                if (r < R) scores_direct4<1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
             }
-            for (; r + 3 <= R && R != 4; r += 3) scores_direct4<DT, 3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-            for (; r + 2 <= R; r += 2) scores_direct4<DT, 2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-            if (r < R) scores_direct4<DT, 1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
         }
     }
     hi = std::min(hi, nk - 1);
