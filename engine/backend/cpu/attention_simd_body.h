@@ -6,24 +6,24 @@
 
 constexpr int KT = k_flash_tile_keys;
 
-// Row index (block * block_size + slot) of key position p in a layer array.
-inline std::int64_t key_row_index(const flash_job& a, int p) {
-    return static_cast<std::int64_t>(a.table[p / a.block_size]) * a.block_size + p % a.block_size;
-}
-
-// Prefetches the cache lines of [p, p + n) into L2. Always inlined, like
+// Prefetches the cache lines of [p, p + n) into L2, two per step (the
+// second may be the line just past the range: a prefetch never faults, and
+// in a cache block that line is the next row's). Always inlined, like
 // tile_walk::prefetch_next: GCC 12 at -O2 finds a function whose only effect
 // is prefetching "const" and deletes the calls (every prefetch of this file
 // vanished when they sat in a function of their own).
 [[gnu::always_inline]] inline void prefetch_bytes(const std::uint8_t* p, std::int64_t n) {
     const auto begin = reinterpret_cast<std::uintptr_t>(p) & ~static_cast<std::uintptr_t>(63);
     const auto end = reinterpret_cast<std::uintptr_t>(p) + static_cast<std::uintptr_t>(n);
-    for (std::uintptr_t at = begin; at < end; at += 64) _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T1);
+    for (std::uintptr_t at = begin; at < end; at += 128) {
+        _mm_prefetch(reinterpret_cast<const char*>(at), _MM_HINT_T1);
+        _mm_prefetch(reinterpret_cast<const char*>(at + 64), _MM_HINT_T1);
+    }
 }
 
 // A job's key range walked in tiles of KT keys: enter(j0) gives the tile's
-// key count and row indices (rows_now) and finds the next tile's rows;
-// prefetch_next(k0, k1) prefetches that tile's K/V bytes of the job's heads
+// key count, row indices (rows_now) and their byte offsets (offs_now), and
+// finds the next tile's rows; prefetch_next(k0, k1) prefetches that tile's K/V bytes of the job's heads
 // (whole rows when the job has every head) for its keys k0..k1-1, since the
 // block table hides them from the hardware prefetcher. The callers spread
 // those calls over the tile's work: prefetching a whole tile (24 KiB at
@@ -34,19 +34,33 @@ inline std::int64_t key_row_index(const flash_job& a, int p) {
 struct tile_walk {
     const flash_job& a;
     std::int64_t rows_now[KT];    // this tile's row indices
+    std::int64_t offs_now[KT];    // their byte offsets in a layer array (rows_now * row_bytes); past the
+                                  // tile's keys the last key's, so 4-key steps read real rows (masked later)
     std::int64_t rows_next[KT];   // the next tile's
     int nk_next = 0;              // the next tile's keys (0: this is the last)
 
-    explicit tile_walk(const flash_job& job) : a(job) {
-        nk_next = std::min(KT, a.key_end - a.key_begin);
-        for (int kk = 0; kk < nk_next; ++kk) rows_next[kk] = key_row_index(a, a.key_begin + kk);
-    }
+    explicit tile_walk(const flash_job& job) : a(job) { find_rows(a.key_begin); }
     int enter(int j0) {
         const int nk = std::min(KT, a.key_end - j0);
         std::copy(rows_next, rows_next + nk, rows_now);
-        nk_next = std::max(0, std::min(KT, a.key_end - j0 - KT));
-        for (int kk = 0; kk < nk_next; ++kk) rows_next[kk] = key_row_index(a, j0 + KT + kk);
+        for (int kk = 0; kk < nk; ++kk) offs_now[kk] = rows_now[kk] * a.row_bytes;
+        for (int kk = nk; kk < KT; ++kk) offs_now[kk] = offs_now[nk - 1];
+        find_rows(j0 + KT);
         return nk;
+    }
+    // rows_next of the tile starting at key p0, walking the block table
+    // (one division per tile, not two per key).
+    void find_rows(int p0) {
+        nk_next = std::max(0, std::min(KT, a.key_end - p0));
+        if (nk_next == 0) return;
+        int block = p0 / a.block_size, slot = p0 % a.block_size;
+        for (int kk = 0; kk < nk_next; ++kk) {
+            rows_next[kk] = static_cast<std::int64_t>(a.table[block]) * a.block_size + slot;
+            if (++slot == a.block_size) {
+                slot = 0;
+                ++block;
+            }
+        }
     }
     [[gnu::always_inline]] void prefetch_next(int k0, int k1) const {
         const std::int64_t job_bytes = a.n_heads * a.head_bytes;
@@ -163,19 +177,15 @@ inline void tile_scores_q8(const std::uint8_t* qrow, const std::int8_t* kq, cons
     }
 }
 
-// Decode's integer scores straight from a q8_0 cache, for 4 keys (tile
-// indices k0..k0+3, clamped to nk - 1; the caller masks past nk): NR
-// quantized query rows (query_row_bytes apart from qrows) into s (NR, KT),
-// scaled. The block sums come from V::key_isums4 (each key's block loaded
+// Decode's integer scores straight from a q8_0 cache, for 4 keys (kr: each
+// key's head in its row): NR quantized query rows (query_row_bytes apart
+// from qrows) into s (NR, KT) at columns 0..3, scaled. The block sums come from V::key_isums4 (each key's block loaded
 // once for all rows), then per block in order fma(dq * dk, isum, acc), the
 // 4 keys in the lanes.
 template <int NR>
-inline void scores_direct4_q8(const std::uint8_t* qrows, const std::uint8_t* head, const std::int64_t* rows,
-                              std::int64_t row_bytes, int D, int k0, int nk, float scale, float* s) {
+inline void scores_direct4_q8(const std::uint8_t* qrows, const std::uint8_t* const kr[4], int D, float scale, float* s) {
     const int NBk = D / k_query_block;
     const std::int64_t qrb = query_row_bytes(D);
-    const std::uint8_t* kr[4];
-    for (int j = 0; j < 4; ++j) kr[j] = head + rows[std::min(k0 + j, nk - 1)] * row_bytes;
     const std::int16_t* q[NR];
     const float* dq[NR];
     for (int r = 0; r < NR; ++r) {
@@ -195,22 +205,18 @@ inline void scores_direct4_q8(const std::uint8_t* qrows, const std::uint8_t* hea
             acc[r] = _mm_fmadd_ps(_mm_mul_ps(_mm_set1_ps(dq[r][b]), dk), _mm_cvtepi32_ps(isum[r]), acc[r]);
     }
     const __m128 vscale = _mm_set1_ps(scale);
-    for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT + k0, _mm_mul_ps(acc[r], vscale));
+    for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT, _mm_mul_ps(acc[r], vscale));
 }
 
-// Decode's scores read straight from an f16 cache, for 4 keys (tile
-// indices k0..k0+3, clamped to nk - 1; the caller masks past nk): rows r <
-// NR (query rows of one KV head, each D floats at q + r * D) into s (NR,
-// KT), scaled. Each key's row is converted once for all NR rows (NR * 4
+// Decode's scores read straight from an f16 cache, for 4 keys (kr: each
+// key's head in its row): rows r < NR (query rows of one KV head, each D
+// floats at q + r * D) into s (NR, KT) at columns 0..3, scaled. Each key's row is converted once for all NR rows (NR * 4
 // accumulators in registers) and no f32 tile is stored (a decode tile's keys
 // serve only its group's few rows). 32 elements of each key per step. (A
 // q8_0 cache's decode scores are integers: scores_direct4_q8.)
 template <int NR>
-inline void scores_direct4(const float* q, const std::uint8_t* head, const std::int64_t* rows, std::int64_t row_bytes,
-                           int D, int k0, int nk, float scale, float* s) {
+inline void scores_direct4(const float* q, const std::uint8_t* const kr[4], int D, float scale, float* s) {
     constexpr int W = V::width, NK = 4, C = 32 / W;
-    const std::uint8_t* kr[NK];
-    for (int j = 0; j < NK; ++j) kr[j] = head + rows[std::min(k0 + j, nk - 1)] * row_bytes;
     V::reg acc[NR][NK];
     for (int r = 0; r < NR; ++r)
         for (int j = 0; j < NK; ++j) acc[r][j] = V::zero();
@@ -224,40 +230,63 @@ inline void scores_direct4(const float* q, const std::uint8_t* head, const std::
         }
     }
     const __m128 vscale = _mm_set1_ps(scale);
-    for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT + k0, _mm_mul_ps(V::sum_each4(acc[r]), vscale));
+    for (int r = 0; r < NR; ++r) _mm_storeu_ps(s + r * KT, _mm_mul_ps(V::sum_each4(acc[r]), vscale));
+}
+
+// Paces decode's prefetch of the next tile: each of `steps` calls of step()
+// prefetches its share of the next tile's keys (K and V rows of the job's
+// heads), so the misses spread evenly over the tile's work (Zen 2 at d4096,
+// one thread: 42-44 ns per (key, KV head) against 60-66 with 4 keys' 48
+// lines at once, whose misses filled the core's buffers, and 59-62 with no
+// prefetch at all).
+struct prefetch_pacer {
+    const tile_walk& walk;
+    int steps;
+    int credit = 0, next_key = 0;
+    [[gnu::always_inline]] void step() {
+        int end = next_key;
+        for (credit += walk.nk_next; credit >= steps; credit -= steps) ++end;
+        walk.prefetch_next(next_key, end);
+        next_key = end;
+    }
+};
+
+// One head's scores for NR query rows against the tile's nk keys, 4 keys per
+// step (scores_direct4_q8 or scores_direct4): qrows the rows as the scores
+// meet them (q8_0: quantized, query_row_bytes apart; f16: D floats apart),
+// head the head's bytes in row 0 of the K array, s (NR, KT).
+template <kv_dtype DT, int NR>
+inline void scores_direct_sweep(const std::uint8_t* qrows, const std::uint8_t* head, const std::int64_t* offs, int D,
+                                int nk, float scale, float* s, prefetch_pacer& pace) {
+    for (int k0 = 0; k0 < nk; k0 += 4) {
+        pace.step();
+        const std::uint8_t* const kr[4] = {head + offs[k0], head + offs[k0 + 1], head + offs[k0 + 2], head + offs[k0 + 3]};
+        if constexpr (DT == kv_dtype::q8_0) scores_direct4_q8<NR>(qrows, kr, D, scale, s + k0);
+        else scores_direct4<NR>(reinterpret_cast<const float*>(qrows), kr, D, scale, s + k0);
+    }
 }
 
 // A decode tile's scores for every KV head of the job (H heads of R rows,
-// head h's query rows at q + h * R * D, its scores at s + h * R * KT), 4 keys
-// at a time across all heads, so each cache row is read whole and in address
-// order; then keys outside lo..hi (one token: every row sees the same keys)
-// and past nk masked.
+// head h's query rows at q + h * R * D, its scores at s + h * R * KT): per
+// head, up to 3 rows at a time against all the tile's keys (the tile's rows
+// stay in L1 between heads); then keys outside lo..hi (one token: every row
+// sees the same keys) and past nk masked. offs: the tile's rows' byte
+// offsets (walk.offs_now).
 template <kv_dtype DT>
 inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head, std::int64_t head_bytes,
-                               const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int lo, int hi,
-                               float scale, float* s, int H, int R, const tile_walk& walk) {
-    for (int k0 = 0; k0 < nk; k0 += 4) {
-        for (int h = 0; h < H; ++h) {
-            // The next tile's rows with the work: the 4 keys' share of each head's step
-            // (Zen 2 at d4096, one thread: 42-44 ns per (key, KV head) against 60-66
-            // with the 4 keys' 48 lines at once, whose misses filled the core's buffers).
-            walk.prefetch_next(k0 + 4 * h / H, k0 + 4 * (h + 1) / H);
-            const float* qh = q + static_cast<std::int64_t>(h) * R * D;
-            const std::uint8_t* head = k_first_head + h * head_bytes;
-            float* sh = s + h * R * KT;
-            int r = 0;
-            if constexpr (DT == kv_dtype::q8_0) {   // q: the quantized rows (query_row_bytes each)
-                const auto* qb = reinterpret_cast<const std::uint8_t*>(q) + static_cast<std::int64_t>(h) * R * query_row_bytes(D);
-                const std::int64_t qrb = query_row_bytes(D);
-                for (; r + 3 <= R && R != 4; r += 3) scores_direct4_q8<3>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-                for (; r + 2 <= R; r += 2) scores_direct4_q8<2>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-                if (r < R) scores_direct4_q8<1>(qb + r * qrb, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-            } else {
-                for (; r + 3 <= R && R != 4; r += 3) scores_direct4<3>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-                for (; r + 2 <= R; r += 2) scores_direct4<2>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-                if (r < R) scores_direct4<1>(qh + r * D, head, rows, row_bytes, D, k0, nk, scale, sh + r * KT);
-            }
-        }
+                               const std::int64_t* offs, int D, int nk, int lo, int hi, float scale, float* s, int H,
+                               int R, const tile_walk& walk) {
+    const std::int64_t qrb = DT == kv_dtype::q8_0 ? query_row_bytes(D) : 4LL * D;   // bytes between query rows
+    const int sweeps = R == 4 ? 2 : R / 3 + (R % 3 + 1) / 2;   // row groups per head, as the loop below makes them
+    prefetch_pacer pace{walk, H * sweeps * ((nk + 3) / 4)};
+    for (int h = 0; h < H; ++h) {
+        const std::uint8_t* head = k_first_head + h * head_bytes;
+        const auto* qh = reinterpret_cast<const std::uint8_t*>(q) + static_cast<std::int64_t>(h) * R * qrb;
+        float* sh = s + h * R * KT;
+        int r = 0;
+        for (; r + 3 <= R && R != 4; r += 3) scores_direct_sweep<DT, 3>(qh + r * qrb, head, offs, D, nk, scale, sh + r * KT, pace);
+        for (; r + 2 <= R; r += 2) scores_direct_sweep<DT, 2>(qh + r * qrb, head, offs, D, nk, scale, sh + r * KT, pace);
+        if (r < R) scores_direct_sweep<DT, 1>(qh + r * qrb, head, offs, D, nk, scale, sh + r * KT, pace);
     }
     hi = std::min(hi, nk - 1);
     for (int r = 0; r < H * R; ++r) {
@@ -315,15 +344,39 @@ inline void accumulate_values(float* o, const float* p, const float* corr, const
     }
 }
 
+// The weights of a q8_0 value sum, each probability times its key's block
+// scale: wq (D / 32, NR, KT), wq[(b * NR + i) * KT + kk] = p[i * KT + kk] *
+// (the scale of block b of key kk's value row), for kk < nk rounded up to a
+// register (beyond nk, zero scales). p * d is an f16 value times an f16
+// scale, exact in f32, so the products with the int8 values are those of p
+// with the decoded values.
+template <int NR>
+inline void q8_value_weights(const float* p, const std::uint8_t* head, const std::int64_t* offs, int D, int nk,
+                             float* wq) {
+    constexpr int W = V::width;
+    alignas(64) std::uint16_t dh[KT];   // the tile's scales of one block, f16
+    for (int b = 0; b < D / 32; ++b) {
+        const std::uint8_t* scales = head + b * 34;
+        int kk = 0;
+        for (; kk + 4 <= nk; kk += 4)   // unrolled: the loop's own instructions were half its cost
+            for (int j = 0; j < 4; ++j) std::memcpy(&dh[kk + j], scales + offs[kk + j], 2);
+        for (; kk < nk; ++kk) std::memcpy(&dh[kk], scales + offs[kk], 2);
+        for (; kk < KT; ++kk) dh[kk] = 0;
+        for (kk = 0; kk < nk; kk += W) {
+            const V::reg d = V::load_h(dh + kk);
+            for (int i = 0; i < NR; ++i) V::store(wq + (b * NR + i) * KT + kk, V::mul(V::load(p + i * KT + kk), d));
+        }
+    }
+}
+
 // accumulate_values_direct's loop, C registers of each row per pass over
 // the keys. Per key the NR rows' weights are broadcast first, then each value
 // register is converted (or widened) once and used by the NR rows at once, so
-// only NR * C accumulators, NR weights and one value are live. A q8_0 block's
-// scale goes into the weights (p * d: an f16 value times an f16 scale, exact
-// in f32), so the products are the same as p times the decoded value.
+// only NR * C accumulators, NR weights and one value are live. A q8_0 cache's
+// weights come from q8_value_weights (wq), its block scales folded in.
 template <kv_dtype DT, int NR, int C>
 inline void accumulate_values_direct_chunks(float* o, const float* p, const float* corr, const std::uint8_t* head,
-                                            const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
+                                            const std::int64_t* offs, int D, int nk, const float* wq) {
     constexpr int W = V::width;
     for (int d0 = 0; d0 < D; d0 += C * W) {
         V::reg x[NR][C];
@@ -332,7 +385,7 @@ inline void accumulate_values_direct_chunks(float* o, const float* p, const floa
             for (int j = 0; j < C; ++j) x[i][j] = V::mul(V::load(o + i * D + d0 + j * W), c);
         }
         for (int kk = 0; kk < nk; ++kk) {
-            const std::uint8_t* row = head + rows[kk] * row_bytes;
+            const std::uint8_t* row = head + offs[kk];
             V::reg w[NR];
             if constexpr (DT == kv_dtype::f16) {
                 for (int i = 0; i < NR; ++i) w[i] = V::set1(p[i * KT + kk]);
@@ -344,14 +397,9 @@ inline void accumulate_values_direct_chunks(float* o, const float* p, const floa
             } else {
                 for (int j = 0; j < C; ++j) {
                     const int at = d0 + j * W;
-                    const std::uint8_t* blk = row + (at / 32) * 34;
-                    if (j == 0 || at % 32 == 0) {   // a q8_0 block's first register of this pass
-                        std::uint16_t dh;
-                        std::memcpy(&dh, blk, 2);
-                        const float d = _cvtsh_ss(dh);   // F16C, exact like fp16_to_fp32
-                        for (int i = 0; i < NR; ++i) w[i] = V::set1(p[i * KT + kk] * d);
-                    }
-                    const V::reg v = V::load_q8(reinterpret_cast<const std::int8_t*>(blk + 2) + at % 32);
+                    if (j == 0 || at % 32 == 0)   // a q8_0 block's first register of this pass
+                        for (int i = 0; i < NR; ++i) w[i] = V::set1(wq[((at / 32) * NR + i) * KT + kk]);
+                    const V::reg v = V::load_q8(reinterpret_cast<const std::int8_t*>(row + (at / 32) * 34 + 2) + at % 32);
                     for (int i = 0; i < NR; ++i) x[i][j] = V::fmadd(w[i], v, x[i][j]);
                 }
             }
@@ -379,29 +427,31 @@ constexpr int values_direct_registers() {
 
 template <kv_dtype DT, int NR>
 inline void accumulate_values_direct(float* o, const float* p, const float* corr, const std::uint8_t* head,
-                                     const std::int64_t* rows, std::int64_t row_bytes, int D, int nk) {
+                                     const std::int64_t* offs, int D, int nk, float* wq) {
+    if constexpr (DT == kv_dtype::q8_0) q8_value_weights<NR>(p, head, offs, D, nk, wq);
     // The kernel takes head sizes of multiples of 4 W; C = 8 needs 8 W.
     constexpr int C = values_direct_registers<NR>();
     if constexpr (C == 8) {
         if (D % (8 * V::width) != 0) {
-            accumulate_values_direct_chunks<DT, NR, 4>(o, p, corr, head, rows, row_bytes, D, nk);
+            accumulate_values_direct_chunks<DT, NR, 4>(o, p, corr, head, offs, D, nk, wq);
             return;
         }
     }
-    accumulate_values_direct_chunks<DT, NR, C>(o, p, corr, head, rows, row_bytes, D, nk);
+    accumulate_values_direct_chunks<DT, NR, C>(o, p, corr, head, offs, D, nk, wq);
 }
 
-// All R rows of one head through accumulate_values_direct, up to 4 at a time.
+// All R rows of one head through accumulate_values_direct, up to 4 at a
+// time. wq: scratch of 4 * D floats (a q8_0 cache's weights).
 template <kv_dtype DT>
 inline void accumulate_values_direct_rows(float* o, const float* p, const float* corr, const std::uint8_t* head,
-                                          const std::int64_t* rows, std::int64_t row_bytes, int D, int nk, int R) {
+                                          const std::int64_t* offs, int D, int nk, int R, float* wq) {
     int r = 0;
     for (; r + 4 <= R && R != 6; r += 4)   // 6 rows go as 3 + 3
-        accumulate_values_direct<DT, 4>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+        accumulate_values_direct<DT, 4>(o + r * D, p + r * KT, corr + r, head, offs, D, nk, wq);
     for (; r + 3 <= R; r += 3)
-        accumulate_values_direct<DT, 3>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
-    if (R - r == 2) accumulate_values_direct<DT, 2>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
-    if (R - r == 1) accumulate_values_direct<DT, 1>(o + r * D, p + r * KT, corr + r, head, rows, row_bytes, D, nk);
+        accumulate_values_direct<DT, 3>(o + r * D, p + r * KT, corr + r, head, offs, D, nk, wq);
+    if (R - r == 2) accumulate_values_direct<DT, 2>(o + r * D, p + r * KT, corr + r, head, offs, D, nk, wq);
+    if (R - r == 1) accumulate_values_direct<DT, 1>(o + r * D, p + r * KT, corr + r, head, offs, D, nk, wq);
 }
 
 #include "engine/backend/cpu/attention_lanes_body.h"
@@ -453,12 +503,12 @@ void flash_job_run(const flash_job& a) {
         }
         if (direct) {   // one token: every row sees the same keys lo..hi of the tile
             const int lo = std::max(a.first[0], j0) - j0, hi = std::min(a.last[0], j0 + nk - 1) - j0;
-            tile_scores_direct<DT>(qbuf, a.k_layer + a.head_offset, a.head_bytes, rows_now, a.row_bytes, D, nk, lo, hi,
-                               a.scale, pbuf, a.n_heads, R, walk);
+            tile_scores_direct<DT>(qbuf, a.k_layer + a.head_offset, a.head_bytes, walk.offs_now, D, nk, lo, hi, a.scale,
+                                   pbuf, a.n_heads, R, walk);
             for (int r = 0; r < RT; ++r) corr[r] = online_softmax(pbuf + r * KT, lo, hi, a.m[r], a.l[r]);
             for (int h = 0; h < a.n_heads; ++h)
                 accumulate_values_direct_rows<DT>(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
-                                              a.v_layer + a.head_offset + h * a.head_bytes, rows_now, a.row_bytes, D, nk, R);
+                                              a.v_layer + a.head_offset + h * a.head_bytes, walk.offs_now, D, nk, R, kbuf);
             continue;
         }
         for (int h = 0; h < a.n_heads; ++h) {
