@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "engine/backend/cpu/kernel_tables.h"
 #include "engine/backend/cpu/matmul_simd.h"
@@ -112,6 +113,21 @@ inline void unpack_scales_k4(const std::uint8_t* q, std::uint8_t sc[8], std::uin
         sc[j] = static_cast<std::uint8_t>((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
         mn[j] = static_cast<std::uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
     }
+}
+
+// unpack_scales_k4 on 32-bit words: the 12 bytes as w0 (bytes 0-3), w1
+// (4-7), w2 (8-11); bytes 0-7 of the result are sc[0..7], bytes 8-15 mn[0..7].
+// sc[0..3] = w0's low 6 bits per byte, mn[0..3] = w1's; sc[4..7] = w2's low
+// nibbles with w0's top 2 bits above them, mn[4..7] = w2's high nibbles with w1's.
+inline __m128i unpack_scales_k4_words(const std::uint8_t* q) {
+    std::uint32_t w0, w1, w2;
+    std::memcpy(&w0, q, 4);
+    std::memcpy(&w1, q + 4, 4);
+    std::memcpy(&w2, q + 8, 4);
+    const std::uint32_t sc_lo = w0 & 0x3F3F3F3Fu, mn_lo = w1 & 0x3F3F3F3Fu;
+    const std::uint32_t sc_hi = (w2 & 0x0F0F0F0Fu) | (((w0 >> 6) & 0x03030303u) << 4);
+    const std::uint32_t mn_hi = ((w2 >> 4) & 0x0F0F0F0Fu) | (((w1 >> 6) & 0x03030303u) << 4);
+    return _mm_setr_epi32(static_cast<int>(sc_lo), static_cast<int>(sc_hi), static_cast<int>(mn_lo), static_cast<int>(mn_hi));
 }
 
 // sum over the 8 sub-blocks of 32 of mn[j] * (sum of the activations in sub-block j).
@@ -282,6 +298,11 @@ float dot_q6_K_q8_K_avx2(std::int64_t n, const void* vw, const void* va) {
 // g.nb counts super-blocks of 256; weight and activation scales are read from
 // the blocks (g.wd, g.ad are not used).
 
+// Per super-block, once for the tile's tokens: the quants unpacked, each
+// sub-block's scale broadcast to int16 lanes, and the minimums as int16 pairs
+// (mn[j] twice), so a token's minimum term is one madd over its 16 bsums
+// (mn[j] * (bsums[2j] + bsums[2j + 1]) in lane j) and a lane sum: the same
+// integer as mins_dot. Every float step is vec_dot's, in its order.
 template <int NT>
 void tile_q4_K_avx2(const tile_args& g) {
     const __m256i low4 = _mm256_set1_epi8(0x0F);
@@ -294,24 +315,29 @@ void tile_q4_K_avx2(const tile_args& g) {
             acc_m[t] = 0;
         }
         for (std::int64_t b = 0; b < g.nb; ++b) {
-            std::uint8_t sc[8], mn[8];
-            unpack_scales_k4(w[b].scales, sc, mn);
-            __m256i q[8];   // sub-blocks of 32: 2j low nibbles, 2j + 1 high nibbles of qs[32 j ..]
+            const __m128i sc_mn = unpack_scales_k4_words(w[b].scales);   // bytes 0-7: the scales, 8-15: the minimums
+            const __m256i sc16 = _mm256_broadcastsi128_si256(_mm_cvtepu8_epi16(sc_mn));   // 8 int16 scales, twice
+            __m256i q[8], scale[8];   // sub-blocks of 32: 2j low nibbles, 2j + 1 high nibbles of qs[32 j ..]
             for (int j = 0; j < 4; ++j) {
                 const __m256i v = load256(w[b].qs + 32 * j);
                 q[2 * j] = _mm256_and_si256(v, low4);
                 q[2 * j + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
             }
+            for (int j = 0; j < 8; ++j)   // int16 lane j everywhere: bytes 2j, 2j + 1 of each 128-bit lane
+                scale[j] = _mm256_shuffle_epi8(sc16, _mm256_set1_epi16(static_cast<short>(0x0100 * (2 * j + 1) + 2 * j)));
+            const __m128i mn = _mm_unpackhi_epi64(sc_mn, sc_mn);
+            const __m256i mins = _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(mn, mn));
             const float wd = h2f(w[b].d), wm = h2f(w[b].dmin);
             for (int t = 0; t < NT; ++t) {
                 const block_q8_K& a = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride)[b];
-                acc_m[t] += a.d * wm * static_cast<float>(mins_dot(mn, a.bsums));
+                const int min_sum = hsum_epi32(_mm256_madd_epi16(load256(a.bsums), mins));
+                acc_m[t] += a.d * wm * static_cast<float>(min_sum);
                 __m256i sumi = _mm256_setzero_si256();
                 for (int j = 0; j < 4; ++j) {
                     const __m256i p0 = _mm256_maddubs_epi16(q[2 * j], load256(a.qs + 64 * j));
                     const __m256i p1 = _mm256_maddubs_epi16(q[2 * j + 1], load256(a.qs + 64 * j + 32));
-                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p0, _mm256_set1_epi16(sc[2 * j])));
-                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p1, _mm256_set1_epi16(sc[2 * j + 1])));
+                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p0, scale[2 * j]));
+                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p1, scale[2 * j + 1]));
                 }
                 acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(a.d * wd), _mm256_cvtepi32_ps(sumi), acc[t]);
             }
@@ -320,6 +346,10 @@ void tile_q4_K_avx2(const tile_args& g) {
     }
 }
 
+// As tile_q4_K_avx2: per super-block the quants, the scale vectors (a pair
+// of 16-element sub-blocks' scales, one per 128-bit lane) and the 16 scales
+// as int16 once for the tile's tokens; a token's bias sum(sc[j] * bsums[j])
+// is one madd and a lane sum, the same integer as vec_dot's loop.
 template <int NT>
 void tile_q6_K_avx2(const tile_args& g) {
     const __m256i low4 = _mm256_set1_epi8(0x0F);
@@ -330,7 +360,7 @@ void tile_q6_K_avx2(const tile_args& g) {
         for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
         for (std::int64_t b = 0; b < g.nb; ++b) {
             const std::int8_t* sc = w[b].scales;
-            __m256i q[8];   // 4 half + k: the 6-bit quants (0..63) of elements 128 half + 32 k ..
+            __m256i q[8], scale[8];   // 4 half + k: the 6-bit quants (0..63) of elements 128 half + 32 k ..
             for (int half = 0; half < 2; ++half) {
                 const std::uint8_t* ql = w[b].ql + 64 * half;
                 const __m256i qh = load256(w[b].qh + 32 * half);
@@ -344,19 +374,27 @@ void tile_q6_K_avx2(const tile_args& g) {
                 o[3] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(l1, 4), low4),
                                        _mm256_slli_epi16(_mm256_and_si256(_mm256_srli_epi16(qh, 6), three), 4));
             }
+            const __m256i scales16 = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(sc)));
+            for (int half = 0; half < 2; ++half) {
+                // This half's 8 scales as int16 in both 128-bit lanes; scale 2k in every
+                // int16 of the low lane and 2k + 1 in every int16 of the high one.
+                const __m256i h16 = _mm256_broadcastsi128_si256(half == 0 ? _mm256_castsi256_si128(scales16)
+                                                                          : _mm256_extracti128_si256(scales16, 1));
+                for (int k = 0; k < 4; ++k) {
+                    const short lo = static_cast<short>(0x0100 * (4 * k + 1) + 4 * k);
+                    const short hi = static_cast<short>(0x0100 * (4 * k + 3) + 4 * k + 2);
+                    scale[4 * half + k] = _mm256_shuffle_epi8(h16, _mm256_set_m128i(_mm_set1_epi16(hi), _mm_set1_epi16(lo)));
+                }
+            }
             const float wd = h2f(w[b].d);
             for (int t = 0; t < NT; ++t) {
                 const block_q8_K& a = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride)[b];
-                int bias = 0;
-                for (int j = 0; j < QK_K / 16; ++j) bias += sc[j] * a.bsums[j];
+                const int bias = hsum_epi32(_mm256_madd_epi16(load256(a.bsums), scales16));
                 __m256i sumi = _mm256_setzero_si256();
-                for (int half = 0; half < 2; ++half)
-                    for (int k = 0; k < 4; ++k) {
-                        const std::int8_t* s = sc + 8 * half + 2 * k;
-                        const __m256i p = _mm256_maddubs_epi16(q[4 * half + k], load256(a.qs + 128 * half + 32 * k));
-                        const __m256i scale = _mm256_set_m128i(_mm_set1_epi16(s[1]), _mm_set1_epi16(s[0]));
-                        sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scale));
-                    }
+                for (int i = 0; i < 8; ++i) {   // i = 4 half + k
+                    const __m256i p = _mm256_maddubs_epi16(q[i], load256(a.qs + 32 * i));
+                    sumi = _mm256_add_epi32(sumi, _mm256_madd_epi16(p, scale[i]));
+                }
                 sumi = _mm256_sub_epi32(sumi, _mm256_setr_epi32(32 * bias, 0, 0, 0, 0, 0, 0, 0));
                 acc[t] = _mm256_fmadd_ps(_mm256_set1_ps(a.d * wd), _mm256_cvtepi32_ps(sumi), acc[t]);
             }
