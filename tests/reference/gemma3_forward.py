@@ -27,14 +27,9 @@ class Gemma3F64(DequantizedModel):
 
     def __init__(self, model_path):
         super().__init__(model_path, "gemma3")
-        self.n_layer = int(self.hparam("block_count"))
-        self.n_embd = int(self.hparam("embedding_length"))
-        self.n_head = int(self.hparam("attention.head_count"))
-        self.n_head_kv = int(self.hparam("attention.head_count_kv"))
         self.head_dim = int(self.hparam("attention.key_length"))
         self.global_rope_base = float(self.hparam("rope.freq_base"))
         self.window = int(self.hparam("attention.sliding_window"))
-        self.eps = float(self.hparam("attention.layer_norm_rms_epsilon"))
         self.reset()
 
     def _rope(self, x, pos, base):

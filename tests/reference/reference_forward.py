@@ -41,6 +41,12 @@ class DequantizedModel:
             shape = [int(n) for n in reversed(t.shape)]
             self.w[t.name] = data.reshape(shape)
         self.output = self.w.get("output.weight", self.w["token_embd.weight"])
+        # the hyperparameters every architecture here has
+        self.n_layer = int(self.hparam("block_count"))
+        self.n_embd = int(self.hparam("embedding_length"))
+        self.n_head = int(self.hparam("attention.head_count"))
+        self.n_head_kv = int(self.hparam("attention.head_count_kv"))
+        self.eps = float(self.hparam("attention.layer_norm_rms_epsilon"))
 
     def hparam(self, key):
         """The GGUF field `<arch>.<key>`."""
@@ -72,13 +78,8 @@ class DequantizedModel:
 class LlamaF64(DequantizedModel):
     def __init__(self, model_path):
         super().__init__(model_path, "llama")
-        self.n_layer = int(self.hparam("block_count"))
-        self.n_embd = int(self.hparam("embedding_length"))
-        self.n_head = int(self.hparam("attention.head_count"))
-        self.n_head_kv = int(self.hparam("attention.head_count_kv"))
         self.head_dim = self.n_embd // self.n_head
         self.rope_base = float(self.hparam("rope.freq_base"))
-        self.eps = float(self.hparam("attention.layer_norm_rms_epsilon"))
         self.reset()
 
     def _rope(self, x, pos):

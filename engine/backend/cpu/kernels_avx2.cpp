@@ -103,20 +103,9 @@ float dot_bf16_avx2(std::int64_t n, const void* vw, const void* va) {
 // through the activations' 16-element sums (bsums). Same value as the scalar
 // dequantize-then-dot, up to float rounding.
 
-// The eight 6-bit scales and minimums of a q4_K / q5_K super-block.
-inline void unpack_scales_k4(const std::uint8_t* q, std::uint8_t sc[8], std::uint8_t mn[8]) {
-    for (int j = 0; j < 4; ++j) {
-        sc[j] = q[j] & 63;
-        mn[j] = q[j + 4] & 63;
-    }
-    for (int j = 4; j < 8; ++j) {
-        sc[j] = static_cast<std::uint8_t>((q[j + 4] & 0xF) | ((q[j - 4] >> 6) << 4));
-        mn[j] = static_cast<std::uint8_t>((q[j + 4] >> 4) | ((q[j] >> 6) << 4));
-    }
-}
-
-// unpack_scales_k4 on 32-bit words: the 12 bytes as w0 (bytes 0-3), w1
-// (4-7), w2 (8-11); bytes 0-7 of the result are sc[0..7], bytes 8-15 mn[0..7].
+// The 8 six-bit scales and 8 six-bit minimums of a q4_K / q5_K super-block
+// from its 12 bytes, read as 32-bit words: w0 (bytes 0-3), w1 (4-7), w2
+// (8-11); bytes 0-7 of the result are sc[0..7], bytes 8-15 mn[0..7].
 // sc[0..3] = w0's low 6 bits per byte, mn[0..3] = w1's; sc[4..7] = w2's low
 // nibbles with w0's top 2 bits above them, mn[4..7] = w2's high nibbles with w1's.
 inline __m128i unpack_scales_k4_words(const std::uint8_t* q) {
@@ -128,6 +117,14 @@ inline __m128i unpack_scales_k4_words(const std::uint8_t* q) {
     const std::uint32_t sc_hi = (w2 & 0x0F0F0F0Fu) | (((w0 >> 6) & 0x03030303u) << 4);
     const std::uint32_t mn_hi = ((w2 >> 4) & 0x0F0F0F0Fu) | (((w1 >> 6) & 0x03030303u) << 4);
     return _mm_setr_epi32(static_cast<int>(sc_lo), static_cast<int>(sc_hi), static_cast<int>(mn_lo), static_cast<int>(mn_hi));
+}
+
+// The same as arrays, for the dot products that use the scales one at a time.
+inline void unpack_scales_k4(const std::uint8_t* q, std::uint8_t sc[8], std::uint8_t mn[8]) {
+    alignas(16) std::uint8_t both[16];
+    _mm_store_si128(reinterpret_cast<__m128i*>(both), unpack_scales_k4_words(q));
+    std::memcpy(sc, both, 8);
+    std::memcpy(mn, both + 8, 8);
 }
 
 // sum over the 8 sub-blocks of 32 of mn[j] * (sum of the activations in sub-block j).
