@@ -300,26 +300,50 @@ inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head,
     }
 }
 
-// Online softmax step of one row: s (KT) becomes exp(s - m_new) (0 outside
-// lo..hi), l and m are updated; returns the factor exp(m_old - m_new) that
-// rescales the row's output accumulated so far.
+// Online softmax step of n rows (KT apart from s) that see the same keys
+// lo..hi: each row's s becomes exp(s - m_new) rounded to f16 (0 outside
+// lo..hi), its l and m are updated, and corr gets the factor exp(m_old -
+// m_new) that rescales the row's output accumulated so far. Phase by phase
+// across the rows (every row's max, then every row's exps, then every
+// row's sum), so that the rows' chains of max, exp and sum overlap: a
+// decode tile's 9 rows (SmolLM2) alone on Zen 2, 2.62 against 2.99 ns per
+// (key, KV head) row by row.
+inline void online_softmax_rows(float* s, int n, int lo, int hi, float* m, float* l, float* corr) {
+    constexpr int W = V::width, max_rows = 16;
+    for (int r0 = 0; r0 < n; r0 += max_rows) {
+        const int nr = std::min(max_rows, n - r0);
+        float* sr = s + r0 * KT;
+        float m_new[max_rows];
+        for (int r = 0; r < nr; ++r) {
+            V::reg mv = V::load(sr + r * KT);
+            for (int h = W; h < KT; h += W) mv = V::max(mv, V::load(sr + r * KT + h));
+            m_new[r] = std::max(m[r0 + r], V::reduce_max(mv));
+        }
+        for (int r = 0; r < nr; ++r) {   // rounded to f16, as the reference rounds the probabilities
+            const V::reg vm = V::set1(m_new[r]);
+            for (int h = 0; h < KT; h += W) V::store(sr + r * KT + h, V::round_h(V::exp(V::sub(V::load(sr + r * KT + h), vm))));
+        }
+        for (int r = 0; r < nr; ++r) {
+            float* row = sr + r * KT;
+            // exp clamps its argument, so the masked keys come out tiny, not zero.
+            for (int kk = 0; kk < lo; ++kk) row[kk] = 0;
+            for (int kk = hi + 1; kk < KT; ++kk) row[kk] = 0;
+            V::reg sum = V::load(row);
+            for (int h = W; h < KT; h += W) sum = V::add(sum, V::load(row + h));
+            // exp(0) is exactly 1 (the polynomial's constant term times 2^0), so an unchanged max skips it.
+            const float mo = m[r0 + r];
+            const float c = mo == -INFINITY ? 0.0f : mo == m_new[r] ? 1.0f : V::first(V::exp(V::set1(mo - m_new[r])));
+            l[r0 + r] = l[r0 + r] * c + V::reduce_add(sum);
+            m[r0 + r] = m_new[r];
+            corr[r0 + r] = c;
+        }
+    }
+}
+
+// online_softmax_rows for one row (its own lo..hi); returns its corr.
 inline float online_softmax(float* s, int lo, int hi, float& m, float& l) {
-    constexpr int W = V::width;
-    V::reg mv = V::load(s);
-    for (int h = W; h < KT; h += W) mv = V::max(mv, V::load(s + h));
-    const float m_new = std::max(m, V::reduce_max(mv));
-    // exp(0) is exactly 1 here (the polynomial's constant term times 2^0), so an unchanged max skips it.
-    const float corr = m == -INFINITY ? 0.0f : m == m_new ? 1.0f : V::first(V::exp(V::set1(m - m_new)));
-    const V::reg vm = V::set1(m_new);
-    // Rounded to f16 values, as the reference rounds the probabilities that weight the values.
-    for (int h = 0; h < KT; h += W) V::store(s + h, V::round_h(V::exp(V::sub(V::load(s + h), vm))));
-    // exp clamps its argument, so the masked keys come out tiny, not zero.
-    for (int kk = 0; kk < lo; ++kk) s[kk] = 0;
-    for (int kk = hi + 1; kk < KT; ++kk) s[kk] = 0;
-    V::reg sum = V::load(s);
-    for (int h = W; h < KT; h += W) sum = V::add(sum, V::load(s + h));
-    l = l * corr + V::reduce_add(sum);
-    m = m_new;
+    float corr;
+    online_softmax_rows(s, 1, lo, hi, &m, &l, &corr);
     return corr;
 }
 
@@ -512,7 +536,7 @@ void flash_job_run(const flash_job& a) {
             const int lo = std::max(a.first[0], j0) - j0, hi = std::min(a.last[0], j0 + nk - 1) - j0;
             tile_scores_direct<DT>(qbuf, a.k_layer + a.head_offset, a.head_bytes, walk.offs_now, D, nk, lo, hi, a.scale,
                                    pbuf, a.n_heads, R, walk);
-            for (int r = 0; r < RT; ++r) corr[r] = online_softmax(pbuf + r * KT, lo, hi, a.m[r], a.l[r]);
+            online_softmax_rows(pbuf, RT, lo, hi, a.m, a.l, corr);
             for (int h = 0; h < a.n_heads; ++h)
                 accumulate_values_direct_rows<DT>(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
                                               a.v_layer + a.head_offset + h * a.head_bytes, walk.offs_now, D, nk, R, kbuf);

@@ -120,8 +120,8 @@ struct V {
         const reg n = _mm256_round_ps(_mm256_mul_ps(x, set1(log2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         reg r = _mm256_fnmadd_ps(n, set1(ln2_hi), x);
         r = _mm256_fnmadd_ps(n, set1(ln2_lo), r);
-        reg p = set1(c[7]);
-        for (int i = 6; i >= 0; --i) p = _mm256_fmadd_ps(p, r, set1(c[i]));
+        reg p;
+        KVLENS_SIMD_EXP_POLY(_mm256_fmadd_ps, _mm256_mul_ps, set1, r, p);
         const __m256i e = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
         return _mm256_mul_ps(p, _mm256_castsi256_ps(e));
     }

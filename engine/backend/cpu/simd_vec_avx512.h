@@ -119,8 +119,8 @@ struct V {
         const reg n = _mm512_roundscale_ps(_mm512_mul_ps(x, set1(log2e)), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         reg r = _mm512_fnmadd_ps(n, set1(ln2_hi), x);
         r = _mm512_fnmadd_ps(n, set1(ln2_lo), r);
-        reg p = set1(c[7]);
-        for (int i = 6; i >= 0; --i) p = _mm512_fmadd_ps(p, r, set1(c[i]));
+        reg p;
+        KVLENS_SIMD_EXP_POLY(_mm512_fmadd_ps, _mm512_mul_ps, set1, r, p);
         return _mm512_scalef_ps(p, n);
     }
 };
