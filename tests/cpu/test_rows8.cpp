@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows8 weight layout (engine/backend/cpu/rows8.h): which matrices it
-// takes, that regrouping keeps every byte, and that matmul over a regrouped
+// takes, that regrouping keeps every byte (q5's fifth bits transposed), and that matmul over a regrouped
 // q4_0 / q4_1 / q5_0 / q5_1 / q8_0 matrix equals matmul over the file's rows (up to float
 // summation order) for every token count and thread count, one matrix or
 // three at once, with each token's numbers the same alone or batched.
@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -18,6 +20,7 @@
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/rows8.h"
 #include "engine/backend/cpu/thread_pool.h"
+#include "engine/quant/quant_blocks.h"
 #include "tests/support/kernel_level_test.h"
 #include "tests/support/random_quant_matrix.h"
 
@@ -34,6 +37,21 @@ using test::quant_matrix;
 using test::random_block_floats;
 using test::random_quant_matrix;
 using test::worst_relative_error;
+
+// The file's bytes with each q5 block's fifth bits as rows8 stores them
+// (rows8_fifth_bit_planes); other types' bytes as they are.
+std::vector<std::uint8_t> with_fifth_bit_planes(const quant_matrix& file, ggml_type t)
+{
+    std::vector<std::uint8_t> bytes = file.bytes;
+    if (t != ggml_type::q5_0 && t != ggml_type::q5_1) return bytes;
+    const std::size_t block = t == ggml_type::q5_0 ? sizeof(block_q5_0) : sizeof(block_q5_1);
+    const std::size_t qh_at = t == ggml_type::q5_0 ? offsetof(block_q5_0, qh) : offsetof(block_q5_1, qh);
+    for (std::size_t at = 0; at + block <= bytes.size(); at += block) {
+        const std::uint32_t planes = rows8_fifth_bit_planes(bytes.data() + at + qh_at);
+        std::memcpy(bytes.data() + at + qh_at, &planes, 4);
+    }
+    return bytes;
+}
 
 // The same matrix regrouped.
 quant_matrix regrouped(const quant_matrix& file) { return test::regrouped(file, repack_rows8, weight_layout::rows8); }
@@ -78,12 +96,24 @@ TEST_F(Rows8, regroupingKeepsEveryByte)
     for (ggml_type t : k_types) {
         const quant_matrix file = random_quant_matrix(rng, t, 24, 96);
         const quant_matrix r8 = regrouped(file);
-        std::vector<std::uint8_t> a = file.bytes, b = r8.bytes;
+        std::vector<std::uint8_t> a = with_fifth_bit_planes(file, t), b = r8.bytes;
         std::sort(a.begin(), a.end());
         std::sort(b.begin(), b.end());
         EXPECT_EQ(a, b) << type_name(t) << ": the same bytes, only reordered";
         EXPECT_NE(file.bytes, r8.bytes) << type_name(t);
     }
+}
+
+TEST_F(Rows8, fifthBitPlanesPutElementFourJPlusKAtBitJOfByteK)
+{
+    for (int e = 0; e < 32; ++e) {
+        std::uint8_t qh[4] = {0, 0, 0, 0};
+        qh[e / 8] = static_cast<std::uint8_t>(1u << (e % 8));   // only element e's fifth bit
+        const int j = e / 4, k = e % 4;
+        EXPECT_EQ(rows8_fifth_bit_planes(qh), 1u << (8 * k + j)) << "element " << e;
+    }
+    const std::uint8_t all[4] = {0xFF, 0xFF, 0xFF, 0xFF};
+    EXPECT_EQ(rows8_fifth_bit_planes(all), 0xFFFFFFFFu);
 }
 
 TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)

@@ -112,15 +112,14 @@ void rows8_q8_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows8_q8<decltype(nt)::value>(g); });
 }
 
-// Row r's fifth bits of 4 elements as 0x10 bytes in lane r: byte `src` of
-// each lane of qh copied to the lane's 4 bytes, then byte i keeps bit
-// `shift + i` (shift 0 or 4: elements 4 j + i sit at bits 4 j + i).
-inline __m256i fifth_bits(__m256i qh, int src, int shift) {
-    const __m256i lane_bytes = _mm256_setr_epi8(0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12,
-                                                0, 0, 0, 0, 4, 4, 4, 4, 8, 8, 8, 8, 12, 12, 12, 12);
-    const __m256i spread = _mm256_shuffle_epi8(qh, _mm256_add_epi8(lane_bytes, _mm256_set1_epi8(static_cast<char>(src))));
-    const __m256i bit = _mm256_set1_epi32(static_cast<int>(0x08040201u << shift));
-    return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit), _mm256_set1_epi8(0x10));
+// Unpacked register j's fifth bits as 0x10 bytes, from the transposed
+// planes (rows8_fifth_bit_planes: bit j of each byte): bit j moved to bit 4
+// of its own byte (a shift of at most 4 bits within 32-bit lanes never
+// brings a neighbouring byte's bit there), then masked.
+template <int j>
+[[gnu::always_inline]] inline __m256i fifth_bits(__m256i planes) {
+    const __m256i moved = j <= 4 ? _mm256_slli_epi32(planes, 4 - j) : _mm256_srli_epi32(planes, j - 4);
+    return _mm256_and_si256(moved, _mm256_set1_epi8(0x10));
 }
 
 // y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q5_1;
@@ -139,12 +138,14 @@ void rows8_q5(const row_group_args& g) {
     for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
         prefetch_ahead<3>(blk);
         const __m256 d8 = load_f16x8(blk);
-        const __m256i qh = load256(blk + h.qh_at);
+        const __m256i planes = load256(blk + h.qh_at);
         __m256i lo[4], hi[4];
+        const __m256i fifth[8] = {fifth_bits<0>(planes), fifth_bits<1>(planes), fifth_bits<2>(planes), fifth_bits<3>(planes),
+                                  fifth_bits<4>(planes), fifth_bits<5>(planes), fifth_bits<6>(planes), fifth_bits<7>(planes)};
         for (int j = 0; j < 4; ++j) {
             const __m256i v = load256(blk + h.qs_at + 32 * j);
-            lo[j] = _mm256_or_si256(_mm256_and_si256(v, low4), fifth_bits(qh, j / 2, 4 * (j % 2)));
-            hi[j] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(v, 4), low4), fifth_bits(qh, 2 + j / 2, 4 * (j % 2)));
+            lo[j] = _mm256_or_si256(_mm256_and_si256(v, low4), fifth[j]);
+            hi[j] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(v, 4), low4), fifth[4 + j]);
         }
         for (int t = 0; t < NT; ++t) {
             const std::int64_t at = t * g.a_scalars + b;

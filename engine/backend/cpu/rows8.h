@@ -29,10 +29,13 @@
 // blocks (q5: element e's fifth bit is bit e of qh); for q8_0 (j < 8) the byte
 // is element 4 j + i.
 //
-// q5's fifth bits are spread to their bytes in registers (a shuffle copies
-// qh's byte to the 4 bytes of its row's lane, a mask and compare pick each
-// byte's bit), once per group block for all tokens; its quants reach 31, so 4
-// maddubs (not 8) add up in int16 before each widening.
+// q5's fifth bits are stored transposed (rows8_fifth_bit_planes): byte k of
+// a row's word holds, in bit j, the fifth bit of element 4 j + k, the
+// element of byte k in the row's lane of unpacked register j (lo[0..3], then
+// hi[0..3]). One shift of the word by 4 - j bits and a mask of 0x10 per byte
+// then give register j's fifth bits, once per group block for all tokens
+// (the file's order took a shuffle, a mask, a compare and a mask). Its
+// quants reach 31, so 4 maddubs (not 8) add up in int16 before each widening.
 #pragma once
 
 #include <cstdint>
@@ -64,6 +67,16 @@ constexpr rows8_header rows8_header_of(ggml_type t) {
     h.qh_at = has_qh ? (has_min ? 32 : 16) : 0;
     h.qs_at = 16 + (has_min ? 16 : 0) + (has_qh ? 32 : 0);
     return h;
+}
+
+// A q5 block's 32 fifth bits (qh, the file's 4 bytes: bit e is element e's)
+// transposed as the rows8 kernels read them: bit j of byte k = bit 4 j + k.
+constexpr std::uint32_t rows8_fifth_bit_planes(const std::uint8_t qh[4]) {
+    const std::uint32_t bits = qh[0] | (std::uint32_t{qh[1]} << 8) | (std::uint32_t{qh[2]} << 16) | (std::uint32_t{qh[3]} << 24);
+    std::uint32_t planes = 0;
+    for (int k = 0; k < 4; ++k)
+        for (int j = 0; j < 8; ++j) planes |= ((bits >> (4 * j + k)) & 1u) << (8 * k + j);
+    return planes;
 }
 
 // Writes w's n_out * row_bytes bytes in the rows8 layout to dst (as many bytes).

@@ -65,7 +65,10 @@ void repack_rows8(const weight_view& w, std::uint8_t* dst) {
                 const block_fields f = fields_of(w.type, w.data + (g * k_rows8_group + r) * w.row_bytes + b * file_block);
                 std::memcpy(out + 2 * r, &f.d, 2);
                 if (h.m_at) std::memcpy(out + h.m_at + 2 * r, &f.m, 2);
-                if (h.qh_at) std::memcpy(out + h.qh_at + 4 * r, f.qh, 4);
+                if (h.qh_at) {
+                    const std::uint32_t planes = rows8_fifth_bit_planes(f.qh);
+                    std::memcpy(out + h.qh_at + 4 * r, &planes, 4);
+                }
                 for (int j = 0; j < words; ++j) std::memcpy(out + h.qs_at + 32 * j + 4 * r, f.qs + 4 * j, 4);
             }
         }
