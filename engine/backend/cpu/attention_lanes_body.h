@@ -130,12 +130,12 @@ inline void lanes_q8_scores(const std::int32_t* qW, const float* dqT, const std:
 }
 
 // nk keys of a q8_0 K array at one head as words kW (KT, D / 2) and scales kd (KT, D / 32).
-inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk,
+inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const std::int64_t* offs, int nk,
                              std::int32_t* kW, float* kd) {
     const int D = a.head_dim, NBk = D / k_query_block, DW = D / V::q_word_elems;
     constexpr int WB = k_query_block / V::q_word_elems;
     for (int kk = 0; kk < nk; ++kk) {
-        const std::uint8_t* src = head + rows[kk] * a.row_bytes;
+        const std::uint8_t* src = head + offs[kk];
         for (int b = 0; b < NBk; ++b) {
             std::uint16_t dh;
             std::memcpy(&dh, src + b * 34, 2);
@@ -263,7 +263,7 @@ void flash_lanes_run(const flash_job& a) {
     for (int i = 0; i < R * D; i += W) V::store(oT + i, V::zero());
 
     tile_walk walk(a);
-    const std::int64_t* rows_now = walk.rows_now;
+    const std::int64_t* offs_now = walk.offs_now;
     for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
         const int nk = walk.enter(j0);
         if (!walk.visible(j0, nk)) {   // a tile outside every row's window
@@ -271,9 +271,9 @@ void flash_lanes_run(const flash_job& a) {
             continue;
         }
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
-        if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, rows_now, nk, kW, kd);
-        else decode_tile<DT>(a, a.k_layer + a.head_offset, rows_now, nk, kbuf);
-        decode_tile<DT>(a, a.v_layer + a.head_offset, rows_now, nk, vbuf);
+        if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, offs_now, nk, kW, kd);
+        else decode_tile<DT>(a, a.k_layer + a.head_offset, offs_now, nk, kbuf);
+        decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
         if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
         else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
         lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);

@@ -22,8 +22,8 @@ constexpr int KT = k_flash_tile_keys;
 }
 
 // A job's key range walked in tiles of KT keys: enter(j0) gives the tile's
-// key count, row indices (rows_now) and their byte offsets (offs_now), and
-// finds the next tile's rows; prefetch_next(k0, k1) prefetches that tile's K/V bytes of the job's heads
+// key count and its rows' byte offsets (offs_now), and finds the next
+// tile's; prefetch_next(k0, k1) prefetches that tile's K/V bytes of the job's heads
 // (whole rows when the job has every head) for its keys k0..k1-1, since the
 // block table hides them from the hardware prefetcher. The callers spread
 // those calls over the tile's work: prefetching a whole tile (24 KiB at
@@ -33,35 +33,31 @@ constexpr int KT = k_flash_tile_keys;
 // visible() says whether any of the job's tokens sees a key of the tile.
 struct tile_walk {
     const flash_job& a;
-    std::int64_t rows_now[KT];    // this tile's row indices
-    std::int64_t offs_now[KT];    // their byte offsets in a layer array (rows_now * row_bytes); past the
-                                  // tile's keys the last key's, so 4-key steps read real rows (masked later)
-    std::int64_t rows_next[KT];   // the next tile's
-    std::int64_t offs_next[KT];   // their byte offsets in a layer array
+    std::int64_t offs_now[KT];    // this tile's rows' byte offsets in a layer array (row index * row_bytes);
+                                  // past the tile's keys the last key's, so 4-key steps read real rows (masked later)
+    std::int64_t offs_next[KT];   // the next tile's
     int nk_next = 0;              // the next tile's keys (0: this is the last)
     // What prefetch_next reads: the job's heads in row 0 of the K and V arrays, and their bytes.
     const std::uint8_t* const k_heads = a.k_layer + a.head_offset;
     const std::uint8_t* const v_heads = a.v_layer + a.head_offset;
     const std::int64_t job_bytes = a.n_heads * a.head_bytes;
 
-    explicit tile_walk(const flash_job& job) : a(job) { find_rows(a.key_begin); }
+    explicit tile_walk(const flash_job& job) : a(job) { find_offsets(a.key_begin); }
     int enter(int j0) {
         const int nk = std::min(KT, a.key_end - j0);
-        std::copy(rows_next, rows_next + nk, rows_now);
         std::copy(offs_next, offs_next + nk, offs_now);
         for (int kk = nk; kk < KT; ++kk) offs_now[kk] = offs_now[nk - 1];
-        find_rows(j0 + KT);
+        find_offsets(j0 + KT);
         return nk;
     }
-    // rows_next of the tile starting at key p0, walking the block table
+    // offs_next of the tile starting at key p0, walking the block table
     // (one division per tile, not two per key).
-    void find_rows(int p0) {
+    void find_offsets(int p0) {
         nk_next = std::max(0, std::min(KT, a.key_end - p0));
         if (nk_next == 0) return;
         int block = p0 / a.block_size, slot = p0 % a.block_size;
         for (int kk = 0; kk < nk_next; ++kk) {
-            rows_next[kk] = static_cast<std::int64_t>(a.table[block]) * a.block_size + slot;
-            offs_next[kk] = rows_next[kk] * a.row_bytes;
+            offs_next[kk] = (static_cast<std::int64_t>(a.table[block]) * a.block_size + slot) * a.row_bytes;
             if (++slot == a.block_size) {
                 slot = 0;
                 ++block;
@@ -83,12 +79,12 @@ struct tile_walk {
 
 // nk keys of one layer array (K or V) at one KV head decoded into buf (KT, D)
 // f32; rows nk..KT-1 zeroed. head: the head's bytes in row 0 of the array;
-// rows: (nk) the keys' row indices.
+// offs: (nk) the keys' rows' byte offsets (tile_walk::offs_now).
 template <kv_dtype DT>
-void decode_tile(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk, float* buf) {
+void decode_tile(const flash_job& a, const std::uint8_t* head, const std::int64_t* offs, int nk, float* buf) {
     const int D = a.head_dim;
     for (int kk = 0; kk < nk; ++kk) {
-        const std::uint8_t* src = head + rows[kk] * a.row_bytes;
+        const std::uint8_t* src = head + offs[kk];
         float* dst = buf + kk * D;
         if constexpr (DT == kv_dtype::f16) {
             const auto* h = reinterpret_cast<const std::uint16_t*>(src);
@@ -148,11 +144,11 @@ inline void quantize_query_row(const float* x, int D, std::uint8_t* row) {
 
 // nk keys of a q8_0 K array at one head as int8 values kq (KT, D) and f32
 // block scales kd (KT, D / 32), for the dims-in-lanes scores.
-inline void decode_key_tile_q8(const flash_job& a, const std::uint8_t* head, const std::int64_t* rows, int nk,
+inline void decode_key_tile_q8(const flash_job& a, const std::uint8_t* head, const std::int64_t* offs, int nk,
                                std::int8_t* kq, float* kd) {
     const int D = a.head_dim, NBk = D / k_query_block;
     for (int kk = 0; kk < nk; ++kk) {
-        const std::uint8_t* src = head + rows[kk] * a.row_bytes;
+        const std::uint8_t* src = head + offs[kk];
         for (int b = 0; b < NBk; ++b) {
             std::uint16_t dh;
             std::memcpy(&dh, src + b * 34, 2);
@@ -525,7 +521,7 @@ void flash_job_run(const flash_job& a) {
     }
 
     tile_walk walk(a);
-    const std::int64_t* rows_now = walk.rows_now;
+    const std::int64_t* offs_now = walk.offs_now;
     for (int j0 = a.key_begin; j0 < a.key_end; j0 += KT) {
         const int nk = walk.enter(j0);
         if (!walk.visible(j0, nk)) {   // a tile outside every row's window
@@ -552,9 +548,9 @@ void flash_job_run(const flash_job& a) {
             const std::uint8_t* qh8 = reinterpret_cast<const std::uint8_t*>(qbuf) + static_cast<std::int64_t>(h) * R * query_row_bytes(D);
             auto* kq = reinterpret_cast<std::int8_t*>(kbuf);   // q8_0: int8 keys (KT, D), then their scales
             float* kd = kbuf + KT * D / 4;
-            if constexpr (DT == kv_dtype::q8_0) decode_key_tile_q8(a, a.k_layer + off, rows_now, nk, kq, kd);
-            else decode_tile<DT>(a, a.k_layer + off, rows_now, nk, kbuf);
-            decode_tile<DT>(a, a.v_layer + off, rows_now, nk, vbuf);
+            if constexpr (DT == kv_dtype::q8_0) decode_key_tile_q8(a, a.k_layer + off, offs_now, nk, kq, kd);
+            else decode_tile<DT>(a, a.k_layer + off, offs_now, nk, kbuf);
+            decode_tile<DT>(a, a.v_layer + off, offs_now, nk, vbuf);
             for (int r = 0; r < R; ++r) {
                 const int t = r / G;
                 const int lo = std::max(a.first[t], j0) - j0;       // the tile's keys this row sees: lo..hi
