@@ -8,8 +8,10 @@
 //   of one) is one job for all its KV heads, so its tiles read whole cache
 //   rows in address order. When there
 //   are too few jobs to keep every thread busy (decode of one long
-//   sequence), each job's key range is split into chunks, claimed by the
-//   threads as they come free, whose partial results are merged here.
+//   sequence), each job's key range is split into chunks, whose partial
+//   results are merged here; each thread takes a contiguous share of the
+//   chunks in key order, and a thread done with its share takes from the
+//   others' (share_claims).
 // - The scalar reference, numerics of the reference engine: a query head is
 //   converted to the K storage format (f16 values; for a q8_0 cache int16
 //   blocks, summed in integers: query_i16.h) and dotted with each stored key;
@@ -28,6 +30,7 @@
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/attention_simd.h"
 #include "engine/backend/cpu/query_i16.h"
+#include "engine/backend/cpu/share_claims.h"
 #include "engine/kv/kv_codec.h"
 
 namespace kvlens {
@@ -47,7 +50,11 @@ int block_rows_for(int group, int head_dim) { return flash_block_rows(group, fla
 
 // Splitting: aim at this many items per thread, never chunks under this many
 // (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile).
-constexpr int k_items_per_thread = 4;
+// Each chunk costs its setup and a share of the merge, and a thread's first
+// chunk starts cold; 2 leave room to balance a slow thread or several
+// sequences. SmolLM2 tg64 at d4096 q8_0, Zen 2, 2 threads, alternated: 1, 2
+// and 4 per thread 135.7, 133.6 and 131.0 tok/s (with share_claims).
+constexpr int k_items_per_thread = 2;
 constexpr int k_min_chunk_key_heads = 256;
 
 void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s);
@@ -259,11 +266,18 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     const std::int64_t head_bytes = a.dtype == kv_dtype::f16 ? static_cast<std::int64_t>(D) * 2
                                                              : static_cast<std::int64_t>(D) / 32 * 34;
     const int n_items = static_cast<int>(s.items.size());
+    // Unsplit items (prefill blocks) go one by one from the list's front; split ones by share_claims.
     std::atomic<int> next{0};
+    share_claims shares(n_parts > 0 ? n_items : 0, n_parts > 0 ? pool.size() : 1);
+    const auto claim = [&](int ith) {
+        if (n_parts > 0) return shares.claim(ith);
+        const int i = next.fetch_add(1, std::memory_order_relaxed);
+        return i < n_items ? i : -1;
+    };
     const auto job = [&](int ith, int) {
         float* work = s.work[static_cast<std::size_t>(ith)].data();
         float* own_state = work + work_floats;
-        for (int i = next.fetch_add(1, std::memory_order_relaxed); i < n_items; i = next.fetch_add(1, std::memory_order_relaxed)) {
+        for (int i = claim(ith); i >= 0; i = claim(ith)) {
             const attention_item& it = s.items[static_cast<std::size_t>(i)];
             const int rows = it.n_heads * it.n_tok * G;
             float* state = it.part < 0 ? own_state : s.parts.data() + it.part * state_floats;
@@ -278,6 +292,11 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             j.last = s.last.data() + it.t0;
             j.key_begin = it.key_begin;
             j.key_end = it.key_end;
+            if (it.part >= 0 && i + 1 < n_items) {   // the next chunk of the same range: its first tile
+                const attention_item& after = s.items[static_cast<std::size_t>(i + 1)];
+                if (after.part >= 0 && after.t0 == it.t0 && after.kv_head == it.kv_head && after.key_begin == it.key_end)
+                    j.prefetch_end = std::min(after.key_end, it.key_end + k_flash_tile_keys);
+            }
             j.dtype = a.dtype;
             j.k_layer = a.kv->k_layer(a.layer);
             j.v_layer = a.kv->v_layer(a.layer);

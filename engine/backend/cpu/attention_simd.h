@@ -48,6 +48,9 @@ struct flash_job {
     const int* first = nullptr;        // (n_tok) first key each token sees
     const int* last = nullptr;         // (n_tok) last key each token sees (inclusive)
     int key_begin = 0, key_end = 0;    // this job's keys [key_begin, key_end)
+    int prefetch_end = 0;              // keys past key_end up to here (the next chunk of a split range,
+                                       // likely this thread's next job) are prefetched with the last tile;
+                                       // <= key_end: none
     kv_dtype dtype = kv_dtype::f16;
     const std::uint8_t* k_layer = nullptr;  // (n_blocks, block_size, row) K rows of the layer
     const std::uint8_t* v_layer = nullptr;  // same for V

@@ -36,7 +36,7 @@ struct tile_walk {
     std::int64_t offs_now[KT];    // this tile's rows' byte offsets in a layer array (row index * row_bytes);
                                   // past the tile's keys the last key's, so 4-key steps read real rows (masked later)
     std::int64_t offs_next[KT];   // the next tile's
-    int nk_next = 0;              // the next tile's keys (0: this is the last)
+    int nk_next = 0;              // the next tile's keys (0: none; past key_end: up to prefetch_end, only prefetched)
     // What prefetch_next reads: the job's heads in row 0 of the K and V arrays, and their bytes.
     const std::uint8_t* const k_heads = a.k_layer + a.head_offset;
     const std::uint8_t* const v_heads = a.v_layer + a.head_offset;
@@ -53,7 +53,7 @@ struct tile_walk {
     // offs_next of the tile starting at key p0, walking the block table
     // (one division per tile, not two per key).
     void find_offsets(int p0) {
-        nk_next = std::max(0, std::min(KT, a.key_end - p0));
+        nk_next = std::max(0, std::min(KT, std::max(a.key_end, a.prefetch_end) - p0));
         if (nk_next == 0) return;
         int block = p0 / a.block_size, slot = p0 % a.block_size;
         for (int kk = 0; kk < nk_next; ++kk) {
