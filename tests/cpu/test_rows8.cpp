@@ -138,21 +138,26 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
             }
 }
 
+// A token alone reads its quantized activation row, a batch an expansion of
+// the rows (rows8.h, a_rows): the same products, so the same numbers.
 TEST_F(Rows8, aTokensNumbersDoNotDependOnItsNeighbours)
 {
-    std::mt19937 rng(5);
-    const quant_matrix r8 = regrouped(random_quant_matrix(rng, ggml_type::q4_1, 64, 1536));
-    const int n_tokens = 37;   // more than one chunk of 1536-wide activations (20 tokens)
-    const auto x = random_block_floats(rng, n_tokens * 1536);
-    thread_pool pool(2);
-    matmul_scratch scratch;
-    std::vector<float> batch(static_cast<std::size_t>(n_tokens) * 64), alone(64);
-    matmul(r8.view, x.data(), n_tokens, batch.data(), pool, scratch);
-    for (int t = 0; t < n_tokens; ++t) {
-        matmul(r8.view, x.data() + t * 1536, 1, alone.data(), pool, scratch);
-        for (int r = 0; r < 64; ++r)
-            ASSERT_EQ(alone[static_cast<std::size_t>(r)], batch[static_cast<std::size_t>(t * 64 + r)])
-                << "token " << t << ", row " << r;
+    for (ggml_type type : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0}) {
+        SCOPED_TRACE(type_name(type));
+        std::mt19937 rng(5);
+        const quant_matrix r8 = regrouped(random_quant_matrix(rng, type, 64, 1536));
+        const int n_tokens = 37;   // more than one chunk of 1536-wide activations (20 tokens)
+        const auto x = random_block_floats(rng, n_tokens * 1536);
+        thread_pool pool(2);
+        matmul_scratch scratch;
+        std::vector<float> batch(static_cast<std::size_t>(n_tokens) * 64), alone(64);
+        matmul(r8.view, x.data(), n_tokens, batch.data(), pool, scratch);
+        for (int t = 0; t < n_tokens; ++t) {
+            matmul(r8.view, x.data() + t * 1536, 1, alone.data(), pool, scratch);
+            for (int r = 0; r < 64; ++r)
+                ASSERT_EQ(alone[static_cast<std::size_t>(r)], batch[static_cast<std::size_t>(t * 64 + r)])
+                    << "token " << t << ", row " << r;
+        }
     }
 }
 

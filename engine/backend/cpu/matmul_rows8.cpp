@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Matrix products of rows8 and rows16 matrices (rows8.h, rows16.h): the
-// activation rows are quantized (and, for rows8, expanded) for the kernel
-// once, then the row groups of every matrix of the call are split across the
+// activation rows are quantized (and, for rows8 with more than one token,
+// expanded) for the kernel once, then the row groups of every matrix of the call are split across the
 // threads in one job. A thread walks the tokens in chunks whose activations
 // stay in its L2 cache, and within a chunk each group against the tokens 4
 // at a time, so a group's weights are read from memory once per chunk (once
@@ -70,11 +70,13 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
     const bool q8_1 = at == ggml_type::q8_1;
     const from_float_fn quantize = from_float_for(at);
     const row_group_fn kernel = r16 ? rows16_kernel_for(w0.type) : rows8_kernel_for(w0.type);
-    const rows8_layout L = layout_for(at, w0.n_in, n_tokens, !r16);
+    // rows8 kernels read a lone token's quants from its quantized row (a_rows), more tokens' from an expansion.
+    const bool expand = !r16 && n_tokens > 1;
+    const rows8_layout L = layout_for(at, w0.n_in, n_tokens, expand);
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
     std::uint8_t* base = scratch.act.data();
-    const std::int64_t a_row = r16 ? L.q_row : L.nb * k_rows8_act_block_bytes;   // kernel bytes per token
-    const std::uint8_t* a_first = r16 ? base : base + L.a;
+    const std::int64_t a_row = expand ? L.nb * k_rows8_act_block_bytes : L.q_row;   // kernel bytes per token
+    const std::uint8_t* a_first = expand ? base + L.a : base;
     float* ad = reinterpret_cast<float*>(base + L.ad);
     float* as = reinterpret_cast<float*>(base + L.as);
     auto* aq_sum = reinterpret_cast<std::int32_t*>(base + L.as);
@@ -85,7 +87,7 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
             quantize(x + t * w0.n_in, q, w0.n_in);
             act_scales(at, q, L.nb, ad + t * L.nb, q8_1 ? as + t * L.nb : nullptr);
             if (!q8_1) act_quant_sums(q, L.nb, aq_sum + t * L.nb);
-            if (!r16) rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row);
+            if (expand) rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row);
         }
     };
     if (n_tokens < 4) prepare(0, n_tokens);
@@ -109,6 +111,7 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         g.a_block = q8_1 ? sizeof(block_q8_1) : sizeof(block_q8_0);
         g.a_qs = q8_1 ? 4 : 2;
         g.a_scalars = L.nb;
+        g.a_rows = !r16 && !expand;
         for (std::int64_t c0 = 0; c0 < n_tokens; c0 += chunk) {
             const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
             int m = 0;

@@ -88,10 +88,12 @@ struct row_group_args {
     std::int64_t nb = 0;                     // 32-element blocks per row
     const std::uint8_t* w = nullptr;         // the group's nb group blocks
     const std::uint8_t* a = nullptr;         // rows8: (nt, nb, 8, 32) activation quants, 4 at a time broadcast to
-                                             // 32 bytes; rows16: the nt quantized activation rows
-    std::int64_t a_stride = 0;               // bytes between tokens in a (rows8: nb * 256)
-    std::int64_t a_block = 0;                // rows16: bytes between blocks of a token in a
-    std::int64_t a_qs = 0;                   // rows16: bytes from a block's start to its quants
+                                             // 32 bytes, or (a_rows) the quantized activation row, broadcast as
+                                             // the kernel reads it; rows16: the nt quantized activation rows
+    std::int64_t a_stride = 0;               // bytes between tokens in a (rows8 expanded: nb * 256)
+    std::int64_t a_block = 0;                // rows16 and rows8 a_rows: bytes between blocks of a token in a
+    std::int64_t a_qs = 0;                   // rows16 and rows8 a_rows: bytes from a block's start to its quants
+    bool a_rows = false;                     // rows8, one token (nt = 1): a is its quantized row, not an expansion
     const float* ad = nullptr;               // (nt, nb) f32 activation block scales d
     const float* as = nullptr;               // q4_1: (nt, nb) f32 activation block sums s = d * sum(q)
     const std::int32_t* aq_sum = nullptr;    // q4_0: (nt, nb) the sum of each activation block's quants
