@@ -190,15 +190,21 @@ TEST_F(CpuAttention, windowChangesTheOutputAndBothPathsAgreeOnIt)
 
 // A decode token gives the same result whether its range is split into
 // chunks (many threads) or not (one thread): a long range, and a short one
-// that splits too because its job holds all three KV heads.
+// that splits too because its job holds all three KV heads; and a lone
+// sequence, whose range goes in one chunk per thread.
 TEST_F(CpuAttention, splittingADecodeRangeDoesNotChangeTheResult)
 {
+    const std::vector<std::vector<sequence_spec>> batches = {{{4099, 1}, {200, 1}}, {{4099, 1}}};
     for (const std::string& level : test::simd_levels()) {
-        fixture f;
-        ASSERT_TRUE(build(f, {{4099, 1}, {200, 1}}, 9, 3, 64, kv_dtype::q8_0, 5u));
-        const auto one = run(f, 9, 0, level, 1);
-        const auto many = run(f, 9, 0, level, 4);
-        ASSERT_TRUE(worst_error(many, one, f.v_values) <= 1e-5);
+        for (const auto& batch : batches) {
+            fixture f;
+            ASSERT_TRUE(build(f, batch, 9, 3, 64, kv_dtype::q8_0, 5u));
+            const auto one = run(f, 9, 0, level, 1);
+            for (int threads : {2, 4}) {
+                const auto many = run(f, 9, 0, level, threads);
+                ASSERT_TRUE(worst_error(many, one, f.v_values) <= 1e-5) << batch.size() << " sequences, " << threads << " threads";
+            }
+        }
     }
 }
 

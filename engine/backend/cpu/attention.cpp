@@ -51,9 +51,10 @@ int block_rows_for(int group, int head_dim) { return flash_block_rows(group, fla
 // Splitting: aim at this many items per thread, never chunks under this many
 // (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile).
 // Each chunk costs its setup and a share of the merge, and a thread's first
-// chunk starts cold; 2 leave room to balance a slow thread or several
-// sequences. SmolLM2 tg64 at d4096 q8_0, Zen 2, 2 threads, alternated: 1, 2
-// and 4 per thread 135.7, 133.6 and 131.0 tok/s (with share_claims).
+// chunk starts cold; 2 per thread leave room to even out several jobs of
+// different lengths (one job: one per thread, below). SmolLM2 tg64 at d4096
+// q8_0, Zen 2, 2 threads, alternated: 1, 2 and 4 per thread 135.7, 133.6
+// and 131.0 tok/s (with share_claims).
 constexpr int k_items_per_thread = 2;
 constexpr int k_min_chunk_key_heads = 256;
 
@@ -234,7 +235,10 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     }
     // Too few jobs for the threads: split long key ranges into chunks.
     const int n_jobs = static_cast<int>(s.items.size());
-    const int want = k_items_per_thread * pool.size();
+    // One job (a lone sequence's decode token): one chunk per thread, each a
+    // contiguous stretch of the keys (tg64 @ d4096 q8_0, alternated: 138.3
+    // against 134.3 tok/s with 2 per thread); several: k_items_per_thread.
+    const int want = (n_jobs == 1 ? 1 : k_items_per_thread) * pool.size();
     int n_parts = 0;
     if (n_jobs < want && pool.size() > 1) {
         const int per_job = (want + n_jobs - 1) / n_jobs;
