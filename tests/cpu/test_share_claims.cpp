@@ -65,6 +65,16 @@ TEST(ShareClaims, fewerItemsThanThreadsLeavesSomeSharesEmpty)
     EXPECT_EQ(none.claim(1), -1);
 }
 
+TEST(ShareClaims, withOneShareEveryThreadTakesTheListsNextItem)
+{
+    share_claims c(4, 1);
+    EXPECT_EQ(c.claim(1), 0);
+    EXPECT_EQ(c.claim(0), 1);
+    EXPECT_EQ(c.claim(3), 2);
+    EXPECT_EQ(c.claim(1), 3);
+    EXPECT_EQ(c.claim(0), -1);
+}
+
 TEST(ShareClaims, concurrentThreadsClaimEveryItemExactlyOnce)
 {
     for (int n_threads : {2, 3, 8}) {

@@ -18,8 +18,6 @@
 //   softmax in f32; probabilities rounded to f16 before they weight the values.
 #include "engine/backend/cpu/attention.h"
 
-#include <atomic>
-
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -270,18 +268,13 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     const std::int64_t head_bytes = a.dtype == kv_dtype::f16 ? static_cast<std::int64_t>(D) * 2
                                                              : static_cast<std::int64_t>(D) / 32 * 34;
     const int n_items = static_cast<int>(s.items.size());
-    // Unsplit items (prefill blocks) go one by one from the list's front; split ones by share_claims.
-    std::atomic<int> next{0};
-    share_claims shares(n_parts > 0 ? n_items : 0, n_parts > 0 ? pool.size() : 1);
-    const auto claim = [&](int ith) {
-        if (n_parts > 0) return shares.claim(ith);
-        const int i = next.fetch_add(1, std::memory_order_relaxed);
-        return i < n_items ? i : -1;
-    };
+    // Split items (chunks of ranges) go in one share per thread; unsplit ones
+    // (prefill blocks) in one share that every thread takes from, front first.
+    share_claims shares(n_items, n_parts > 0 ? pool.size() : 1);
     const auto job = [&](int ith, int) {
         float* work = s.work[static_cast<std::size_t>(ith)].data();
         float* own_state = work + work_floats;
-        for (int i = claim(ith); i >= 0; i = claim(ith)) {
+        for (int i = shares.claim(ith); i >= 0; i = shares.claim(ith)) {
             const attention_item& it = s.items[static_cast<std::size_t>(i)];
             const int rows = it.n_heads * it.n_tok * G;
             float* state = it.part < 0 ? own_state : s.parts.data() + it.part * state_floats;

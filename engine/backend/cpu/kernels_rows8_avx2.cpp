@@ -116,29 +116,21 @@ void rows8_q8(const row_group_args& g) {
     for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
         prefetch_ahead<5>(blk);
         const __m256 d8 = load_f16x8(blk);
-        if constexpr (NT == 1) {   // one token: each word used once, so no word is kept (16 registers would not hold them)
-            __m256i s = _mm256_setzero_si256();
-            for (int j = 0; j < 8; ++j) {
-                const __m256i w = load256(blk + 16 + 32 * j);
-                const __m256i p = _mm256_maddubs_epi16(_mm256_abs_epi8(w), _mm256_sign_epi8(act_word<rows>(g, 0, b, j), w));
-                s = _mm256_add_epi32(s, _mm256_madd_epi16(p, ones));
-            }
-            acc[0] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + b)), acc[0]);
-            continue;
-        }
-        __m256i w[8], wabs[8];
+        // Word by word, each word loaded once for all tokens (keeping all 8
+        // words and their magnitudes for the token loop took every register:
+        // they spilled and were loaded twice).
+        __m256i s[NT];
+        for (int t = 0; t < NT; ++t) s[t] = _mm256_setzero_si256();
         for (int j = 0; j < 8; ++j) {
-            w[j] = load256(blk + 16 + 32 * j);
-            wabs[j] = _mm256_abs_epi8(w[j]);
-        }
-        for (int t = 0; t < NT; ++t) {
-            __m256i s = _mm256_setzero_si256();
-            for (int j = 0; j < 8; ++j) {
-                const __m256i p = _mm256_maddubs_epi16(wabs[j], _mm256_sign_epi8(act_word<rows>(g, t, b, j), w[j]));
-                s = _mm256_add_epi32(s, _mm256_madd_epi16(p, ones));
+            const __m256i w = load256(blk + 16 + 32 * j);
+            const __m256i wabs = _mm256_abs_epi8(w);
+            for (int t = 0; t < NT; ++t) {
+                const __m256i p = _mm256_maddubs_epi16(wabs, _mm256_sign_epi8(act_word<rows>(g, t, b, j), w));
+                s[t] = _mm256_add_epi32(s[t], _mm256_madd_epi16(p, ones));
             }
-            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + t * g.a_scalars + b)), acc[t]);
         }
+        for (int t = 0; t < NT; ++t)
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s[t]), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + t * g.a_scalars + b)), acc[t]);
     }
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }

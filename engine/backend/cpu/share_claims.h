@@ -24,13 +24,14 @@ public:
         for (std::size_t t = 0; t < next_.size(); ++t) next_[t].store(share_begin(static_cast<int>(t)), std::memory_order_relaxed);
     }
 
-    // The next item for thread ith (0 .. n_threads - 1): its own share's
-    // next, else the next of the shares after it (wrapping); -1 when every
-    // item is taken. Each item goes to exactly one call, from any thread.
+    // The next item for thread ith: share ith % n_threads's next, else the
+    // next of the shares after it (wrapping); -1 when every item is taken.
+    // Each item goes to exactly one call, from any thread. With one share,
+    // every thread takes the list's next item.
     int claim(int ith) {
         const int nth = static_cast<int>(next_.size());
         for (int k = 0; k < nth; ++k) {
-            const int t = (ith + k) % nth;
+            const int t = (ith % nth + k) % nth;
             std::atomic<int>& next = next_[static_cast<std::size_t>(t)];
             if (next.load(std::memory_order_relaxed) >= share_begin(t + 1)) continue;
             const int i = next.fetch_add(1, std::memory_order_relaxed);
