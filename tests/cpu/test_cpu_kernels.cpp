@@ -479,6 +479,40 @@ TEST_F(CpuKernels, elementwise_ops_match_scalar)
     }
 }
 
+// RoPE turns pair i of each head by pos * scale * base^(-2i / n_rot); the
+// angles of one position, worked out once (rope_angles), serve every head and
+// every layer of that (base, scale): the backend keeps one table per forward.
+TEST_F(CpuKernels, rope_turns_each_pair_by_its_positions_angle)
+{
+    const int n_heads = 3, head_dim = 64, n_rot = 48;   // the last 16 dimensions of a head stay
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> x(static_cast<std::size_t>(n_heads) * head_dim);
+    for (float& v : x) v = normal(rng);
+    for (bool neox : {false, true}) {
+        for (int pos : {0, 1, 37, 4095}) {
+            const float base = 10000.0f, scale = 0.5f;
+            std::vector<float> y = x, z = x;
+            rope(y.data(), n_heads, head_dim, n_rot, pos, base, scale, neox);
+            std::vector<float> cs(static_cast<std::size_t>(rope_pairs(n_rot))), sn(cs.size());
+            rope_angles(n_rot, pos, base, scale, cs.data(), sn.data());
+            rope_rotate(z.data(), n_heads, head_dim, n_rot, cs.data(), sn.data(), neox);
+            EXPECT_EQ(y, z) << "the two steps give rope()'s floats";
+            for (int h = 0; h < n_heads; ++h) {
+                const float* in = x.data() + h * head_dim;
+                const float* out = y.data() + h * head_dim;
+                for (int i = 0; i < n_rot / 2; ++i) {
+                    const double theta = pos * static_cast<double>(scale) * std::pow(static_cast<double>(base), -2.0 * i / n_rot);
+                    const int a = neox ? i : 2 * i, b = neox ? i + n_rot / 2 : 2 * i + 1;
+                    EXPECT_NEAR(out[a], in[a] * std::cos(theta) - in[b] * std::sin(theta), 2e-4) << pos << " pair " << i;
+                    EXPECT_NEAR(out[b], in[a] * std::sin(theta) + in[b] * std::cos(theta), 2e-4) << pos << " pair " << i;
+                }
+                for (int d = n_rot; d < head_dim; ++d) EXPECT_EQ(out[d], in[d]);
+            }
+        }
+    }
+}
+
 std::vector<test::attention_case> attention_cases()
 {
     std::vector<test::attention_case> rows;

@@ -2,7 +2,8 @@
 // share_claims (share_claims.h): how split decode attention hands its chunks
 // to the threads. Every item goes to exactly one claim; a thread takes its
 // own contiguous share front to back before anything else, then the shares
-// after it; and threads claiming at once never lose or repeat an item.
+// after it; threads claiming at once never lose or repeat an item; and a
+// list can be set up again in the same storage.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -52,6 +53,16 @@ TEST(ShareClaims, aThreadDoneFirstTakesTheRestOfTheOthersShares)
     EXPECT_EQ(c.claim(1), 3);   // thread 1 starts its share, then stalls
     EXPECT_EQ(claim_all(c, 0), (std::vector<int>{0, 1, 2, 4, 5}));
     EXPECT_EQ(c.claim(1), -1);
+}
+
+TEST(ShareClaims, resetStartsANewListWithTheSameStorage)
+{
+    share_claims c(4, 2);
+    EXPECT_EQ(claim_all(c, 0), (std::vector<int>{0, 1, 2, 3}));
+    c.reset(6, 3);   // shares 0-1, 2-3, 4-5
+    EXPECT_EQ(claim_all(c, 2), (std::vector<int>{4, 5, 0, 1, 2, 3}));
+    c.reset(3, 1);
+    EXPECT_EQ(claim_all(c, 5), (std::vector<int>{0, 1, 2}));
 }
 
 TEST(ShareClaims, fewerItemsThanThreadsLeavesSomeSharesEmpty)

@@ -270,7 +270,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     const int n_items = static_cast<int>(s.items.size());
     // Split items (chunks of ranges) go in one share per thread; unsplit ones
     // (prefill blocks) in one share that every thread takes from, front first.
-    share_claims shares(n_items, n_parts > 0 ? pool.size() : 1);
+    share_claims& shares = s.claims;
+    shares.reset(n_items, n_parts > 0 ? pool.size() : 1);
     const auto job = [&](int ith, int) {
         float* work = s.work[static_cast<std::size_t>(ith)].data();
         float* own_state = work + work_floats;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "engine/backend/cpu/share_claims.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/kv/kv_storage.h"
 #include "engine/kv/kv_types.h"
@@ -52,6 +53,7 @@ struct attention_scratch {
                                               // (grown on the first decode with more KV heads than a prefill block's rows)
     std::vector<int> first, last;             // (n_tokens) each token's visible key range
     std::vector<attention_item> items;        // this call's work
+    share_claims claims;                      // how the items go to the threads
     std::vector<float> parts;                 // (n_parts, rows, head_dim + 2) partial o, m, l of split ranges
                                               // (rows: the most of any item, n_heads * n_tok * group)
     void reserve(int n_threads, int group, int n_ctx, int head_dim);

@@ -23,14 +23,12 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
     for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] * scale * weight[i];
 }
 
-void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base, float freq_scale,
-          bool neox) {
-    // The angles depend on the pair index only: cos and sin once per call,
-    // then every head rotates with them. theta advances by repeated
+int rope_pairs(int n_rot) { return std::min(n_rot / 2, k_rope_max_pairs); }
+
+void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cs, float* sn) {
+    // The angles depend on the pair index only; theta advances by repeated
     // multiplication, the same sequence of floats as a per-head loop.
-    constexpr int k_max_pairs = 512;
-    float cs[k_max_pairs], sn[k_max_pairs];   // (n_rot / 2) cos and sin of each pair's angle
-    const int n_pairs = std::min(n_rot / 2, k_max_pairs);
+    const int n_pairs = rope_pairs(n_rot);
     const float theta_scale = std::pow(freq_base, -2.0f / static_cast<float>(n_rot));
     float theta = static_cast<float>(pos) * freq_scale;
     for (int i = 0; i < n_pairs; ++i) {
@@ -38,6 +36,10 @@ void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_ba
         sn[i] = std::sin(theta);
         theta *= theta_scale;
     }
+}
+
+void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs, const float* sn, bool neox) {
+    const int n_pairs = rope_pairs(n_rot);
     const int half = n_rot / 2;
     for (int h = 0; h < n_heads; ++h) {
         float* v = x + static_cast<std::int64_t>(h) * head_dim;
@@ -55,6 +57,13 @@ void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_ba
             }
         }
     }
+}
+
+void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base, float freq_scale,
+          bool neox) {
+    float cs[k_rope_max_pairs], sn[k_rope_max_pairs];   // (rope_pairs) cos and sin of each pair's angle
+    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn);
+    rope_rotate(x, n_heads, head_dim, n_rot, cs, sn, neox);
 }
 
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n) {

@@ -15,6 +15,15 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base,
           float freq_scale, bool neox);
 
+// rope() in two steps, for callers that rotate many heads (every layer's Q
+// and K of a token) at one position: the cos and sin of each pair's angle
+// (k_rope_max_pairs at most: pairs past it do not rotate), then the rotation
+// with them; the same floats as rope().
+constexpr int k_rope_max_pairs = 512;
+int rope_pairs(int n_rot);   // pairs rope_angles writes: min(n_rot / 2, k_rope_max_pairs)
+void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cos_out, float* sin_out);
+void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs, const float* sn, bool neox);
+
 // y (n) = silu(gate) * up, element-wise. y may alias gate.
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n);
 

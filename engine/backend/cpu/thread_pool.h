@@ -36,6 +36,13 @@ public:
     // Splits [0, n) into contiguous ranges, one per thread: fn(begin, end).
     void parallel_for(std::int64_t n, const std::function<void(std::int64_t, std::int64_t)>& fn);
 
+    // What the thread that runs chunk `chunk` of a job loads once it has
+    // finished that chunk, while it waits for the next job (64 KiB at most,
+    // stopping when the job comes): the caller names what that thread's
+    // share of the next job reads first. It stays set until set again, and
+    // must stay readable while it is set (a hint: results never depend on it).
+    void set_idle_loads(int chunk, const void* begin, std::int64_t bytes);
+
     static int default_threads();
     // The most threads a pool may be asked for: 4 per hardware thread, at most
     // 1024 (more only adds switching; the engine and the CLI refuse or cap above it).
@@ -54,6 +61,13 @@ private:
     std::mutex mutex_;
     std::condition_variable wake_;
     std::atomic<int> sleepers_{0};
+    struct alignas(64) idle_slot {   // one line each: written by the caller, read by the chunk's thread
+        std::atomic<const char*> begin{nullptr};
+        std::atomic<std::int64_t> bytes{0};
+    };
+    class idle_loads;
+    void run_chunks(std::uint64_t gen, idle_loads& idle);
+    std::vector<idle_slot> idle_loads_;   // (n_threads) what the thread of each chunk loads after it
 };
 
 }  // namespace kvlens
