@@ -24,6 +24,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <system_error>
 
@@ -49,9 +50,18 @@ class thread_pool::idle_loads {
 public:
     void start(const idle_slot& slot) {
         static const bool disabled = std::getenv("KVLENS_NO_IDLE_LOADS") != nullptr;   // to compare
-        at_ = disabled ? nullptr : slot.begin.load(std::memory_order_relaxed);
-        const std::int64_t bytes = std::min(slot.bytes.load(std::memory_order_relaxed), k_idle_load_bytes);
-        end_ = at_ ? at_ + std::max<std::int64_t>(bytes, 0) : nullptr;
+        at_ = end_ = nullptr;
+        // The caller may be naming the next job's share meanwhile: a start
+        // and a length read while the slot changed (one old, one new) could
+        // reach past the memory named, so they are dropped.
+        const std::uint32_t version = slot.version.load(std::memory_order_acquire);
+        if (disabled || version % 2 != 0) return;
+        const char* begin = slot.begin.load(std::memory_order_relaxed);
+        const std::int64_t bytes = std::clamp<std::int64_t>(slot.bytes.load(std::memory_order_relaxed), 0, k_idle_load_bytes);
+        std::atomic_thread_fence(std::memory_order_acquire);
+        if (slot.version.load(std::memory_order_relaxed) != version || !begin) return;
+        at_ = begin;
+        end_ = begin + bytes;
     }
     // Loads the next 8 lines; false when none is left.
     bool step() {
@@ -106,8 +116,12 @@ thread_pool::~thread_pool() { stop_workers(); }
 void thread_pool::set_idle_loads(int chunk, const void* begin, std::int64_t bytes) {
     if (chunk < 0 || chunk >= n_threads_) return;
     idle_slot& slot = idle_loads_[static_cast<std::size_t>(chunk)];
+    const std::uint32_t version = slot.version.load(std::memory_order_relaxed);
+    slot.version.store(version + 1, std::memory_order_relaxed);
+    std::atomic_thread_fence(std::memory_order_release);
     slot.begin.store(static_cast<const char*>(begin), std::memory_order_relaxed);
     slot.bytes.store(bytes, std::memory_order_relaxed);
+    slot.version.store(version + 2, std::memory_order_release);
 }
 
 void thread_pool::stop_workers() {

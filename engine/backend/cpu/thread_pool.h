@@ -64,6 +64,7 @@ private:
     struct alignas(64) idle_slot {   // one line each: written by the caller, read by the chunk's thread
         std::atomic<const char*> begin{nullptr};
         std::atomic<std::int64_t> bytes{0};
+        std::atomic<std::uint32_t> version{0};   // odd while the caller writes (a sequence lock)
     };
     class idle_loads;
     void run_chunks(std::uint64_t gen, idle_loads& idle);
