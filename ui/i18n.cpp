@@ -35,16 +35,39 @@ QString resolve(const QString& setting)
 
 QString current() { return currentLang; }
 
+namespace {
+
+// An engine sentence's pattern and its translatable wording, %1, %2, ... for
+// the figures the pattern captures, in order.
+struct Pattern {
+    const char* re;
+    const char* text;
+};
+
+// The first pattern that matches, translated with its captures; a null QString when none does.
+template <std::size_t N>
+QString translatedPattern(const QString& english, const Pattern (&patterns)[N])
+{
+    for (const Pattern& p : patterns) {
+        const QRegularExpressionMatch m = QRegularExpression(QString::fromLatin1(p.re)).match(english);
+        if (!m.hasMatch())
+            continue;
+        QString out = QCoreApplication::translate("kvlens::ui::i18n", p.text);
+        for (int i = 1; i <= m.lastCapturedIndex(); ++i)
+            out = out.arg(m.captured(i));
+        return out;
+    }
+    return {};
+}
+
+}  // namespace
+
 QString engineMessage(const QString& english)
 {
     if (english.isEmpty() || currentLang == QLatin1String("en"))
         return english;
     // Engine wording (engine/runtime, engine/gguf, engine/kv) -> a translated
     // sentence with the same figures (%1, %2, ... in the order captured).
-    struct Pattern {
-        const char* re;
-        const char* text;
-    };
     static const Pattern patterns[] = {
         {R"(^prompt of (\d+) tokens does not fit the context of (\d+) tokens)",
          QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the prompt of %1 tokens does not fit the context of %2 tokens")},
@@ -64,16 +87,32 @@ QString engineMessage(const QString& english)
         {R"(^max_tokens must be positive \(got (-?\d+)\))",
          QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the maximum of new tokens must be positive (got %1)")},
     };
-    for (const Pattern& p : patterns) {
-        const QRegularExpressionMatch m = QRegularExpression(QString::fromLatin1(p.re)).match(english);
-        if (!m.hasMatch())
-            continue;
-        QString out = QCoreApplication::translate("kvlens::ui::i18n", p.text);
-        for (int i = 1; i <= m.lastCapturedIndex(); ++i)
-            out = out.arg(m.captured(i));
+    if (QString out = translatedPattern(english, patterns); !out.isNull())
         return out;
-    }
     return QCoreApplication::translate("kvlens::ui::i18n", "the engine reports: %1").arg(english);
+}
+
+QString deviceReason(const QString& english)
+{
+    if (english.isEmpty() || currentLang == QLatin1String("en"))
+        return english;
+    // The CUDA probe's and the backend choice's usual reasons
+    // (engine/backend/cuda/cuda_device.cpp, engine/runtime/backend_choice.cpp);
+    // others (a CUDA error's own text) stay as the engine wrote them.
+    static const Pattern patterns[] = {
+        {R"(^no NVIDIA driver found \(libcuda is not installed or not loadable\)$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "no NVIDIA driver found (libcuda is not installed or not loadable)")},
+        {R"(^no CUDA device found$)", QT_TRANSLATE_NOOP("kvlens::ui::i18n", "no CUDA device found")},
+        {R"(^the NVIDIA driver supports CUDA ([\d.]+), older than this build's runtime ([\d.]+)$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the NVIDIA driver supports CUDA %1, older than this build's runtime %2")},
+        {R"(^this build has no CUDA backend \(built with KVLENS_CUDA=OFF\)$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "this build has no CUDA backend")},
+        {R"(^(.+) of weights \+ (.+) KV pool do not fit in (.+) free of (.+)$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "%1 of weights and a %2 KV pool do not fit in the %3 free of %4")},
+    };
+    if (QString out = translatedPattern(english, patterns); !out.isNull())
+        return out;
+    return english;
 }
 
 QString backendText(const QString& english)
@@ -91,8 +130,20 @@ QString backendText(const QString& english)
     static const QRegularExpression fallback(QStringLiteral(R"(\(cuda: (.*); using the CPU\)$)"));
     if (const QRegularExpressionMatch m = fallback.match(out); m.hasMatch())
         out.replace(m.capturedStart(0), m.capturedLength(0),
-                    QCoreApplication::translate("kvlens::ui::i18n", "(CUDA not used: %1; running on the CPU)").arg(m.captured(1)));
+                    QCoreApplication::translate("kvlens::ui::i18n", "(CUDA not used: %1; running on the CPU)")
+                        .arg(deviceReason(m.captured(1))));
     return out;
+}
+
+QString fallbackText(const QString& english)
+{
+    if (english.isEmpty() || currentLang == QLatin1String("en"))
+        return english;
+    static const QRegularExpression fallback(QStringLiteral(R"(^cuda: (.*); using the CPU$)"));
+    const QRegularExpressionMatch m = fallback.match(english);
+    if (!m.hasMatch())
+        return english;
+    return QCoreApplication::translate("kvlens::ui::i18n", "CUDA not used: %1; running on the CPU").arg(deviceReason(m.captured(1)));
 }
 
 bool install(const QString& lang)

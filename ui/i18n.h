@@ -27,7 +27,16 @@ QString nativeName(const QString& lang);   // "English", "简体中文"
 QString engineMessage(const QString& english);
 // The engine's backend description for the status bar ("cpu: 2 threads, avx2
 // kernels (cuda: <the driver's reason>; using the CPU)") in the current
-// language; the driver's own reason stays as the system gave it.
+// language; the reason CUDA was not used through deviceReason().
 QString backendText(const QString& english);
+
+// The engine's note that CUDA was not used ("cuda: <reason>; using the CPU")
+// in the current language.
+QString fallbackText(const QString& english);
+
+// Why CUDA was not used (the CUDA probe's and the backend choice's usual
+// reasons) in the current language; a reason it does not know stays as the
+// engine wrote it.
+QString deviceReason(const QString& english);
 
 }  // namespace kvlens::ui::i18n

@@ -2914,5 +2914,29 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <source>(CUDA not used: %1; running on the CPU)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>no NVIDIA driver found (libcuda is not installed or not loadable)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no CUDA device found</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver supports CUDA %1, older than this build&apos;s runtime %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>this build has no CUDA backend</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of weights and a %2 KV pool do not fit in the %3 free of %4</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>CUDA not used: %1; running on the CPU</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 </TS>

@@ -2917,5 +2917,29 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <source>(CUDA not used: %1; running on the CPU)</source>
         <translation>（未使用 CUDA：%1；在 CPU 上运行）</translation>
     </message>
+    <message>
+        <source>no NVIDIA driver found (libcuda is not installed or not loadable)</source>
+        <translation>未找到 NVIDIA 驱动（libcuda 未安装或无法加载）</translation>
+    </message>
+    <message>
+        <source>no CUDA device found</source>
+        <translation>未找到 CUDA 设备</translation>
+    </message>
+    <message>
+        <source>the NVIDIA driver supports CUDA %1, older than this build&apos;s runtime %2</source>
+        <translation>NVIDIA 驱动支持 CUDA %1，低于本构建的运行时 %2</translation>
+    </message>
+    <message>
+        <source>this build has no CUDA backend</source>
+        <translation>本构建不含 CUDA 后端</translation>
+    </message>
+    <message>
+        <source>%1 of weights and a %2 KV pool do not fit in the %3 free of %4</source>
+        <translation>%1 权重加 %2 KV 池放不进 %4 中空闲的 %3</translation>
+    </message>
+    <message>
+        <source>CUDA not used: %1; running on the CPU</source>
+        <translation>未使用 CUDA：%1；在 CPU 上运行</translation>
+    </message>
 </context>
 </TS>

@@ -389,14 +389,36 @@ private slots:
 
     void theStatusBarsBackendTextIsTranslatedAndKeepsItsNumbers()
     {
-        const QString english = QStringLiteral("cpu: 2 threads, avx2 kernels (cuda: no NVIDIA driver found; using the CPU)");
+        // A reason the translation knows (the usual one on a machine without
+        // a GPU) is translated too; one it does not (a CUDA error's own text)
+        // stays as the engine wrote it.
+        const QString english = QStringLiteral(
+            "cpu: 2 threads, avx2 kernels (cuda: no NVIDIA driver found (libcuda is not installed or not loadable); using the CPU)");
+        const QString unknown = QStringLiteral("cpu: 2 threads, avx2 kernels (cuda: CUDA initialisation failed: 999 "
+                                               "(cudaErrorUnknown); using the CPU)");
+        const QString tooOld = QStringLiteral("the NVIDIA driver supports CUDA 12.2, older than this build's runtime 13.0");
         QCOMPARE(i18n::backendText(english), english);
+        QCOMPARE(i18n::deviceReason(tooOld), tooOld);
         QVERIFY(i18n::install(QStringLiteral("zh_CN")));
         const QString zh = i18n::backendText(english);
+        const QString zhUnknown = i18n::backendText(unknown);
+        const QString zhTooOld = i18n::deviceReason(tooOld);
+        const QString noDevice = QStringLiteral("cuda: no CUDA device found; using the CPU");   // the memory chart's note
+        const QString zhNoDevice = i18n::fallbackText(noDevice);
         QVERIFY(i18n::install(QStringLiteral("en")));
-        QVERIFY2(!zh.contains(QStringLiteral("threads")) && !zh.contains(QStringLiteral("using the CPU")), qPrintable(zh));
-        QVERIFY2(zh.contains(QStringLiteral("2")) && zh.contains(QStringLiteral("avx2"))
-                     && zh.contains(QStringLiteral("no NVIDIA driver found")), qPrintable(zh));
+        QCOMPARE(i18n::fallbackText(noDevice), noDevice);
+        QVERIFY2(!zhNoDevice.contains(QStringLiteral("device found")) && !zhNoDevice.contains(QStringLiteral("using the CPU"))
+                     && zhNoDevice.contains(QStringLiteral("CUDA")),
+                 qPrintable(zhNoDevice));
+        QVERIFY2(!zh.contains(QStringLiteral("threads")) && !zh.contains(QStringLiteral("using the CPU"))
+                     && !zh.contains(QStringLiteral("driver found")), qPrintable(zh));
+        QVERIFY2(zh.contains(QStringLiteral("2")) && zh.contains(QStringLiteral("avx2")) && zh.contains(QStringLiteral("libcuda")),
+                 qPrintable(zh));
+        QVERIFY2(zhUnknown.contains(QStringLiteral("CUDA initialisation failed: 999 (cudaErrorUnknown)"))
+                     && !zhUnknown.contains(QStringLiteral("using the CPU")),
+                 qPrintable(zhUnknown));
+        QVERIFY2(zhTooOld != tooOld && zhTooOld.contains(QStringLiteral("12.2")) && zhTooOld.contains(QStringLiteral("13.0")),
+                 qPrintable(zhTooOld));
     }
 
     void switchesLanguage()

@@ -10,6 +10,7 @@
 #include <QValueAxis>
 #include <algorithm>
 
+#include "ui/i18n.h"
 #include "ui/model/prompt_builder.h"
 #include "ui/model/run_record.h"
 
@@ -132,7 +133,7 @@ void MemoryChart::plot(const ChartInput& in)
     }
     // CUDA was asked for and the CPU runs: why, with the sizes that did not fit.
     if (in.primary && !in.primary->memory().fallback.isEmpty())
-        fig += (fig.isEmpty() ? QString() : QStringLiteral(" · ")) + in.primary->memory().fallback;
+        fig += (fig.isEmpty() ? QString() : QStringLiteral(" · ")) + i18n::fallbackText(in.primary->memory().fallback);
     setHeader(tr("Memory"), fig);
 }
 
