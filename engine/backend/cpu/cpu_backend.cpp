@@ -389,7 +389,9 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.kv = &kv;
     a.block_tables = tables;
     a.positions = b.positions.data();
-    hint_next_product(wo, 1);   // again: the loads after Q, K and V may not have finished
+    // wo's shares stay named through the attention job (a hint stays set
+    // until set again): the loads after it go over them again, the lines
+    // loaded after Q, K and V hitting the cache.
     attention(a, pool_, att_scratch_);
 
     hint_next_product(gate_up, 2);
