@@ -47,7 +47,8 @@ std::int64_t head_offset(kv_dtype d, int h, int head_dim) {
 int block_rows_for(int group, int head_dim) { return flash_block_rows(group, flash_job_width(head_dim)); }
 
 // Splitting: aim at this many items per thread, never chunks under this many
-// (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile).
+// (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile;
+// a decode token: k_min_decode_chunk_key_heads).
 // Each chunk costs its setup and a share of the merge, and a thread's first
 // chunk starts cold; 2 per thread leave room to even out several jobs of
 // different lengths (one job: one per thread, below). SmolLM2 tg64 at d4096
@@ -55,6 +56,16 @@ int block_rows_for(int group, int head_dim) { return flash_block_rows(group, fla
 // and 131.0 tok/s (with share_claims).
 constexpr int k_items_per_thread = 2;
 constexpr int k_min_chunk_key_heads = 256;
+// A decode token's job is split from shorter ranges: chunks of at least 96
+// (key, KV head) pairs, one tile of SmolLM2's 3 heads; a lone sequence's
+// other thread would otherwise wait through the whole attention job. The
+// rule looks at the job alone, not at how many others share the step, so a
+// sequence decoded next to one other is cut where it is cut alone (the
+// merge rounds differently from one pass: test_batch_invariance). tg128 @ d0
+// (keys 0-127), Zen 2, 2 threads, alternated against 256: SmolLM2 254.3
+// against 246.6 tok/s (10 rounds); Gemma 3 at 32 (a tile of its one KV
+// head) 102.0 against 103.9 (5 rounds), so it keeps chunks of 96 keys.
+constexpr int k_min_decode_chunk_key_heads = 96;
 
 void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s);
 
@@ -244,7 +255,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         split.reserve(static_cast<std::size_t>(want) + static_cast<std::size_t>(n_jobs));
         for (const attention_item& it : s.items) {
             const int keys = it.key_end - it.key_begin;
-            const int min_keys = std::max(k_flash_tile_keys, k_min_chunk_key_heads / it.n_heads);
+            const int min_pairs = it.n_tok == 1 ? k_min_decode_chunk_key_heads : k_min_chunk_key_heads;
+            const int min_keys = std::max(k_flash_tile_keys, min_pairs / it.n_heads);
             int chunk = std::max(min_keys, (keys + per_job - 1) / per_job);
             chunk = (chunk + k_flash_tile_keys - 1) / k_flash_tile_keys * k_flash_tile_keys;
             if (chunk >= keys) {
