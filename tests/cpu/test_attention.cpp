@@ -208,6 +208,30 @@ TEST_F(CpuAttention, splittingADecodeRangeDoesNotChangeTheResult)
     }
 }
 
+// A lone short decode range is cut too, into chunks of one 32-key tile (96
+// key-head pairs, the least), so that both threads work on it: with two or
+// four threads a 60-key range goes in two chunks, and the result is no
+// longer bit for bit the one-thread one (each chunk rounds its
+// probabilities to f16 against its own running max; with few keys to
+// average over, the two differ by about 1e-5 of max |v|). Each stays as
+// near the scalar reference as the other: within 1e-4 of max |v|, under
+// the 2^-12 by which one f16-rounded probability may differ.
+TEST_F(CpuAttention, aShortLoneDecodeRangeIsCutIntoTilesAndStaysNearTheReference)
+{
+    for (const std::string& level : test::simd_levels()) {
+        fixture f;
+        ASSERT_TRUE(build(f, {{60, 1}}, 9, 3, 64, kv_dtype::q8_0, 5u));
+        const auto ref = run(f, 9, 0, "scalar", 1);
+        const auto one = run(f, 9, 0, level, 1);
+        ASSERT_TRUE(worst_error(one, ref, f.v_values) <= 1e-4);
+        for (int threads : {2, 4}) {
+            const auto many = run(f, 9, 0, level, threads);
+            ASSERT_NE(many, one) << threads << " threads: the range was not cut";
+            ASSERT_TRUE(worst_error(many, ref, f.v_values) <= 1e-4) << threads << " threads";
+        }
+    }
+}
+
 // A prefill job's rows fill whole registers where they can (the rows-in-lanes
 // path): a multiple of the group and of the lanes, at least 24 rows and at
 // most 4 registers (AVX-512: at least 80 and at most 6); otherwise 24 rows
