@@ -3,6 +3,7 @@
 #include "ui/i18n.h"
 
 #include <QCoreApplication>
+#include <QHash>
 #include <QLibraryInfo>
 #include <QLocale>
 #include <QRegularExpression>
@@ -44,12 +45,23 @@ struct Pattern {
     const char* text;
 };
 
+// A pattern's expression, compiled on its first use (the tables are static;
+// the memory chart asks for the fallback note at every redraw). GUI thread only.
+const QRegularExpression& compiled(const char* re)
+{
+    static QHash<const char*, QRegularExpression> cache;
+    auto at = cache.constFind(re);
+    if (at == cache.constEnd())
+        at = cache.insert(re, QRegularExpression(QString::fromLatin1(re)));
+    return *at;
+}
+
 // The first pattern that matches, translated with its captures; a null QString when none does.
 template <std::size_t N>
 QString translatedPattern(const QString& english, const Pattern (&patterns)[N])
 {
     for (const Pattern& p : patterns) {
-        const QRegularExpressionMatch m = QRegularExpression(QString::fromLatin1(p.re)).match(english);
+        const QRegularExpressionMatch m = compiled(p.re).match(english);
         if (!m.hasMatch())
             continue;
         QString out = QCoreApplication::translate("kvlens::ui::i18n", p.text);
