@@ -19,6 +19,7 @@
 #include <QBarCategoryAxis>
 #include <QLegend>
 #include <QLegendMarker>
+#include <QGraphicsScene>
 #include <QGraphicsTextItem>
 #include <QtTest>
 #include <string_view>
@@ -587,6 +588,61 @@ private slots:
         w->setPresentation(false);
         QVERIFY(i18n::install(QStringLiteral("en")));
         QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral("; "))));
+    }
+
+    void replottingWhatIsShownChangesNoChart_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<bool>("presentation");
+        for (const QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+            for (const bool presentation : {false, true}) {
+                const QByteArray name = QByteArray::number(size.width()) + 'x' + QByteArray::number(size.height())
+                    + (presentation ? " presentation" : " normal");
+                QTest::newRow(name.constData()) << size << presentation;
+            }
+        }
+    }
+    // While a run streams, the board re-plots every chart several times a
+    // second. A chart whose runs did not change (the prefill and TTFT charts
+    // during decode) must be left as it is: no series, axis, legend or
+    // callout set again (each would re-lay the chart out and repaint it, on
+    // the CPU the engine decodes on), and no legend flipping between Qt's and
+    // the wrapped text from one re-plot to the next.
+    void replottingWhatIsShownChangesNoChart()
+    {
+        QFETCH(QSize, size);
+        QFETCH(bool, presentation);
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        const int base = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
+        const int followUp = w->runExperiment(Experiment::FollowUp);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
+        w->setPresentation(presentation);
+        QApplication::processEvents();
+        w->resize(size);
+        QTest::qWait(200);
+        w->selectRun(followUp, base);   // the same selection, re-plotted
+        QTest::qWait(100);
+        QHash<QString, bool> wrapped;
+        QStringList changed;
+        for (ChartPanel* p : w->charts()->charts()) {
+            wrapped[p->key()] = p->legendWrapped();
+            connect(p->chart()->scene(), &QGraphicsScene::changed, this, [&changed, p] {
+                if (!changed.contains(p->key()))
+                    changed << p->key();
+            });
+        }
+        for (int i = 0; i < 3; ++i) {
+            w->selectRun(followUp, base);
+            QTest::qWait(50);
+            for (ChartPanel* p : w->charts()->charts()) {
+                if (p->legendWrapped() != wrapped[p->key()])
+                    changed << p->key() + QStringLiteral(": the legend flipped");
+            }
+        }
+        w->setPresentation(false);
+        QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QStringLiteral(", "))));
     }
 
     void savedRunsComeBackWithTheirChartsAfterARestart()

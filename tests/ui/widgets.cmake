@@ -9,6 +9,10 @@ target_include_directories(tst_ui_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 kvlens_add_qtest(tst_ui_charts tst_ui_charts.cpp LIBS kvlens_ui kvlens_ui_test_support)
 target_include_directories(tst_ui_charts PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 
+# The answer pane on hand-made sequences: streamed tints against the whole answer.
+kvlens_add_qtest(tst_answer_pane tst_answer_pane.cpp LIBS kvlens_ui kvlens_ui_test_support)
+target_include_directories(tst_answer_pane PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+
 kvlens_add_qtest(tst_ui_engine tst_ui_engine.cpp LIBS kvlens_ui)
 target_include_directories(tst_ui_engine PRIVATE ${PROJECT_SOURCE_DIR})
 # It checks the sign of measured timings (half the document cold: lower TTFT):

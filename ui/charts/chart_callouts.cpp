@@ -30,15 +30,9 @@ void ChartCallouts::setEnabled(bool on)
     relayout();
 }
 
-void ChartCallouts::clear()
+void ChartCallouts::show(const QVector<Callout>& callouts)
 {
-    specs_.clear();
-    relayout();
-}
-
-void ChartCallouts::add(const QString& text, QAbstractSeries* series, QPointF value, const QVector<QPointF>& avoid)
-{
-    specs_.append({text, series, value, avoid});
+    specs_ = callouts;
     relayout();
 }
 
@@ -56,7 +50,7 @@ QStringList ChartCallouts::texts() const
 {
     QStringList out;
     if (enabled_)
-        for (const Spec& s : specs_)
+        for (const Callout& s : specs_)
             out << s.text;
     return out;
 }
@@ -122,22 +116,41 @@ QRectF ChartCallouts::placeBox(QPointF anchor, QSizeF size, const QVector<QPoint
 
 void ChartCallouts::relayout()
 {
-    dropItems();
     const QRectF area = chart_->plotArea();
-    if (!enabled_ || area.isEmpty())
+    if (!enabled_ || area.isEmpty()) {
+        dropItems();
+        drawn_ = Drawn();
         return;
-    QFont font = chart_->font();
-    font.setBold(true);
-    const QFontMetricsF fm(font);
-    const QColor fg = chart_->titleBrush().color().isValid() ? chart_->titleBrush().color() : QColor(Qt::black);
-    const QColor bg = chart_->backgroundBrush().color();
-    for (const Spec& s : specs_) {
+    }
+    Drawn next;
+    next.area = area;
+    next.font = chart_->font();
+    next.font.setBold(true);
+    next.fg = chart_->titleBrush().color().isValid() ? chart_->titleBrush().color() : QColor(Qt::black);
+    next.bg = chart_->backgroundBrush().color();
+    next.specs = specs_;
+    for (const Callout& s : specs_) {
         if (!s.series)
             continue;
-        const QPointF anchor = chart_->mapToPosition(s.value, s.series);
-        QVector<QPointF> avoid;
+        next.anchors << chart_->mapToPosition(s.value, s.series);
         for (const QPointF& v : s.avoid)
-            avoid << chart_->mapToPosition(v, s.series);
+            next.avoid << chart_->mapToPosition(v, s.series);
+    }
+    // The same callouts at the same places: the items drawn stay.
+    if (next == drawn_ && !items_.isEmpty())
+        return;
+    dropItems();
+    drawn_ = next;
+    const QFont& font = next.font;
+    const QFontMetricsF fm(font);
+    const QColor fg = next.fg, bg = next.bg;
+    int anchorAt = 0, avoidAt = 0;
+    for (const Callout& s : specs_) {
+        if (!s.series)
+            continue;
+        const QPointF anchor = next.anchors[anchorAt++];
+        const QVector<QPointF> avoid = next.avoid.mid(avoidAt, s.avoid.size());
+        avoidAt += int(s.avoid.size());
         mappedAvoid_ += avoid;
         const QString text = fitText(s.text, fm, area.width() - 18);
         const QStringList lines = text.split(QLatin1Char('\n'));

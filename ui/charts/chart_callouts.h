@@ -12,6 +12,11 @@
 #include <QRectF>
 #include <QSizeF>
 #include <QString>
+#include <QColor>
+#include <QFont>
+#include <QPointF>
+#include <QRectF>
+#include <QString>
 #include <QVector>
 
 class QAbstractSeries;
@@ -27,12 +32,21 @@ public:
     explicit ChartCallouts(QChart* chart);
     ~ChartCallouts() override;
 
-    void setEnabled(bool on);
-    bool isEnabled() const { return enabled_; }
-    void clear();
     // A callout at `value` of `series` (in the series' units); its box avoids
     // every point of `avoid` (same units and series).
-    void add(const QString& text, QAbstractSeries* series, QPointF value, const QVector<QPointF>& avoid);
+    struct Callout {
+        QString text;
+        QAbstractSeries* series = nullptr;
+        QPointF value;
+        QVector<QPointF> avoid;
+        bool operator==(const Callout&) const = default;
+    };
+
+    void setEnabled(bool on);
+    bool isEnabled() const { return enabled_; }
+    // The chart's callouts now (none: an empty list). Drawn again only when
+    // something of them, the plot area or the chart's font and colours changed.
+    void show(const QVector<Callout>& callouts);
 
     // Geometry as drawn, in the chart's coordinates (tests check it).
     QVector<QRectF> boxes() const;
@@ -51,18 +65,23 @@ public:
     static QString fitText(const QString& text, const QFontMetricsF& fm, double width);
 
 private:
-    struct Spec {
-        QString text;
-        QAbstractSeries* series = nullptr;
-        QPointF value;
+    // What the drawn items were made from, in pixels.
+    struct Drawn {
+        QRectF area;
+        QFont font;
+        QColor fg, bg;
+        QVector<Callout> specs;
+        QVector<QPointF> anchors;
         QVector<QPointF> avoid;
+        bool operator==(const Drawn&) const = default;
     };
     void relayout();
     void dropItems();
 
     QChart* chart_;
     bool enabled_ = false;
-    QVector<Spec> specs_;
+    QVector<Callout> specs_;
+    Drawn drawn_;
     QVector<QGraphicsItem*> items_;
     QVector<QRectF> boxes_;
     QVector<QPointF> mappedAvoid_;

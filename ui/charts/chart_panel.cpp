@@ -92,13 +92,14 @@ void ChartPanel::setStyle(const ChartStyle& style)
     placeLegend();
 }
 
-void ChartPanel::fitTicks()
+bool ChartPanel::fitTicks()
 {
     // Qt Charts cuts a tick label that is wider (or taller) than its share of
     // the axis to "...": ask for no more intervals than whole labels fit.
     const QRectF plot = chart_->plotArea();
     if (plot.width() < 10 || plot.height() < 10)
-        return;
+        return false;
+    bool refitted = false;
     for (QAbstractAxis* a : chart_->axes()) {
         auto* axis = qobject_cast<QValueAxis*>(a);
         if (!axis)
@@ -112,9 +113,10 @@ void ChartPanel::fitTicks()
         const int room = std::clamp(int((horizontal ? plot.width() : plot.height()) / each), 1, 8);
         const int before = axis->property(kTickRoomProperty).toInt();
         axis->setProperty(kTickRoomProperty, room);
-        if (room != before && axis->tickCount() - 1 > room)
-            setNiceRange(axis, axis->min(), axis->max(), room);
+        if (room != before && refitNiceRange(axis))
+            refitted = true;
     }
+    return refitted;
 }
 
 namespace {
@@ -145,10 +147,16 @@ QString markerHtml(QLegendMarker* m)
 
 void ChartPanel::showWrappedLegend(const QStringList& entries)
 {
-    chart_->legend()->setVisible(entries.isEmpty());
-    legendLabel_->setText(entries.join(QStringLiteral(" &nbsp; ")));
-    legendLabel_->setFont(style_.labelFont());
-    legendLabel_->setVisible(!entries.isEmpty());
+    // Only what changed: each setter would lay the panel out again.
+    if (chart_->legend()->isVisible() != entries.isEmpty())
+        chart_->legend()->setVisible(entries.isEmpty());
+    const QString text = entries.join(QStringLiteral(" &nbsp; "));
+    if (legendLabel_->text() != text)
+        legendLabel_->setText(text);
+    if (legendLabel_->font() != style_.labelFont())
+        legendLabel_->setFont(style_.labelFont());
+    if (legendLabel_->isVisibleTo(this) == entries.isEmpty())
+        legendLabel_->setVisible(!entries.isEmpty());
 }
 
 void ChartPanel::setWrappedLegend(const QVector<QPair<QColor, QString>>& items)
@@ -158,6 +166,29 @@ void ChartPanel::setWrappedLegend(const QVector<QPair<QColor, QString>>& items)
     for (const auto& [color, text] : items)
         entries << entryHtml(QStringLiteral("&#9632;"), color, text);
     showWrappedLegend(entries);
+}
+
+namespace {
+// Set on a legend marker that its chart hides (QLegendMarker::isVisible is
+// also false while Qt's legend is hidden for the wrapped text).
+constexpr char kEntryHiddenProperty[] = "kvlensEntryHidden";
+}  // namespace
+
+void ChartPanel::showLegendEntry(QLegendMarker* marker, bool shown)
+{
+    marker->setProperty(kEntryHiddenProperty, !shown);
+    if (marker->isVisible() != shown)
+        marker->setVisible(shown);
+}
+
+bool ChartPanel::legendEntryShown(QLegendMarker* marker)
+{
+    return marker->series()->isVisible() && !marker->property(kEntryHiddenProperty).toBool();
+}
+
+bool ChartPanel::legendWrapped() const
+{
+    return legendLabel_->isVisibleTo(this);
 }
 
 void ChartPanel::placeLegend()
@@ -171,7 +202,7 @@ void ChartPanel::placeLegend()
     double row = 0, widest = 0;
     QStringList entries;
     for (QLegendMarker* m : legend->markers()) {
-        if (!m->isVisible() || m->label().isEmpty())
+        if (!legendEntryShown(m) || m->label().isEmpty())
             continue;
         const double w = fm.horizontalAdvance(m->label()) + fm.height() * 3.4;   // marker, gaps (as Qt lays them)
         row += w;
@@ -239,7 +270,8 @@ void ChartPanel::styleHeader()
 
 void ChartPanel::setHeader(const QString& title, const QString& figures)
 {
-    title_->setText(title);
+    if (title_->text() != title)
+        title_->setText(title);
     // Long figure lines are elided to the room they have; the tooltip has all.
     figures_->setToolTip(figures);
     figuresText_ = figures;
@@ -252,8 +284,10 @@ void ChartPanel::setHeader(const QString& title, const QString& figures)
         }
     }
     w = std::max(50, w);
-    figures_->setText(figures_->fontMetrics().elidedText(figures.isEmpty() ? QStringLiteral(" ") : figures,
-                                                         Qt::ElideRight, w));
+    const QString shown = figures_->fontMetrics().elidedText(figures.isEmpty() ? QStringLiteral(" ") : figures,
+                                                             Qt::ElideRight, w);
+    if (figures_->text() != shown)
+        figures_->setText(shown);
 }
 
 void ChartPanel::resizeEvent(QResizeEvent* e)

@@ -15,7 +15,7 @@
 class QChart;
 class QChartView;
 class QLabel;
-
+class QLegendMarker;
 class QToolButton;
 class QHBoxLayout;
 
@@ -56,8 +56,12 @@ public:
     // and the plot keeps its height, else beside it (one entry per line):
     // Qt Charts cuts legend entries that do not fit, it never wraps them.
     void placeLegend();
-    // Tick counts that leave every tick label whole at the current size.
-    void fitTicks();
+    // Whether the legend is the wrapped text under the chart (not Qt's own).
+    bool legendWrapped() const;
+    // Tick counts that leave every tick label whole at the current size;
+    // true when an axis's range changed with them (a re-plot then draws the
+    // lines that span the axis to its new end).
+    bool fitTicks();
     // Writes the chart to `path` (format from the suffix); "" or the reason.
     // A valid `size` draws it at that size (logical pixels) instead of its own.
     // The chart's callouts are drawn in the file whatever the window shows
@@ -83,6 +87,10 @@ protected:
     // do not fit beside or below a small plot. Empty: Qt's legend again.
     void setWrappedLegend(const QVector<QPair<QColor, QString>>& items);
     void showWrappedLegend(const QStringList& entries);   // HTML entries; empty: Qt's legend
+    // Shows or hides one entry of Qt's legend, and keeps it out of (or in)
+    // the wrapped text, whichever legend is shown now.
+    static void showLegendEntry(QLegendMarker* marker, bool shown);
+    static bool legendEntryShown(QLegendMarker* marker);
     // Callouts this chart draws (exportTo turns them on for the file).
     ChartCallouts* addCallouts();
 

@@ -149,8 +149,14 @@ void setNiceRange(QValueAxis* axis, double max, int maxTicks)
     setNiceRange(axis, 0.0, max, maxTicks);
 }
 
+namespace {
+// What setNiceRange was last asked for: (lo, max, maxTicks).
+constexpr char kAskedRangeProperty[] = "kvlensAskedRange";
+}  // namespace
+
 void setNiceRange(QValueAxis* axis, double lo, double max, int maxTicks)
 {
+    axis->setProperty(kAskedRangeProperty, QVariantList{lo, max, maxTicks});
     // The panel says how many labelled intervals its plot has room for.
     const QVariant room = axis->property(kTickRoomProperty);
     if (room.isValid())
@@ -168,12 +174,30 @@ void setNiceRange(QValueAxis* axis, double lo, double max, int maxTicks)
     }
     const double start = std::floor(lo / step + 1e-9) * step;
     const int n = std::max(1, int(std::ceil((max - start) / step - 1e-9)));
-    axis->setRange(start, start + n * step);
-    axis->setTickCount(n + 1);
     int decimals = 0;
     while (decimals < 3 && std::abs(step * std::pow(10.0, decimals) - std::round(step * std::pow(10.0, decimals))) > 1e-6)
         ++decimals;
-    axis->setLabelFormat(QStringLiteral("%.%1f").arg(decimals));
+    // Each setter re-lays the chart out, even with the value it has: only
+    // what changed is set (a live chart is re-plotted several times a second).
+    const double end = start + n * step;
+    if (axis->min() != start || axis->max() != end)
+        axis->setRange(start, end);
+    if (axis->tickCount() != n + 1)
+        axis->setTickCount(n + 1);
+    const QString format = QStringLiteral("%.%1f").arg(decimals);
+    if (axis->labelFormat() != format)
+        axis->setLabelFormat(format);
+}
+
+bool refitNiceRange(QValueAxis* axis)
+{
+    const QVariantList asked = axis->property(kAskedRangeProperty).toList();
+    if (asked.size() != 3)
+        return false;
+    const double min = axis->min(), max = axis->max();
+    const int ticks = axis->tickCount();
+    setNiceRange(axis, asked[0].toDouble(), asked[1].toDouble(), asked[2].toInt());
+    return axis->min() != min || axis->max() != max || axis->tickCount() != ticks;
 }
 
 }  // namespace kvlens::ui

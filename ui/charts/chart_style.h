@@ -69,5 +69,9 @@ inline constexpr const char* kTickRoomProperty = "kvlensTickRoom";
 void setNiceRange(QValueAxis* axis, double max, int maxTicks = 5);
 // The same for lo..hi, lo rounded down to a whole step.
 void setNiceRange(QValueAxis* axis, double lo, double hi, int maxTicks);
+// The axis's range again from what it was last asked for (after its tick
+// room changed), so that it is what the next plot of the same data sets:
+// a re-plot then leaves the axis as it is. True when the range changed.
+bool refitNiceRange(QValueAxis* axis);
 
 }  // namespace kvlens::ui

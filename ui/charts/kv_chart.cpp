@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "ui/charts/chart_callouts.h"
+#include "ui/charts/chart_setters.h"
 #include "ui/model/run_record.h"
 #include "ui/model/run_types.h"
 
@@ -106,8 +107,8 @@ void KvChart::plotServerKv(const ChartInput& in)
     const RunRecord* c = remote(in.compare) ? in.compare : nullptr;   // same units only
     for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, local_, global_, compareAllocated_,
                            compareLogical_}) {
-        s->replace(QList<QPointF>());
-        s->setVisible(false);
+        chart_set::points(s, QList<QPointF>());
+        chart_set::visible(s, false);
     }
     double maxX = 8, maxY = 1;
     auto fill = [&](const RunRecord* r, QLineSeries* s) {
@@ -116,18 +117,18 @@ void KvChart::plotServerKv(const ChartInput& in)
             maxX = std::max(maxX, pt.x());
             maxY = std::max(maxY, pt.y());
         }
-        s->replace(pts);
-        s->setVisible(!pts.isEmpty());
+        chart_set::points(s, pts);
+        chart_set::visible(s, !pts.isEmpty());
         return pts;
     };
     const QList<QPointF> mine = fill(p, recomputed_);
     fill(c, compareRecomputed_);
-    recomputed_->setName(tr("%1 server KV").arg(runName(p)));
-    compareRecomputed_->setName(tr("%1 server KV").arg(runName(c)));
+    chart_set::name(recomputed_, tr("%1 server KV").arg(runName(p)));
+    chart_set::name(compareRecomputed_, tr("%1 server KV").arg(runName(c)));
     xTitle_ = tr("token");
     yTitle_ = tr("server KV cache in use (%)");
-    x_->setTitleText(xTitle_);
-    y_->setTitleText(yTitle_);
+    chart_set::title(x_, xTitle_);
+    chart_set::title(y_, yTitle_);
     setNiceRange(x_, maxX * 1.02, 5);
     setNiceRange(y_, std::min(100.0, maxY * 1.15), 5);
     setHeader(tr("KV cache"),
@@ -155,24 +156,23 @@ void KvChart::plot(const ChartInput& in)
     const RunRecord* p = in.primary;
     const RunRecord* c = in.compare;
     // The compared run in its own colour; the primary's lines keep the KV kinds' colours.
-    compareAllocated_->setPen(style_.linePen(colorOf(c, 1).lighter(110), Qt::DashDotLine));
-    compareLogical_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
-    recomputed_->setPen(style_.linePen(colorOf(p, 0)));
-    compareRecomputed_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
-    for (QLineSeries* s : {recomputed_, compareRecomputed_})
-        s->replace(QList<QPointF>());
-    callouts_->clear();
+    chart_set::pen(compareAllocated_, style_.linePen(colorOf(c, 1).lighter(110), Qt::DashDotLine));
+    chart_set::pen(compareLogical_, style_.linePen(colorOf(c, 1), Qt::DashLine));
+    chart_set::pen(recomputed_, style_.linePen(colorOf(p, 0)));
+    chart_set::pen(compareRecomputed_, style_.linePen(colorOf(c, 1), Qt::DashLine));
     if (remote(p)) {
+        callouts_->show({});
         plotServerKv(in);
         return;
     }
     // KV off keeps no cache: nothing to draw as bytes, but every step ran
     // the whole sequence again; that count is what the chart shows.
     if (kvOff(p)) {
+        callouts_->show({});
         for (QLineSeries* s : {formula_, reserved_, allocated_, logical_, local_, global_, compareAllocated_,
                                compareLogical_}) {
-            s->replace(QList<QPointF>());
-            s->setVisible(false);
+            chart_set::points(s, QList<QPointF>());
+            chart_set::visible(s, false);
         }
         double maxX = 8, maxY = 16;
         auto fill = [&](const RunRecord* r, QLineSeries* s) {
@@ -184,17 +184,17 @@ void KvChart::plot(const ChartInput& in)
                     maxY = std::max(maxY, pt.y());
                 }
             }
-            s->replace(pts);
-            s->setVisible(r != nullptr);
+            chart_set::points(s, pts);
+            chart_set::visible(s, r != nullptr);
         };
         fill(p, recomputed_);
         fill(kvOff(c) && !remote(c) ? c : nullptr, compareRecomputed_);
-        recomputed_->setName(tr("%1 recomputed").arg(runName(p)));
-        compareRecomputed_->setName(tr("%1 recomputed").arg(runName(c)));
+        chart_set::name(recomputed_, tr("%1 recomputed").arg(runName(p)));
+        chart_set::name(compareRecomputed_, tr("%1 recomputed").arg(runName(c)));
         xTitle_ = tr("decode step");
         yTitle_ = tr("recomputed");
-        x_->setTitleText(xTitle_);
-        y_->setTitleText(yTitle_);
+        chart_set::title(x_, xTitle_);
+        chart_set::title(y_, yTitle_);
         setNiceRange(x_, maxX * 1.02, 5);
         setNiceRange(y_, maxY * 1.08, 5);
         const auto pts = p->recomputedPoints();
@@ -205,7 +205,7 @@ void KvChart::plot(const ChartInput& in)
         return;
     }
     xTitle_ = tr("tokens held");
-    x_->setTitleText(xTitle_);
+    chart_set::title(x_, xTitle_);
     // The axes start at 0 (the cache grows from nothing through the prefill);
     // zoomed, they cover the decode steps only, so the block staircase shows.
     double minTokens = -1, maxTokens = 16, minBytes = -1, maxBytes = 1024;
@@ -239,7 +239,7 @@ void KvChart::plot(const ChartInput& in)
     const double unit = mib ? 1024.0 * 1024.0 : 1024.0;
     const double scale = 1.0 / unit;
     yTitle_ = mib ? tr("KV (MiB)") : tr("KV (KiB)");
-    y_->setTitleText(yTitle_);
+    chart_set::title(y_, yTitle_);
 
     auto series = [&](const RunRecord* r, RunRecord::KvKind k) {
         return r && !kvOff(r) ? staircase(r->kvPoints(k, zoom_), scale) : QList<QPointF>();
@@ -260,37 +260,39 @@ void KvChart::plot(const ChartInput& in)
     const QList<QPointF> logical = scaled(RunRecord::KvKind::Logical);
     const QList<QPointF> local = groups ? scaled(RunRecord::KvKind::LocalLogical) : QList<QPointF>();
     const QList<QPointF> global = groups ? scaled(RunRecord::KvKind::GlobalLogical) : QList<QPointF>();
-    logical_->replace(groups ? QList<QPointF>() : logical);
-    local_->replace(local);
-    global_->replace(global);
-    allocated_->replace(series(p, RunRecord::KvKind::Allocated));
-    reserved_->replace(series(p, RunRecord::KvKind::Reserved));
-    compareLogical_->replace(QList<QPointF>());   // the compared run: its blocks only, to keep the chart readable
-    compareAllocated_->replace(series(c, RunRecord::KvKind::Allocated));
+    chart_set::points(logical_, groups ? QList<QPointF>() : logical);
+    chart_set::points(local_, local);
+    chart_set::points(global_, global);
+    chart_set::points(allocated_, series(p, RunRecord::KvKind::Allocated));
+    chart_set::points(reserved_, series(p, RunRecord::KvKind::Reserved));
+    chart_set::points(compareLogical_, QList<QPointF>());   // the compared run: its blocks only, to keep the chart readable
+    chart_set::points(compareAllocated_, series(c, RunRecord::KvKind::Allocated));
 
     setNiceRange(x_, minTokens, maxTokens + std::max(1.0, (maxTokens - minTokens) * 0.02), 5);
     const double xMin = x_->min(), xMax = x_->max();
     const qint64 perToken = p ? p->kvBytesPerToken() : 0;
-    formula_->replace(perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale}, {xMax, xMax * perToken * scale}}
+    chart_set::points(formula_, perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale}, {xMax, xMax * perToken * scale}}
                                    : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
     // The shown run's lines by kind (its name is in the heading); the compared run's by name.
     Q_UNUSED(pn);
-    logical_->setName(tr("logical"));
-    allocated_->setName(tr("blocks"));
-    reserved_->setName(tr("reserved"));
-    compareLogical_->setName(tr("%1 logical").arg(cn));
-    compareAllocated_->setName(cn);   // the compared run's blocks, by its name
+    chart_set::name(logical_, tr("logical"));
+    chart_set::name(allocated_, tr("blocks"));
+    chart_set::name(reserved_, tr("reserved"));
+    chart_set::name(compareLogical_, tr("%1 logical").arg(cn));
+    chart_set::name(compareAllocated_, cn);   // the compared run's blocks, by its name
     // The formula line is every layer × every token: not what a model with a window holds.
-    formula_->setVisible(perToken > 0 && !groups);
-    allocated_->setVisible(p != nullptr);
-    logical_->setVisible(p != nullptr && !groups);
-    local_->setVisible(groups);
-    global_->setVisible(groups);
-    local_->setName(tr("local layers"));
-    global_->setName(tr("global layers"));
-    for (QLineSeries* s : {recomputed_, compareRecomputed_})
-        s->setVisible(false);
+    chart_set::visible(formula_, perToken > 0 && !groups);
+    chart_set::visible(allocated_, p != nullptr);
+    chart_set::visible(logical_, p != nullptr && !groups);
+    chart_set::visible(local_, groups);
+    chart_set::visible(global_, groups);
+    chart_set::name(local_, tr("local layers"));
+    chart_set::name(global_, tr("global layers"));
+    for (QLineSeries* s : {recomputed_, compareRecomputed_}) {
+        chart_set::points(s, QList<QPointF>());
+        chart_set::visible(s, false);
+    }
     // Reserved is drawn when it says something: static mode's flat line.
     bool reservedDiffers = false;
     if (p) {
@@ -299,9 +301,9 @@ void KvChart::plot(const ChartInput& in)
         for (const PrefillProgress& pp : p->prefill())
             reservedDiffers = reservedDiffers || pp.kv.reservedBytes != pp.kv.allocatedBytes;
     }
-    reserved_->setVisible(reservedDiffers);
-    compareLogical_->setVisible(false);
-    compareAllocated_->setVisible(c != nullptr && !kvOff(c));
+    chart_set::visible(reserved_, reservedDiffers);
+    chart_set::visible(compareLogical_, false);
+    chart_set::visible(compareAllocated_, c != nullptr && !kvOff(c));
     const double span = std::max((maxBytes - minBytes) * scale, 1.0 / 64);
     setNiceRange(y_, std::max(0.0, minBytes * scale - (zoom_ ? span * 0.05 : 0)), maxBytes * scale + span * 0.08, 5);
 
@@ -328,20 +330,22 @@ void KvChart::plot(const ChartInput& in)
     // The callout at the end of the logical line: its bytes as tokens × the
     // formula's bytes per token when they agree exactly, else as measured.
     if (kv && groups) {
-        addGroupCallouts(p, local, global);
+        callouts_->show(groupCallouts(p, local, global));
     } else if (kv && !logical.isEmpty()) {
         const QString text = perToken > 0 && kv->logicalBytes == kv->tokens * perToken
                                  ? tr("%1 = %2 tokens × %3 B").arg(formatBytes(double(kv->logicalBytes)),
                                                                    formatCount(kv->tokens), formatCount(perToken))
                                  : tr("%1 held at %2 tokens").arg(formatBytes(double(kv->logicalBytes)),
                                                                   formatCount(kv->tokens));
-        callouts_->add(text, logical_, logical.last(), QVector<QPointF>(logical.begin(), logical.end()));
+        callouts_->show({{text, logical_, logical.last(), QVector<QPointF>(logical.begin(), logical.end())}});
+    } else {
+        callouts_->show({});
     }
-    formula_->setName(tr("formula"));
+    chart_set::name(formula_, tr("formula"));
     // In front of a class the legend keeps what differs; the formula line is
     // named in the tooltip and the heading.
     for (QLegendMarker* m : chart_->legend()->markers(formula_))
-        m->setVisible(!style_.presentation && perToken > 0 && !groups);
+        showLegendEntry(m, !style_.presentation && perToken > 0 && !groups);
     chart_->setToolTip(in.kvGroupFormula.isEmpty() ? in.kvFormula
                                                    : in.kvFormula + QLatin1Char('\n') + in.kvGroupFormula);
 }
@@ -349,7 +353,8 @@ void KvChart::plot(const ChartInput& in)
 // "local 7.5 MiB = 512 tokens × 15,360 B" and "global 6.1 MiB = 2,079 tokens ×
 // 3,072 B" at the ends of the two lines: each group's bytes per token from its
 // own figures, written as a product only when it divides exactly.
-void KvChart::addGroupCallouts(const RunRecord* p, const QList<QPointF>& local, const QList<QPointF>& global)
+QVector<ChartCallouts::Callout> KvChart::groupCallouts(const RunRecord* p, const QList<QPointF>& local,
+                                                     const QList<QPointF>& global)
 {
     const KvSnapshot& kv = !p->tokens().isEmpty() ? p->tokens().last().kv : p->prefill().last().kv;
     const qint64 globalTokens = kv.tokens;
@@ -361,10 +366,12 @@ void KvChart::addGroupCallouts(const RunRecord* p, const QList<QPointF>& local, 
     };
     QVector<QPointF> avoid(local.begin(), local.end());
     avoid += QVector<QPointF>(global.begin(), global.end());
+    QVector<ChartCallouts::Callout> out;
     if (!global.isEmpty())
-        callouts_->add(text(tr("global"), kv.globalBytes, globalTokens), global_, global.last(), avoid);
+        out.append({text(tr("global"), kv.globalBytes, globalTokens), global_, global.last(), avoid});
     if (!local.isEmpty())
-        callouts_->add(text(tr("local"), kv.localBytes, kv.localTokens), local_, local.last(), avoid);
+        out.append({text(tr("local"), kv.localBytes, kv.localTokens), local_, local.last(), avoid});
+    return out;
 }
 
 }  // namespace kvlens::ui

@@ -14,6 +14,7 @@
 // rising with every token.
 #pragma once
 
+#include "ui/charts/chart_callouts.h"
 #include "ui/charts/chart_panel.h"
 
 class QLineSeries;
@@ -47,7 +48,8 @@ protected:
 
 private:
     void plotServerKv(const ChartInput& in);
-    void addGroupCallouts(const RunRecord* p, const QList<QPointF>& local, const QList<QPointF>& global);
+    QVector<ChartCallouts::Callout> groupCallouts(const RunRecord* p, const QList<QPointF>& local,
+                                                  const QList<QPointF>& global);
 
 private:
     QLineSeries* formula_;

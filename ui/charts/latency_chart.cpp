@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "ui/charts/chart_callouts.h"
+#include "ui/charts/chart_setters.h"
 #include "ui/model/run_record.h"
 
 namespace kvlens::ui {
@@ -34,10 +35,10 @@ void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, QScatterSer
             maxY = std::max(maxY, lat[i].y());
         }
     }
-    pts->replace(p);
-    avg->replace(a);
+    chart_set::points(pts, p);
+    chart_set::points(avg, a);
     if (hidden)
-        hidden->replace(h);
+        chart_set::points(hidden, h);
 }
 
 }  // namespace
@@ -98,42 +99,42 @@ void LatencyChart::plot(const ChartInput& in)
 {
     // Each run in its own colour, whichever slot it is in.
     QColor c0 = colorOf(in.primary, 0), c1 = colorOf(in.compare, 1);
-    average_->setPen(style_.linePen(c0));
-    compareAverage_->setPen(style_.linePen(c1, Qt::DashLine));
+    chart_set::pen(average_, style_.linePen(c0));
+    chart_set::pen(compareAverage_, style_.linePen(c1, Qt::DashLine));
     c0.setAlpha(110);
     c1.setAlpha(90);
-    points_->setColor(c0);
-    comparePoints_->setColor(c1);
+    chart_set::color(points_, c0);
+    chart_set::color(comparePoints_, c1);
     double maxX = 16, maxY = 1;
     fill(in.primary, points_, average_, hidden_, maxX, maxY);
     fill(in.compare, comparePoints_, compareAverage_, nullptr, maxX, maxY);
     const QString p = runName(in.primary), c = runName(in.compare);
-    points_->setName(p);
-    average_->setName(tr("%1 mean").arg(p));
-    comparePoints_->setName(c);
-    compareAverage_->setName(tr("%1 mean").arg(c));
-    comparePoints_->setVisible(in.compare != nullptr);
-    compareAverage_->setVisible(in.compare != nullptr);
-    points_->setVisible(in.primary != nullptr);
-    average_->setVisible(in.primary != nullptr);
+    chart_set::name(points_, p);
+    chart_set::name(average_, tr("%1 mean").arg(p));
+    chart_set::name(comparePoints_, c);
+    chart_set::name(compareAverage_, tr("%1 mean").arg(c));
+    chart_set::visible(comparePoints_, in.compare != nullptr);
+    chart_set::visible(compareAverage_, in.compare != nullptr);
+    chart_set::visible(points_, in.primary != nullptr);
+    chart_set::visible(average_, in.primary != nullptr);
     // The mean lines are named in the heading ("lines: mean of N tokens"), not
     // in the legend: two entries, not four, so none is cut short.
     for (QLineSeries* s : {average_, compareAverage_}) {
         for (QLegendMarker* m : chart_->legend()->markers(s))
-            m->setVisible(false);
+            showLegendEntry(m, false);
     }
     setNiceRange(x_, maxX + 1);
     setNiceRange(y_, maxY * 1.1);
     // Hidden reasoning: its tokens apart, and where the answer begins.
     const int hidden = in.primary ? in.primary->hiddenTokens() : 0;
     const int firstVisible = in.primary && hidden > 0 ? in.primary->firstVisibleIndex() : -1;
-    hidden_->setName(tr("hidden reasoning"));
-    hidden_->setVisible(hidden > 0);
-    firstVisible_->setName(tr("first visible token"));
-    firstVisible_->replace(firstVisible >= 0 ? QList<QPointF>{{double(firstVisible), y_->min()},
+    chart_set::name(hidden_, tr("hidden reasoning"));
+    chart_set::visible(hidden_, hidden > 0);
+    chart_set::name(firstVisible_, tr("first visible token"));
+    chart_set::points(firstVisible_, firstVisible >= 0 ? QList<QPointF>{{double(firstVisible), y_->min()},
                                                               {double(firstVisible), y_->max()}}
                                              : QList<QPointF>());
-    firstVisible_->setVisible(firstVisible >= 0);
+    chart_set::visible(firstVisible_, firstVisible >= 0);
 
     QStringList fig;
     for (const RunRecord* r : {in.primary, in.compare}) {
@@ -155,7 +156,6 @@ void LatencyChart::plot(const ChartInput& in)
 
     // The callout on the mean line: the run's time per output token (the
     // engine's figure once done), over the decode time it comes from.
-    callouts_->clear();
     const RunRecord* r = in.primary;
     if (r && r->hasFigures() && r->figures().generated_tokens >= 2 && !average_->points().isEmpty()) {
         const RunFigures& f = r->figures();
@@ -166,9 +166,11 @@ void LatencyChart::plot(const ChartInput& in)
                 avoid += QVector<QPointF>(pts.begin(), pts.end());
             }
         }
-        callouts_->add(tr("mean TPOT %1 = %2 over %3 tokens")
-                           .arg(formatMs(f.tpot_ms), formatMs(f.decode_ms), formatCount(f.generated_tokens - 1)),
-                       average_, average_->points().last(), avoid);
+        callouts_->show({{tr("mean TPOT %1 = %2 over %3 tokens")
+                              .arg(formatMs(f.tpot_ms), formatMs(f.decode_ms), formatCount(f.generated_tokens - 1)),
+                          average_, average_->points().last(), avoid}});
+    } else {
+        callouts_->show({});
     }
 }
 

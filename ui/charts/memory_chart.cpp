@@ -13,6 +13,7 @@
 #include "ui/i18n.h"
 #include "ui/model/prompt_builder.h"
 #include "ui/model/run_record.h"
+#include "ui/charts/chart_setters.h"
 
 namespace kvlens::ui {
 
@@ -107,16 +108,11 @@ void MemoryChart::plot(const ChartInput& in)
             maxMib = std::max(maxMib, (m.weightBytes + std::max<double>(m.kvPoolBytes, total) + m.scratchBytes) / mib);
         }
     }
-    runs_->clear();
-    runs_->append(labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
-    auto fill = [](QBarSet* set, const QList<qreal>& v) {
-        set->remove(0, set->count());
-        set->append(v);
-    };
-    fill(weights_, w);
-    fill(kvUsed_, used);
-    fill(kvFree_, freeKv);
-    fill(scratch_, scratch);
+    chart_set::categories(runs_, labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
+    chart_set::values(weights_, w);
+    chart_set::values(kvUsed_, used);
+    chart_set::values(kvFree_, freeKv);
+    chart_set::values(scratch_, scratch);
     setNiceRange(mib_, maxMib * 1.02, 3);   // few ticks: the legend sits beside the bars
 
     QString fig;

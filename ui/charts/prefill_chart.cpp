@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "ui/charts/chart_callouts.h"
+#include "ui/charts/chart_setters.h"
 #include "ui/model/run_record.h"
 
 namespace kvlens::ui {
@@ -70,7 +71,7 @@ void PrefillChart::plot(const ChartInput& in)
     // Seconds once the prefill passes 10 s.
     const bool seconds = maxT > 10000;
     const double unit = seconds ? 1000.0 : 1.0;
-    x_->setTitleText(seconds ? tr("time (s)") : tr("time (ms)"));
+    chart_set::title(x_, seconds ? tr("time (s)") : tr("time (ms)"));
     auto scaled = [unit](const RunRecord* r) {
         QList<QPointF> pts;
         if (r) {
@@ -80,24 +81,24 @@ void PrefillChart::plot(const ChartInput& in)
         return pts;
     };
     maxT /= unit;
-    primary_->replace(scaled(p));
-    compare_->replace(scaled(c));
-    primary_->setPen(style_.linePen(colorOf(p, 0)));
-    compare_->setPen(style_.linePen(colorOf(c, 1), Qt::DashLine));
-    primary_->setName(p ? runName(p) : tr("no run yet"));
-    compare_->setName(c ? runName(c) : QString());
-    compare_->setVisible(c != nullptr);
+    chart_set::points(primary_, scaled(p));
+    chart_set::points(compare_, scaled(c));
+    chart_set::pen(primary_, style_.linePen(colorOf(p, 0)));
+    chart_set::pen(compare_, style_.linePen(colorOf(c, 1), Qt::DashLine));
+    chart_set::name(primary_, p ? runName(p) : tr("no run yet"));
+    chart_set::name(compare_, c ? runName(c) : QString());
+    chart_set::visible(compare_, c != nullptr);
     setNiceRange(x_, maxT * 1.02);
     setNiceRange(y_, maxTokens * 1.02);
     const int total = p ? p->promptTokens() : 0;
-    total_->replace(total > 0 ? QList<QPointF>{{0, double(total)}, {x_->max(), double(total)}}
+    chart_set::points(total_, total > 0 ? QList<QPointF>{{0, double(total)}, {x_->max(), double(total)}}
                               : QList<QPointF>());
-    total_->setVisible(total > 0);
+    chart_set::visible(total_, total > 0);
     const int cached = p ? p->cachedTokens() : 0;
-    cached_->replace(cached > 0 ? QList<QPointF>{{0, double(cached)}, {x_->max(), double(cached)}}
+    chart_set::points(cached_, cached > 0 ? QList<QPointF>{{0, double(cached)}, {x_->max(), double(cached)}}
                                 : QList<QPointF>());
-    cached_->setVisible(cached > 0);
-    cached_->setName(tr("cached"));
+    chart_set::visible(cached_, cached > 0);
+    chart_set::name(cached_, tr("cached"));
     setNiceRange(x_, maxT * 1.02);
     setNiceRange(y_, maxTokens * 1.02);
 
@@ -118,7 +119,6 @@ void PrefillChart::plot(const ChartInput& in)
 
     // The throughput callout at the last chunk, once the run's figures say it:
     // computed tokens over the forward passes that held them.
-    callouts_->clear();
     const QList<QPointF> pts = primary_->points();
     if (p && p->hasFigures() && p->figures().computed_tokens > 0 && p->figures().prefill_tok_s > 0
         && !pts.isEmpty()) {
@@ -126,10 +126,12 @@ void PrefillChart::plot(const ChartInput& in)
         QVector<QPointF> avoid(pts.begin(), pts.end());
         const QList<QPointF> other = compare_->isVisible() ? compare_->points() : QList<QPointF>();
         avoid += QVector<QPointF>(other.begin(), other.end());
-        callouts_->add(tr("%1 = %2 tokens in %3")
-                           .arg(formatTokS(f.prefill_tok_s), formatCount(f.computed_tokens),
-                                formatMs(f.prefill_forward_ms)),
-                       primary_, pts.last(), avoid);
+        callouts_->show({{tr("%1 = %2 tokens in %3")
+                              .arg(formatTokS(f.prefill_tok_s), formatCount(f.computed_tokens),
+                                   formatMs(f.prefill_forward_ms)),
+                          primary_, pts.last(), avoid}});
+    } else {
+        callouts_->show({});
     }
 }
 

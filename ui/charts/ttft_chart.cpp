@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "ui/charts/chart_callouts.h"
+#include "ui/charts/chart_setters.h"
 #include "ui/model/run_config.h"
 #include "ui/model/run_record.h"
 
@@ -122,7 +123,7 @@ void TtftChart::plot(const ChartInput& in)
     // Seconds once the longest bar passes 10 s: no axis of 400,000 ms.
     const bool seconds = maxMs > 10000;
     const double unit = seconds ? 1000.0 : 1.0;
-    ms_->setTitleText(seconds ? tr("TTFT (s)") : tr("TTFT (ms)"));
+    chart_set::title(ms_, seconds ? tr("TTFT (s)") : tr("TTFT (ms)"));
     QStringList labels;
     QList<qreal> q, t, p, s, h;
     for (const RunRecord* r : runs) {
@@ -137,26 +138,20 @@ void TtftChart::plot(const ChartInput& in)
         s << parts.sampleMs / unit;
         h << hiddenMsOf(r) / unit;
     }
-    runs_->clear();
-    runs_->append(labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
-    auto fill = [](QBarSet* set, const QList<qreal>& v) {
-        set->remove(0, set->count());
-        set->append(v);
-    };
-    fill(queue_, q);
-    fill(tokenize_, t);
-    fill(prefill_, p);
-    fill(sample_, s);
-    fill(hidden_, anyHidden ? h : QList<qreal>());
+    chart_set::categories(runs_, labels.isEmpty() ? QStringList{QStringLiteral("—")} : labels);
+    chart_set::values(queue_, q);
+    chart_set::values(tokenize_, t);
+    chart_set::values(prefill_, p);
+    chart_set::values(sample_, s);
+    chart_set::values(hidden_, anyHidden ? h : QList<qreal>());
     for (QLegendMarker* m : chart_->legend()->markers(series_)) {
         if (m->label() == hidden_->label())
-            m->setVisible(anyHidden);
+            showLegendEntry(m, anyHidden);
     }
     setNiceRange(ms_, maxMs / unit * 1.02);
 
     // The callout at the top corner of the shown run's bar end; it avoids
     // every bar (sampled over its area, in the series' units: ms, category).
-    callouts_->clear();
     const int shown = int(runs.indexOf(in.primary));
     if (shown >= 0 && in.primary->hasFigures() && in.primary->figures().computed_tokens > 0) {
         const RunFigures& f = in.primary->figures();
@@ -167,9 +162,11 @@ void TtftChart::plot(const ChartInput& in)
                 for (int ys = -3; ys <= 3; ++ys)
                     bars << QPointF(end * xs / 30.0, i + 0.1 * ys);
         }
-        callouts_->add(tr("TTFT %1 = prefill of %2 tokens at %3")
-                           .arg(formatMs(f.ttft_ms), formatCount(f.computed_tokens), formatTokS(f.prefill_tok_s)),
-                       series_, QPointF(in.primary->ttftParts().total() / unit, shown + 0.3), bars);
+        callouts_->show({{tr("TTFT %1 = prefill of %2 tokens at %3")
+                              .arg(formatMs(f.ttft_ms), formatCount(f.computed_tokens), formatTokS(f.prefill_tok_s)),
+                          series_, QPointF(in.primary->ttftParts().total() / unit, shown + 0.3), bars}});
+    } else {
+        callouts_->show({});
     }
 
     QString fig;

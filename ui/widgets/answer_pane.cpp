@@ -18,6 +18,8 @@
 #include <QResizeEvent>
 #include <QScrollBar>
 #include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -111,7 +113,7 @@ AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
     bottom->addWidget(copy_);
     l->addLayout(bottom);
     connect(tint_, &QCheckBox::toggled, this, [this](bool on) {
-        render();
+        render();   // drawn again: the tint is part of what is shown
         emit tintChanged(on);
     });
     connect(copy_, &QPushButton::clicked, this, [this] { QApplication::clipboard()->setText(plainText()); });
@@ -126,6 +128,7 @@ void AnswerPane::retranslate()
                          "tokens (10th percentile) to its slow ones (90th). The first token is blue: its time "
                          "is the TTFT."));
     copy_->setText(tr("Copy"));
+    shown_ = Shown();   // an error line is in the language
     render();
 }
 
@@ -203,6 +206,7 @@ void AnswerPane::render()
                                 tr("Choose a task and press Run (Ctrl+Enter): the answer streams in here.").toHtmlEscaped()));
         legend_->setRange(0, 0);
         legend_->setVisible(false);
+        shown_ = Shown();
         return;
     }
     // Status line.
@@ -233,45 +237,82 @@ void AnswerPane::render()
                                              "try fewer pages or a larger model");
     status_->setText(status);
 
-    const bool dark = isDark(this);
     QVector<double> lat;
     for (const TokenStep& t : run_->tokens()) {
         if (t.index > 0)
             lat.append(t.latencyMs);
     }
-    const double lo = percentile(lat, 0.1), hi = percentile(lat, 0.9);
-    legend_->setRange(lo, hi);
+    renderText(percentile(lat, 0.1), percentile(lat, 0.9), isDark(this));
+    legend_->setRange(shown_.lo, shown_.hi);
     legend_->setVisible(tint_->isChecked() && lat.size() >= 2);
-    QString html = QStringLiteral("<div style='white-space: pre-wrap;'>");
-    if (run_->finishReason() == FinishReason::Error) {
-        html += QStringLiteral("<p style='color:%1'><b>%2</b> %3</p>")
-                    .arg(style::badgeColor(style::Badge::Bad).name(), tr("Error:").toHtmlEscaped(),
-                         i18n::engineMessage(run_->error()).toHtmlEscaped());
-    }
+}
+
+const QTextDocument* AnswerPane::document() const { return text_->document(); }
+
+void AnswerPane::renderText(double lo, double hi, bool dark)
+{
+    // The document is edited, not set again as HTML at every batch: the
+    // window re-draws several times a second while the engine decodes on
+    // the same cores, and a long answer's HTML took most of that time.
     const bool tinted = tint_->isChecked();
-    const QColor first = dark ? QColor(0x1d, 0x3a, 0x6b) : QColor(0xd6, 0xe4, 0xfb);
-    const QString hidden = palette().color(QPalette::PlaceholderText).name();
-    for (const TokenStep& t : run_->tokens()) {
-        QString piece = t.text.toHtmlEscaped();
-        if (!t.visible) {
-            html += QStringLiteral("<span style='color:%1; font-style:italic'>%2</span>").arg(hidden, piece);
-            continue;
-        }
-        if (!tinted) {
-            html += piece;
-            continue;
-        }
-        const QColor bg = t.index == 0 ? first : tintColor(t.latencyMs, lo, hi, dark);
-        html += QStringLiteral("<span style='background-color:%1'>%2</span>").arg(bg.name(), piece);
-    }
-    if (run_->tokens().isEmpty() && !run_->text().isEmpty())
-        html += run_->text().toHtmlEscaped();
-    html += QStringLiteral("</div>");
+    const bool error = run_->finishReason() == FinishReason::Error;
+    const bool finished = run_->isFinished();
+    const int n = int(run_->tokens().size());
+    const bool textOnly = n == 0 && !run_->text().isEmpty();
+    const bool same = !textOnly && shown_.runId == run_->id() && shown_.tinted == tinted && shown_.dark == dark
+                      && shown_.error == error && shown_.tokens <= n;
+    const double span = std::max(shown_.hi - shown_.lo, 1e-9);
+    const bool sameScale = !tinted || (std::abs(lo - shown_.lo) <= kRescaleShare * span
+                                       && std::abs(hi - shown_.hi) <= kRescaleShare * span);
+    if (same && shown_.tokens == n && shown_.finished == finished && (!finished || (lo == shown_.lo && hi == shown_.hi)))
+        return;   // nothing new
     QScrollBar* bar = text_->verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 4;
-    text_->setHtml(html);
+    if (same && !finished && sameScale) {
+        appendTokens(shown_.tokens, dark);
+    } else {
+        text_->clear();
+        shown_ = Shown{run_->id(), 0, lo, hi, tinted, dark, finished, error};
+        QTextCursor cursor(text_->document());
+        if (error) {
+            QTextCharFormat f;
+            f.setForeground(style::badgeColor(style::Badge::Bad));
+            f.setFontWeight(QFont::Bold);
+            cursor.insertText(tr("Error:"), f);
+            f.setFontWeight(QFont::Normal);
+            cursor.insertText(QStringLiteral(" ") + i18n::engineMessage(run_->error()), f);
+            cursor.insertBlock(QTextBlockFormat(), QTextCharFormat());
+        }
+        if (textOnly)
+            cursor.insertText(run_->text(), QTextCharFormat());
+        appendTokens(0, dark);
+    }
+    shown_.finished = finished;
     if (atEnd)
         bar->setValue(bar->maximum());
+}
+
+void AnswerPane::appendTokens(int from, bool dark)
+{
+    const QVector<TokenStep>& tokens = run_->tokens();
+    const QColor first = dark ? QColor(0x1d, 0x3a, 0x6b) : QColor(0xd6, 0xe4, 0xfb);
+    QTextCharFormat hidden;
+    hidden.setForeground(palette().color(QPalette::PlaceholderText));
+    hidden.setFontItalic(true);
+    QTextCursor cursor(text_->document());
+    cursor.movePosition(QTextCursor::End);
+    cursor.beginEditBlock();
+    for (int i = from; i < tokens.size(); ++i) {
+        const TokenStep& t = tokens[i];
+        QTextCharFormat f;
+        if (!t.visible)
+            f = hidden;
+        else if (shown_.tinted)
+            f.setBackground(t.index == 0 ? first : tintColor(t.latencyMs, shown_.lo, shown_.hi, dark));
+        cursor.insertText(t.text, f);
+    }
+    cursor.endEditBlock();
+    shown_.tokens = int(tokens.size());
 }
 
 }  // namespace kvlens::ui

@@ -11,6 +11,7 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 class QTextBrowser;
+class QTextDocument;
 
 namespace kvlens::ui {
 
@@ -31,6 +32,14 @@ public:
     QString statusText() const;
     // Background colour of a latency between lo and hi (fast -> slow).
     static QColor tintColor(double latencyMs, double lo, double hi, bool dark);
+    // The scale the shown tints were drawn with (the legend's ends, ms).
+    double tintLowMs() const { return shown_.lo; }
+    double tintHighMs() const { return shown_.hi; }
+    const QTextDocument* document() const;
+    // While tokens stream in, new ones are appended on the scale the shown
+    // ones were drawn with while the run's percentiles stay within this
+    // share of its span; else (and once the run is done) all is drawn again.
+    static constexpr double kRescaleShare = 0.03;
 
 signals:
     void tintChanged(bool on);
@@ -44,10 +53,19 @@ private:
     bool presentation_ = false;
     void retranslate();
     void render();
+    void renderText(double lo, double hi, bool dark);
+    void appendTokens(int from, bool dark);
     void fitHeading();   // the heading elided to the pane's width, whole in its tooltip
     QString headingText_;
 
     const RunRecord* run_ = nullptr;
+    // What the document holds now.
+    struct Shown {
+        int runId = -1;
+        int tokens = 0;
+        double lo = 0, hi = 0;
+        bool tinted = false, dark = false, finished = false, error = false;
+    } shown_;
     QLabel* heading_;
     QLabel* status_;
     QTextBrowser* text_;

@@ -163,7 +163,8 @@ void ChartsBoard::plot(const ChartInput& in)
     for (ChartPanel* c : charts_) {
         c->plot(in);
         c->placeLegend();   // the entries may have changed
-        c->fitTicks();
+        if (c->fitTicks())
+            c->plot(in);    // lines that span an axis reach its new end
     }
     stats_->showRuns(in.primary, in.compare);
     ++redraws_;
