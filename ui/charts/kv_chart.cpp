@@ -271,8 +271,9 @@ void KvChart::plot(const ChartInput& in)
     setNiceRange(x_, minTokens, maxTokens + std::max(1.0, (maxTokens - minTokens) * 0.02), 5);
     const double xMin = x_->min(), xMax = x_->max();
     const qint64 perToken = p ? p->kvBytesPerToken() : 0;
-    chart_set::points(formula_, perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale}, {xMax, xMax * perToken * scale}}
-                                   : QList<QPointF>());
+    chart_set::points(formula_, perToken > 0 ? QList<QPointF>{{xMin, xMin * perToken * scale},
+                                                              {xMax, xMax * perToken * scale}}
+                                             : QList<QPointF>());
     const QString pn = runName(p), cn = runName(c);
     // The shown run's lines by kind (its name is in the heading); the compared run's by name.
     Q_UNUSED(pn);

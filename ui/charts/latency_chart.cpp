@@ -132,8 +132,8 @@ void LatencyChart::plot(const ChartInput& in)
     chart_set::visible(hidden_, hidden > 0);
     chart_set::name(firstVisible_, tr("first visible token"));
     chart_set::points(firstVisible_, firstVisible >= 0 ? QList<QPointF>{{double(firstVisible), y_->min()},
-                                                              {double(firstVisible), y_->max()}}
-                                             : QList<QPointF>());
+                                                                        {double(firstVisible), y_->max()}}
+                                                       : QList<QPointF>());
     chart_set::visible(firstVisible_, firstVisible >= 0);
 
     QStringList fig;

@@ -92,15 +92,13 @@ void PrefillChart::plot(const ChartInput& in)
     setNiceRange(y_, maxTokens * 1.02);
     const int total = p ? p->promptTokens() : 0;
     chart_set::points(total_, total > 0 ? QList<QPointF>{{0, double(total)}, {x_->max(), double(total)}}
-                              : QList<QPointF>());
+                                        : QList<QPointF>());
     chart_set::visible(total_, total > 0);
     const int cached = p ? p->cachedTokens() : 0;
     chart_set::points(cached_, cached > 0 ? QList<QPointF>{{0, double(cached)}, {x_->max(), double(cached)}}
-                                : QList<QPointF>());
+                                          : QList<QPointF>());
     chart_set::visible(cached_, cached > 0);
     chart_set::name(cached_, tr("cached"));
-    setNiceRange(x_, maxT * 1.02);
-    setNiceRange(y_, maxTokens * 1.02);
 
     QStringList fig;
     if (p && p->promptTokens() > 0) {
