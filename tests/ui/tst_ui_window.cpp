@@ -645,6 +645,44 @@ private slots:
         QVERIFY2(changed.isEmpty(), qPrintable(changed.join(QStringLiteral(", "))));
     }
 
+    // The latency chart names its mean lines in its heading, not in the
+    // legend. Runs plotted while the legend is the wrapped text (Qt's
+    // hidden) must not bring those entries into Qt's legend when it comes
+    // back (the window shown, or grown).
+    void hiddenLegendEntriesStayHiddenWhenQtsLegendComesBack()
+    {
+        QTemporaryDir runs;
+        QVERIFY(runs.isValid());
+        MainWindow* w = open(FakeTiming{});
+        QVERIFY(w);
+        w->keepHistoryIn(runs.path());
+        const int base = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
+        w->runExperiment(Experiment::FollowUp);
+        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
+        window_.reset();
+
+        // As the app starts: the saved runs are plotted before the window is
+        // shown, in panels not laid out yet (the legend wrapped).
+        window_ = std::make_unique<MainWindow>(fakeWorker(FakeTiming{}));
+        w = window_.get();
+        w->keepHistoryIn(runs.path());
+        ChartPanel* latency = w->charts()->chart(QStringLiteral("latency"));
+        QVERIFY(latency->legendWrapped());   // the premise
+        w->resize(1920, 1080);
+        w->show();
+        QTest::qWait(200);
+        QVERIFY(!latency->legendWrapped());
+        QStringList shown;
+        for (QLegendMarker* m : latency->chart()->legend()->markers()) {
+            if (m->isVisible())
+                shown << m->label();
+        }
+        QCOMPARE(shown.size(), 2);
+        for (const QString& label : shown)
+            QVERIFY2(!label.endsWith(QStringLiteral(" mean")), qPrintable(shown.join(QStringLiteral(", "))));
+    }
+
     void savedRunsComeBackWithTheirChartsAfterARestart()
     {
         QTemporaryDir runs;

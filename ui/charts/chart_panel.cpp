@@ -176,9 +176,10 @@ constexpr char kEntryHiddenProperty[] = "kvlensEntryHidden";
 
 void ChartPanel::showLegendEntry(QLegendMarker* marker, bool shown)
 {
+    // Set whatever isVisible() says: while Qt's legend is hidden it says
+    // false for every entry, and the entry must come back hidden with it.
     marker->setProperty(kEntryHiddenProperty, !shown);
-    if (marker->isVisible() != shown)
-        marker->setVisible(shown);
+    marker->setVisible(shown);
 }
 
 bool ChartPanel::legendEntryShown(QLegendMarker* marker)
