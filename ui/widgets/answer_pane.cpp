@@ -98,6 +98,7 @@ AnswerPane::AnswerPane(QWidget* parent) : QWidget(parent)
     l->setSpacing(style::kSpacing / 2);
     text_ = new QTextBrowser;
     text_->setOpenLinks(false);
+    text_->setUndoRedoEnabled(false);   // the answer is appended token by token: no undo history to keep
     QFont f = text_->font();
     f.setPointSizeF(f.pointSizeF() * 1.1);
     text_->setFont(f);
@@ -136,8 +137,10 @@ void AnswerPane::changeEvent(QEvent* e)
 {
     if (e->type() == QEvent::LanguageChange)
         retranslate();
-    else if (e->type() == QEvent::PaletteChange)
+    else if (e->type() == QEvent::PaletteChange) {
+        shown_ = Shown();   // the tints and the hidden tokens' grey follow the palette
         render();
+    }
     QWidget::changeEvent(e);
 }
 
