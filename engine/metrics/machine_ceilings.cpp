@@ -45,6 +45,13 @@ std::uint64_t read_words(const std::uint64_t* p, std::int64_t n)
     return r;
 }
 
+// Adds an integer probe's result to its sink modulo 2^32: the sums of
+// repeated runs overflow int32 (undefined behaviour in a plain +=).
+std::int32_t keep(std::int32_t sink, std::int32_t result)
+{
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(sink) + static_cast<std::uint32_t>(result));
+}
+
 // Returns the float FLOPs done; `sink` keeps the result alive.
 double f32_scalar(std::int64_t iters, float* sink)
 {
@@ -73,7 +80,7 @@ double int8_scalar(std::int64_t iters, std::int32_t* sink)
     std::int32_t s = 0;
     for (std::int32_t v : acc)
         s += v;
-    *sink += s;
+    *sink = keep(*sink, s);
     return 2.0 * kChains * double(iters);
 }
 
@@ -111,7 +118,7 @@ __attribute__((target("avx2,fma"))) double int8_avx2(std::int64_t iters, std::in
     __m256i s = acc[0];
     for (int k = 1; k < kChains; ++k)
         s = _mm256_add_epi32(s, acc[k]);
-    *sink += _mm256_extract_epi32(s, 0);
+    *sink = keep(*sink, _mm256_extract_epi32(s, 0));
     return 2.0 * 32 * kChains * double(iters);
 }
 #endif

@@ -30,6 +30,21 @@ TEST(MachineCeilings, theProbesMeasurePositiveRatesOnEveryThread)
     EXPECT_GT(c->int8_op_s, 1e8);
 }
 
+// The integer probe keeps each run's result in an int32 sink; at the default
+// 4M iterations three runs (warm-up and two reps) sum past 2^31, which must
+// wrap, not be undefined behaviour (the sanitizer suite fails on the latter).
+TEST(MachineCeilings, theIntegerProbesResultsMaySumPastInt32)
+{
+    ceiling_probe_options o;
+    o.threads = 1;
+    o.probe_mib = 8;
+    o.reps = 2;
+    o.peak_iterations = 4'000'000;
+    auto c = measure_machine_ceilings(o);
+    ASSERT_TRUE(c) << c.err().message;
+    EXPECT_GT(c->int8_op_s, 1e8);
+}
+
 TEST(MachineCeilings, outOfRangeOptionsAreAnErrorNotAnAbort)
 {
     ceiling_probe_options o;
