@@ -8,14 +8,24 @@
 
 using namespace kvlens;
 
-TEST(MachineCeilings, theProbesMeasurePositiveRatesOnEveryThread)
+namespace {
+
+// One thread, two reps, a small read probe.
+ceiling_probe_options oneThread(int probe_mib, std::int64_t peak_iterations)
 {
     ceiling_probe_options o;
     o.threads = 1;
-    o.probe_mib = 32;
+    o.probe_mib = probe_mib;
     o.reps = 2;
-    o.peak_iterations = 200'000;
-    auto c = measure_machine_ceilings(o);
+    o.peak_iterations = peak_iterations;
+    return o;
+}
+
+}  // namespace
+
+TEST(MachineCeilings, theProbesMeasurePositiveRatesOnEveryThread)
+{
+    auto c = measure_machine_ceilings(oneThread(32, 200'000));
     ASSERT_TRUE(c) << c.err().message;
     EXPECT_TRUE(c->valid());
     EXPECT_EQ(c->threads, 1);
@@ -35,12 +45,7 @@ TEST(MachineCeilings, theProbesMeasurePositiveRatesOnEveryThread)
 // wrap, not be undefined behaviour (the sanitizer suite fails on the latter).
 TEST(MachineCeilings, theIntegerProbesResultsMaySumPastInt32)
 {
-    ceiling_probe_options o;
-    o.threads = 1;
-    o.probe_mib = 8;
-    o.reps = 2;
-    o.peak_iterations = 4'000'000;
-    auto c = measure_machine_ceilings(o);
+    auto c = measure_machine_ceilings(oneThread(8, 4'000'000));
     ASSERT_TRUE(c) << c.err().message;
     EXPECT_GT(c->int8_op_s, 1e8);
 }

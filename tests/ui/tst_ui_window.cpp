@@ -130,6 +130,33 @@ private:
         return window_.get();
     }
 
+    // A run and its follow-up (two runs in every legend), both finished
+    // within 10 s each.
+    bool runWithFollowUp(MainWindow* w, int* base = nullptr, int* followUp = nullptr)
+    {
+        const int b = w->startRun(w->currentConfig());
+        if (!QTest::qWaitFor([&] { return w->history()->run(b)->isFinished(); }, 10000))
+            return false;
+        const int f = w->runExperiment(Experiment::FollowUp);
+        if (!QTest::qWaitFor([&] { return !w->isBusy(); }, 10000))
+            return false;
+        if (base)
+            *base = b;
+        if (followUp)
+            *followUp = f;
+        return true;
+    }
+
+    // A window that keeps its history in `folder`, after a run and its follow-up.
+    MainWindow* windowWithSavedRuns(const QString& folder)
+    {
+        MainWindow* w = open(FakeTiming{});
+        if (!w)
+            return nullptr;
+        w->keepHistoryIn(folder);
+        return runWithFollowUp(w) ? w : nullptr;
+    }
+
 private slots:
     void initTestCase()
     {
@@ -568,10 +595,7 @@ private slots:
         QVERIFY(i18n::install(lang));
         MainWindow* w = open(FakeTiming{});
         QVERIFY(w);
-        const int base = w->startRun(w->currentConfig());
-        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
-        w->runExperiment(Experiment::FollowUp);
-        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
+        QVERIFY(runWithFollowUp(w));
         w->setPresentation(presentation);
         QApplication::processEvents();   // the panes it hides give up their room first
         w->resize(size);
@@ -614,10 +638,8 @@ private slots:
         QFETCH(bool, presentation);
         MainWindow* w = open(FakeTiming{});
         QVERIFY(w);
-        const int base = w->startRun(w->currentConfig());
-        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
-        const int followUp = w->runExperiment(Experiment::FollowUp);
-        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
+        int base = 0, followUp = 0;
+        QVERIFY(runWithFollowUp(w, &base, &followUp));
         w->setPresentation(presentation);
         QApplication::processEvents();
         w->resize(size);
@@ -653,13 +675,8 @@ private slots:
     {
         QTemporaryDir runs;
         QVERIFY(runs.isValid());
-        MainWindow* w = open(FakeTiming{});
+        MainWindow* w = windowWithSavedRuns(runs.path());
         QVERIFY(w);
-        w->keepHistoryIn(runs.path());
-        const int base = w->startRun(w->currentConfig());
-        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
-        w->runExperiment(Experiment::FollowUp);
-        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
         window_.reset();
 
         // As the app starts: the saved runs are plotted before the window is
@@ -687,13 +704,8 @@ private slots:
     {
         QTemporaryDir runs;
         QVERIFY(runs.isValid());
-        MainWindow* w = open(FakeTiming{});
+        MainWindow* w = windowWithSavedRuns(runs.path());
         QVERIFY(w);
-        w->keepHistoryIn(runs.path());
-        const int base = w->startRun(w->currentConfig());
-        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(base)->isFinished(), 10000);
-        w->runExperiment(Experiment::FollowUp);
-        QTRY_VERIFY_WITH_TIMEOUT(!w->isBusy(), 10000);
         const QString label = w->history()->runAt(1)->label();
         const double ttft = w->history()->runAt(1)->ttftMs();
         const int latencyPoints = w->charts()->chart(QStringLiteral("latency"))->pointCount();
