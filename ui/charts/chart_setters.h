@@ -54,10 +54,8 @@ inline void title(QAbstractAxis* axis, const QString& text)
 
 inline void categories(QBarCategoryAxis* axis, const QStringList& names)
 {
-    if (axis->categories() != names) {
-        axis->clear();
-        axis->append(names);
-    }
+    if (axis->categories() != names)
+        axis->setCategories(names);
 }
 
 inline void values(QBarSet* set, const QList<qreal>& v)

@@ -156,7 +156,9 @@ constexpr char kAskedRangeProperty[] = "kvlensAskedRange";
 
 void setNiceRange(QValueAxis* axis, double lo, double max, int maxTicks)
 {
-    axis->setProperty(kAskedRangeProperty, QVariantList{lo, max, maxTicks});
+    const QVariantList asked{lo, max, maxTicks};
+    if (axis->property(kAskedRangeProperty).toList() != asked)
+        axis->setProperty(kAskedRangeProperty, asked);
     // The panel says how many labelled intervals its plot has room for.
     const QVariant room = axis->property(kTickRoomProperty);
     if (room.isValid())
