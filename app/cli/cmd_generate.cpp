@@ -42,6 +42,7 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
         }
         p.max_tokens = a.o.max_tokens;
         p.sampling = make_sampling(a.o);
+        p.speculation = make_speculation(a.o);
         reqs.push_back(std::move(p));
     }
     if (reqs.empty()) {
@@ -61,6 +62,10 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
             fmt::print(stderr, "kvlens-cli generate: cannot write metrics file '{}'\n", a.o.metrics_json);
             return 1;
         }
+    }
+    if (!a.remote.url.empty() && a.o.draft > 0) {
+        fmt::print(stderr, "kvlens-cli generate: --draft runs on the local engine only, not with --remote\n");
+        return 1;
     }
     if (a.remote.url.empty() && a.o.model.empty()) {
         fmt::print(stderr, "kvlens-cli generate: give --model (a GGUF file) or --remote (a server URL)\n");
@@ -84,6 +89,12 @@ int run_generate(const generate_args& a, const std::vector<std::pair<bool, std::
                        "decode {:.1f} tok/s | {}\n",
                        i + 1, f.prompt_tokens, f.cached_tokens, f.generated_tokens, f.ttft_ms, f.prefill_tok_s,
                        f.decode_tok_s, kvlens::to_string(r.done[i].reason));
+            if (f.draft_steps > 0)
+                fmt::print(stderr,
+                           "request {}: speculative decoding: {} of {} draft tokens accepted ({:.0f} %) over {} steps, "
+                           "{:.2f} tokens per step\n",
+                           i + 1, f.accepted_tokens, f.draft_tokens, 100.0 * f.acceptance_rate, f.draft_steps,
+                           f.mean_acceptance_length);
         }
         print_server_figures(r.done);
     }

@@ -38,6 +38,7 @@ kvlens::request_params chat_request(const summarize_args& a, const std::vector<k
     for (const auto& t : chat) p.messages.push_back({t.role, t.content});
     p.max_tokens = a.o.max_tokens;
     p.sampling = make_sampling(a.o);
+    p.speculation = make_speculation(a.o);
     return p;
 }
 
@@ -46,6 +47,10 @@ int run_summarize(summarize_args a) {
     const char* who = "kvlens-cli summarize";
     const bool remote = !a.remote.url.empty();
     if (a.o.model.empty() && !remote) a.o.model = "models/SmolLM2-135M-Instruct.Q4_1.gguf";
+    if (remote && a.o.draft > 0) {
+        fmt::print(stderr, "{}: --draft runs on the local engine only, not with --remote\n", who);
+        return 1;
+    }
     kvlens::pdf::read_options ro;
     ro.password = a.password;
     if (!a.pages.empty()) {

@@ -37,6 +37,12 @@ void add_generate_options(CLI::App* cmd, generate_options& o, bool model_require
     cmd->add_option("--parallel", o.parallel, "Requests run at once")->check(CLI::Range(1, 64));
     cmd->add_option("--ctx", o.ctx, "Context length per request (0: the model's, at most 8192)")
         ->check(CLI::Range(0, kvlens::cli::k_max_ctx).description("0 to 1048576"));
+    cmd->add_option("--draft", o.draft,
+                    "Speculative decoding: check up to this many draft tokens per step, looked up in the prompt "
+                    "and the text so far (0: off; greedy text unchanged)")
+        ->check(CLI::Range(0, kvlens::k_max_draft_tokens));
+    cmd->add_option("--draft-ngram", o.draft_ngram, "The longest suffix the draft lookup matches (down to 1)")
+        ->check(CLI::Range(1, 64));
     cmd->add_option("--metrics-json", o.metrics_json, "Write the events as JSON lines to this file");
     cmd->add_flag("--quiet,-q", o.quiet, "Do not print the backend line on stderr");
 }
@@ -63,6 +69,13 @@ kvlens::sampling_params make_sampling(const generate_options& o) {
     s.min_p = o.min_p;
     s.repeat_penalty = o.repeat_penalty;
     s.seed = o.seed;
+    return s;
+}
+
+kvlens::speculation_params make_speculation(const generate_options& o) {
+    kvlens::speculation_params s;
+    s.draft_tokens = o.draft;
+    s.ngram = o.draft_ngram;
     return s;
 }
 

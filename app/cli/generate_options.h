@@ -33,6 +33,8 @@ struct generate_options {
     int chunk = 256;
     int parallel = 1;
     int ctx = 0;
+    int draft = 0;         // speculative decoding: draft tokens per step (0: off)
+    int draft_ngram = 3;   // the longest suffix the draft lookup matches
     std::string metrics_json;
     bool quiet = false;    // no backend line on stderr
 };
@@ -43,6 +45,7 @@ void add_generate_options(CLI::App* cmd, generate_options& o, bool model_require
 // Builds engine options; false with a message on a bad value.
 bool make_engine_options(const generate_options& o, kvlens::engine_options& out, std::string& why);
 kvlens::sampling_params make_sampling(const generate_options& o);
+kvlens::speculation_params make_speculation(const generate_options& o);
 // For a chat without --system: the system prompt the model's template adds,
 // on stderr, so that no instruction from the file is hidden.
 void show_default_system(const kvlens::engine& e, const generate_options& o);

@@ -52,6 +52,9 @@ json figures_json(const request_figures& f) {
     json j = json{{"prompt_tokens", f.prompt_tokens},     {"cached_tokens", f.cached_tokens},
                 {"computed_tokens", f.computed_tokens}, {"generated_tokens", f.generated_tokens},
                 {"recomputed_tokens", f.recomputed_tokens},
+                {"draft_steps", f.draft_steps},         {"draft_tokens", f.draft_tokens},
+                {"accepted_tokens", f.accepted_tokens}, {"acceptance_rate", f.acceptance_rate},
+                {"mean_acceptance_length", f.mean_acceptance_length},
                 {"tokenize_ms", f.tokenize_ms},         {"queue_ms", f.queue_ms},
                 {"prefill_ms", f.prefill_ms},           {"first_sample_ms", f.first_sample_ms},
                 {"ttft_ms", f.ttft_ms},
@@ -92,6 +95,7 @@ struct to_json_visitor {
                   {"kv_bytes", e.kv_bytes}, {"kv_allocated_bytes", e.kv_allocated_bytes},
                   {"kv_reserved_bytes", e.kv_reserved_bytes}, {"recomputed_tokens", e.recomputed_tokens}};
         add_kv_groups(j, e.kv_group);
+        if (e.drafted) j["drafted"] = true;
         if (e.source != figure_source::engine && e.server_kv_usage >= 0) j["server_kv_usage"] = e.server_kv_usage;
         return with_source(std::move(j), e.source);
     }

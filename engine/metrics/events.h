@@ -108,6 +108,10 @@ struct event_token {
     // kept (the whole sequence so far). 0 with a cache, and for index 0, whose
     // prompt was the prefill.
     std::int64_t recomputed_tokens = 0;
+    // Speculative decoding: a draft token the target accepted, emitted by the
+    // same step as the token before it (its latency_ms is the gap within that
+    // step, next to nothing).
+    bool drafted = false;
     // client: a remote engine's streamed piece (id -1: not sent by the server;
     // the kv_* fields above unknown, 0; latency measured at the HTTP client).
     figure_source source = figure_source::engine;

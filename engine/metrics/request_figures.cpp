@@ -23,6 +23,11 @@ request_figures figures_of(const request_timeline& t) {
     f.computed_tokens = t.computed_tokens;
     f.generated_tokens = t.generated_tokens;
     f.recomputed_tokens = t.recomputed_tokens;
+    f.draft_steps = t.draft_steps;
+    f.draft_tokens = t.draft_tokens;
+    f.accepted_tokens = t.accepted_tokens;
+    if (t.draft_tokens > 0) f.acceptance_rate = static_cast<double>(t.accepted_tokens) / t.draft_tokens;
+    if (t.draft_steps > 0) f.mean_acceptance_length = 1.0 + static_cast<double>(t.accepted_tokens) / t.draft_steps;
 
     // The TTFT segments (arrival is 0).
     f.tokenize_ms = gap(0, t.tokenized_ms);

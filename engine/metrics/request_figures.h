@@ -40,6 +40,12 @@
 //                    first, vLLM's request_time_per_output_token_seconds and the
 //                    TPOT of vLLM's benchmarks ((e2e − ttft) / (output − 1)).
 //   e2e_ms           arrival → done: vllm:e2e_request_latency_seconds.
+//   draft_steps, draft_tokens, accepted_tokens (speculative decoding): vLLM's
+//                    vllm:spec_decode_num_drafts, _num_draft_tokens and
+//                    _num_accepted_tokens for this request; acceptance_rate =
+//                    accepted / draft tokens and mean_acceptance_length = 1 +
+//                    accepted / drafts (tokens emitted per verifying step, the
+//                    target's own token counted), as vLLM derives them.
 //   prompt_tokens, cached_tokens, generated_tokens: OpenAI's usage.prompt_tokens,
 //                    usage.prompt_tokens_details.cached_tokens and
 //                    usage.completion_tokens.
@@ -92,6 +98,9 @@ struct request_timeline {
     int computed_tokens = 0;         // prompt tokens prefilled by this request
     int generated_tokens = 0;
     std::int64_t recomputed_tokens = 0;   // KV off: tokens run again by the decode steps, summed
+    int draft_steps = 0;             // speculative decoding: decode steps that checked a draft
+    int draft_tokens = 0;            // draft tokens proposed in those steps
+    int accepted_tokens = 0;         // of which the target accepted (emitted without a step of their own)
     double prefill_forward_ms = 0;   // wall time of the forward passes that held its prompt chunks
     double prefill_flop = 0;         // counted FLOPs of those passes, its share
     double decode_bytes = 0;         // counted bytes read by its decode steps (weights + KV)
@@ -108,6 +117,11 @@ struct request_figures {
     int computed_tokens = 0;    // prompt tokens prefilled by this request
     int generated_tokens = 0;
     std::int64_t recomputed_tokens = 0;  // KV off: tokens recomputed by decode steps, summed; else 0
+    int draft_steps = 0;        // speculative decoding (0 without): steps that checked a draft
+    int draft_tokens = 0;       // draft tokens proposed
+    int accepted_tokens = 0;    // draft tokens accepted
+    double acceptance_rate = 0;         // accepted / draft tokens, 0..1; 0 without drafts
+    double mean_acceptance_length = 0;  // 1 + accepted / draft steps; 0 without drafts
     double tokenize_ms = 0;     // arrival -> tokenized
     double queue_ms = 0;        // tokenized -> scheduled (never scheduled: tokenized -> end)
     double prefill_ms = 0;      // scheduled -> prefill done

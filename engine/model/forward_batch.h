@@ -23,9 +23,19 @@ struct forward_batch {
     // (n) its sliding-window layers' block table (kv_sequence::local_block_table), nullptr without such layers
     std::vector<const std::int32_t*> local_block_tables;
     std::vector<std::int32_t> logit_rows;             // indices into tokens whose logits are computed, in order
+    // (n, or empty: none) 1 where a token is computed exactly as the decode
+    // step of that token alone would compute it (speculative verification:
+    // each draft token's logits then equal, bit for bit on the CPU, those of
+    // decoding without drafts). The CPU backend gives such a token its own
+    // kernel choice and attention split; other backends may batch it.
+    std::vector<std::uint8_t> step_alone;
 
     std::size_t size() const { return tokens.size(); }
-    void clear() { tokens.clear(); positions.clear(); block_tables.clear(); local_block_tables.clear(); logit_rows.clear(); }
+    bool alone(std::size_t t) const { return t < step_alone.size() && step_alone[t] != 0; }
+    void clear() {
+        tokens.clear(); positions.clear(); block_tables.clear(); local_block_tables.clear(); logit_rows.clear();
+        step_alone.clear();
+    }
 
     // Appends a run of one sequence: ids at positions pos0, pos0 + 1, ...,
     // whose K/V go through block_table (and, for sliding-window layers,
@@ -39,9 +49,28 @@ struct forward_batch {
             block_tables.push_back(block_table);
             local_block_tables.push_back(local_block_table);
         }
+        if (!step_alone.empty()) step_alone.resize(tokens.size(), 0);
         if (!want_logits || ids.empty()) return -1;
         logit_rows.push_back(static_cast<std::int32_t>(tokens.size() - 1));
         return static_cast<int>(logit_rows.size() - 1);
+    }
+
+    // Appends a run whose every token is computed as its decode step alone
+    // would be (step_alone) and gets a logits row; returns the first row's
+    // index among the logits (the others follow it).
+    int append_steps(std::span<const std::int32_t> ids, std::int32_t pos0, const std::int32_t* block_table,
+                     const std::int32_t* local_block_table = nullptr) {
+        const int first_row = static_cast<int>(logit_rows.size());
+        step_alone.resize(tokens.size(), 0);
+        for (std::size_t i = 0; i < ids.size(); ++i) {
+            tokens.push_back(ids[i]);
+            positions.push_back(pos0 + static_cast<std::int32_t>(i));
+            block_tables.push_back(block_table);
+            local_block_tables.push_back(local_block_table);
+            step_alone.push_back(1);
+            logit_rows.push_back(static_cast<std::int32_t>(tokens.size() - 1));
+        }
+        return first_row;
     }
 };
 
@@ -57,6 +86,8 @@ inline status check_forward_batch(const forward_batch& b, int n_vocab, int max_b
         return make_error("forward batch: tokens, positions and block tables differ in length");
     if (!b.local_block_tables.empty() && b.local_block_tables.size() != n)
         return make_error("forward batch: local block tables and tokens differ in length");
+    if (!b.step_alone.empty() && b.step_alone.size() != n)
+        return make_error("forward batch: step-alone marks and tokens differ in length");
     for (std::size_t t = 0; t < n; ++t) {
         if (b.tokens[t] < 0 || b.tokens[t] >= n_vocab)
             return make_error(fmt::format("token id {} out of range (vocabulary {})", b.tokens[t], n_vocab));

@@ -17,6 +17,7 @@
 #include "engine/metrics/events.h"
 #include "engine/model/model_info.h"
 #include "engine/runtime/hidden_reasoning.h"
+#include "engine/runtime/prompt_lookup.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/chat_message.h"
 
@@ -46,6 +47,11 @@ struct request_params {
     bool add_bos = true;            // raw prompts: prepend BOS when the model asks for it
     int max_tokens = 256;
     sampling_params sampling;
+    // Speculative decoding by prompt lookup (prompt_lookup.h); off by default.
+    // With a KV cache only (KV mode off recomputes instead). On the CPU the
+    // text is the same as without it, token for token (each checked token is
+    // computed as its own decode step would be: forward_batch::step_alone).
+    speculation_params speculation;
 };
 
 using event_callback = std::function<void(const event&)>;

@@ -8,6 +8,15 @@
 // off, a decoding request recomputes its whole sequence instead
 // (recompute_without_cache()). Figures: metrics/figures_of() on the
 // request's timeline.
+//
+// Speculative decoding: a request that asks for it feeds its pending token
+// and up to k draft tokens (prompt_lookup.h) in one step, each computed as
+// its own decode step would be (forward_batch::append_steps). Row i's logits
+// pick the token after draft i; while that token is the next draft token the
+// draft is accepted and the next row counts, so a step emits the accepted
+// drafts plus one token of the model's own, and keeps the K/V of the tokens
+// it accepted (a rejected draft's K/V, written past the sequence's end, is
+// overwritten by the next step).
 #include "engine/runtime/engine_impl.h"
 
 #include "engine/backend/cpu/thread_pool.h"
@@ -48,7 +57,8 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
 
     const model_info& info = e->model_->info();
     e->n_ctx_ = opts.n_ctx > 0 ? opts.n_ctx : std::min(info.n_ctx_train, k_default_ctx_cap);
-    e->max_batch_ = opts.chunk + opts.parallel;
+    // Room for a prefill chunk and every decoding request's token with a full draft.
+    e->max_batch_ = opts.chunk + opts.parallel * (1 + k_max_draft_tokens);
 
     backend_options bo;
     bo.n_threads = opts.n_threads;
@@ -80,7 +90,7 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
     if (!pool) return pool.err();
     e->pool_ = std::move(*pool);
 
-    e->logits_.resize(static_cast<std::size_t>(opts.parallel + 1) * info.n_vocab);
+    e->logits_.resize(static_cast<std::size_t>(opts.parallel * (1 + k_max_draft_tokens) + 1) * info.n_vocab);
     e->thread_ = std::thread([p = e.get()] { p->loop(); });
     return std::unique_ptr<engine>(std::move(e));
 }
@@ -191,6 +201,12 @@ void engine_impl::take_inbox(std::unique_lock<std::mutex>& lock) {
                                "least one generated token)", n, n_ctx_));
         else if (r->params.max_tokens <= 0)
             finish(*r, finish_reason::error, fmt::format("max_tokens must be positive (got {})", r->params.max_tokens));
+        else if (r->params.speculation.draft_tokens < 0 || r->params.speculation.draft_tokens > k_max_draft_tokens)
+            finish(*r, finish_reason::error, fmt::format("draft tokens per step must be 0 (off) to {} (got {})",
+                                                         k_max_draft_tokens, r->params.speculation.draft_tokens));
+        else if (r->params.speculation.draft_tokens > 0 && r->params.speculation.ngram <= 0)
+            finish(*r, finish_reason::error, fmt::format("the draft lookup's n-gram must be at least 1 (got {})",
+                                                         r->params.speculation.ngram));
         else {
             r->max_new = std::min(r->params.max_tokens, n_ctx_ - n);
             const std::int64_t worst = pool_->geometry().blocks_for_tokens(n + r->max_new);
@@ -238,6 +254,7 @@ bool engine_impl::try_start(request_state& r) {
     r.tl.cached_tokens = static_cast<int>(*cached);
     r.samp.emplace(r.params.sampling);
     for (std::int32_t t : r.prompt) r.samp->accept(t);
+    if (r.params.speculation.draft_tokens > 0) r.history = r.prompt;
     const request_figures f = figures_of(r.tl);
     event_started ev;
     ev.request = r.id;
@@ -273,16 +290,37 @@ void engine_impl::add_part(request_state& r, const std::int32_t* ids, int n, boo
 }
 
 // The next token of every decoding request (its pending token goes in, its
-// next token's logits come out). KV off decodes by recomputing instead.
+// next token's logits come out), with its draft when it speculates. KV off
+// decodes by recomputing instead.
 void engine_impl::add_decode_tokens() {
     if (opts_.kv == kv_mode::off) return;
     for (auto& rp : active_) {
         request_state& r = *rp;
         if (r.phase != request_phase::decode) continue;
-        status s = r.seq->ensure_capacity(r.seq->n_tokens() + 1);
+        r.draft = draft_for(r);
+        const int n = 1 + static_cast<int>(r.draft.size());
+        status s = r.seq->ensure_capacity(r.seq->n_tokens() + n);
         if (!s) { finish(r, finish_reason::error, "KV pool exhausted during decode: " + s.message()); continue; }
-        add_part(r, &r.pending_token, 1, true);
+        if (r.draft.empty()) {
+            add_part(r, &r.pending_token, 1, true);
+            continue;
+        }
+        std::vector<std::int32_t> fed(1, r.pending_token);
+        fed.insert(fed.end(), r.draft.begin(), r.draft.end());
+        const int row = batch_.append_steps(fed, static_cast<std::int32_t>(r.seq->n_tokens()),
+                                            r.seq->block_table().data(), r.seq->local_block_table_data());
+        parts_.push_back({&r, n, row});
     }
+}
+
+// This step's draft: prompt lookup over the request's tokens, no longer than
+// the tokens it may still generate after the step's own one (so the K/V
+// stays within what was reserved for it).
+std::vector<std::int32_t> engine_impl::draft_for(const request_state& r) const {
+    const speculation_params& sp = r.params.speculation;
+    if (sp.draft_tokens <= 0) return {};
+    const int room = r.max_new - static_cast<int>(r.generated.size()) - 1;
+    return prompt_lookup_draft(r.history, sp.ngram, std::min(sp.draft_tokens, room));
 }
 
 // One chunk of the first prefilling request, in the room the decode tokens
@@ -313,19 +351,43 @@ void engine_impl::run_batch() {
         request_state& r = *p.r;
         if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); continue; }
         const float* logits = p.logit_row >= 0 ? logits_.data() + static_cast<std::size_t>(p.logit_row) * V : nullptr;
-        if (r.phase == request_phase::decode) apply_decode_result(r, logits, counts, t1);
+        if (r.phase == request_phase::decode) apply_decode_result(r, logits, p.n, counts, t1);
         else apply_prefill_result(r, p.n, logits, counts, step_ms, t1);
     }
 }
 
-void engine_impl::apply_decode_result(request_state& r, const float* logits, const forward_counts& counts,
+// n_fed: the pending token and the draft's tokens (1 without a draft), each
+// with its row of logits.
+void engine_impl::apply_decode_result(request_state& r, const float* logits, int n_fed, const forward_counts& counts,
                                       steady::time_point t_done) {
+    const std::int64_t held = r.seq->n_tokens();
     r.seq->commit({&r.pending_token, 1});
-    // Every weight once, plus the K/V this sequence's attention read.
-    r.tl.decode_bytes += counts.weight_bytes + static_cast<double>(pool_->geometry().logical_bytes(r.seq->n_tokens()));
-    r.tl.decode_flop += counts.flop / static_cast<double>(batch_.size());
+    // Every weight once, plus the K/V each fed token's attention read.
+    for (int i = 0; i < n_fed; ++i)
+        r.tl.decode_bytes += static_cast<double>(pool_->geometry().logical_bytes(held + 1 + i));
+    r.tl.decode_bytes += counts.weight_bytes;
+    r.tl.decode_flop += counts.flop * n_fed / static_cast<double>(batch_.size());
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
-    emit_token(r, r.samp->sample({logits, V}), t_done, 0);
+    const std::vector<std::int32_t> draft = std::move(r.draft);
+    r.draft.clear();
+    if (!draft.empty()) {
+        ++r.tl.draft_steps;
+        r.tl.draft_tokens += static_cast<int>(draft.size());
+    }
+    // Row i follows draft token i - 1: while the token it picks is draft token
+    // i, that draft token is accepted (its K/V kept) and row i + 1 counts.
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n_fed); ++i) {
+        const float* row = logits + i * V;
+        const bool checks = i < draft.size();
+        const std::int32_t id = checks ? r.samp->verify({row, V}, draft[i]) : r.samp->sample({row, V});
+        const bool accepted = checks && id == draft[i];
+        if (accepted) {
+            r.seq->commit({&draft[i], 1});
+            ++r.tl.accepted_tokens;
+        }
+        emit_token(r, id, t_done, 0, i > 0);
+        if (!accepted || r.phase == request_phase::finished) break;
+    }
 }
 
 void engine_impl::apply_prefill_result(request_state& r, int n, const float* logits, const forward_counts& counts,
@@ -424,7 +486,7 @@ kv_groups engine_impl::groups_of(const kv_figures& kf) {
 }
 
 void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now,
-                             std::int64_t recomputed) {
+                             std::int64_t recomputed, bool drafted) {
     const int index = static_cast<int>(r.generated.size());
     r.samp->accept(id);
     const bool eog = tok_->is_end_of_generation(id);
@@ -443,6 +505,7 @@ void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_poi
     ev.t_ms = r.since_arrival(now);
     ev.visible = visible;
     ev.recomputed_tokens = recomputed;
+    ev.drafted = drafted;
     r.tl.recomputed_tokens += recomputed;
     const kv_figures kf = held_kv(r);
     ev.kv_tokens = kf.kv_tokens;
@@ -470,6 +533,7 @@ void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_poi
     r.t_last_token = now;
     r.tl.last_token_ms = ev.t_ms;
     r.generated.push_back(id);
+    if (r.params.speculation.draft_tokens > 0) r.history.push_back(id);
     r.tl.generated_tokens = static_cast<int>(r.generated.size());
     r.on_event(ev);
 

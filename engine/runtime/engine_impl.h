@@ -55,14 +55,17 @@ private:
     void add_prefill_chunk();
     void add_part(request_state& r, const std::int32_t* ids, int n, bool want_logits);
     void run_batch();
-    void apply_decode_result(request_state& r, const float* logits, const forward_counts& counts,
+    void apply_decode_result(request_state& r, const float* logits, int n_fed, const forward_counts& counts,
                              steady::time_point t_done);
+    std::vector<std::int32_t> draft_for(const request_state& r) const;
     void apply_prefill_result(request_state& r, int n, const float* logits, const forward_counts& counts,
                               double step_ms, steady::time_point t_done);
     void recompute_without_cache(request_state& r);
     void after_prompt_done(request_state& r, const float* logits);
     // recomputed: tokens this step ran again for lack of a cache (KV off), else 0.
-    void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed);
+    // drafted: a draft token the target accepted (speculative decoding).
+    void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed,
+                    bool drafted = false);
     kv_figures held_kv(const request_state& r) const;
     static kv_groups groups_of(const kv_figures& kf);   // the event's copy of the per-group split
     void finish(request_state& r, finish_reason why, std::string error = {});
@@ -96,10 +99,10 @@ private:
     struct batch_part {
         request_state* r;
         int n;           // its tokens in the batch
-        int logit_row;   // its row of logits_, -1: none
+        int logit_row;   // its (first) row of logits_, -1: none; a decode part with a draft has n rows
     };
     std::vector<batch_part> parts_;   // the requests of batch_, in batch order
-    std::vector<float> logits_;    // (max logit rows, n_vocab)
+    std::vector<float> logits_;    // (parallel x (1 + k_max_draft_tokens) + 1, n_vocab): the most logit rows of a step
     std::thread thread_;
 };
 

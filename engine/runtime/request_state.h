@@ -44,6 +44,8 @@ struct request_state {
     int n_prompt_done = 0;             // prompt tokens whose K/V are held (cached included)
     std::vector<std::int32_t> generated;
     std::int32_t pending_token = -1;   // sampled, not yet fed back
+    std::vector<std::int32_t> history; // prompt then generated: where prompt lookup finds drafts
+    std::vector<std::int32_t> draft;   // this step's draft tokens, fed after the pending token
     std::optional<sampler> samp;
     utf8_stream stream;
     std::string text;                  // whole generated text

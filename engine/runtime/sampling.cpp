@@ -22,9 +22,12 @@ void sampler::accept(std::int32_t token) {
     if (static_cast<int>(recent_.size()) > p_.repeat_last_n) recent_.erase(recent_.begin());
 }
 
-std::int32_t sampler::sample(std::span<const float> logits) {
+bool sampler::distribution(std::span<const float> logits, std::int32_t& pick, double& total) {
     const bool penalize = p_.repeat_penalty != 1.0f && !recent_.empty();
-    if (p_.temperature <= 0 && !penalize) return argmax(logits);
+    if (p_.temperature <= 0 && !penalize) {
+        pick = argmax(logits);
+        return false;
+    }
 
     cand_.clear();
     cand_.reserve(logits.size());
@@ -41,7 +44,10 @@ std::int32_t sampler::sample(std::span<const float> logits) {
         }
     }
     auto by_logit = [](const auto& a, const auto& b) { return a.first > b.first || (a.first == b.first && a.second < b.second); };
-    if (p_.temperature <= 0) return std::min_element(cand_.begin(), cand_.end(), by_logit)->second;
+    if (p_.temperature <= 0) {
+        pick = std::min_element(cand_.begin(), cand_.end(), by_logit)->second;
+        return false;
+    }
 
     std::size_t k = cand_.size();
     if (p_.top_k > 0 && static_cast<std::size_t>(p_.top_k) < k) k = static_cast<std::size_t>(p_.top_k);
@@ -72,8 +78,15 @@ std::int32_t sampler::sample(std::span<const float> logits) {
         while (keep < cand_.size() && cand_[keep].first >= floor) ++keep;
         cand_.resize(keep);
     }
-    double total = 0;
+    total = 0;
     for (const auto& c : cand_) total += c.first;
+    return true;
+}
+
+std::int32_t sampler::sample(std::span<const float> logits) {
+    std::int32_t pick = 0;
+    double total = 0;
+    if (!distribution(logits, pick, total)) return pick;
     std::uniform_real_distribution<double> u(0.0, total);
     double r = u(rng_);
     for (const auto& c : cand_) {
@@ -81,6 +94,29 @@ std::int32_t sampler::sample(std::span<const float> logits) {
         if (r <= 0) return c.second;
     }
     return cand_.back().second;
+}
+
+std::int32_t sampler::verify(std::span<const float> logits, std::int32_t draft) {
+    std::int32_t pick = 0;
+    double total = 0;
+    if (!distribution(logits, pick, total)) return pick;
+    double p_draft = 0;
+    for (const auto& c : cand_)
+        if (c.second == draft) p_draft = c.first;
+    std::uniform_real_distribution<double> u(0.0, total);
+    if (u(rng_) < p_draft) return draft;
+    // Rejected: a draw from the rest (the draft's share taken out).
+    const double rest = total - p_draft;
+    if (rest <= 0) return draft;   // the draft held all the mass: cannot be rejected
+    double r = std::uniform_real_distribution<double>(0.0, rest)(rng_);
+    std::int32_t last = draft;
+    for (const auto& c : cand_) {
+        if (c.second == draft) continue;
+        last = c.second;
+        r -= c.first;
+        if (r <= 0) return c.second;
+    }
+    return last;
 }
 
 }  // namespace kvlens

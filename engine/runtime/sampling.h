@@ -27,16 +27,31 @@ namespace kvlens {
 // Picks the next token from a row of logits. Greedy (temperature 0) is the
 // argmax (ties: the lowest id) and deterministic; otherwise, in order: the
 // repetition penalty over the last repeat_last_n tokens, top-k, softmax at the
-// temperature, top-p, min-p, then a draw from the seeded generator.
+// temperature, top-p, min-p, then a draw from the seeded generator. verify()
+// is the same choice for speculative decoding, given a draft token.
 class sampler {
 public:
     explicit sampler(const sampling_params& p);
 
     std::int32_t sample(std::span<const float> logits);
+    // Speculative decoding's check of a draft token against the target's
+    // logits: the token to emit, which is the draft when it is accepted.
+    // Greedy: sample(), so the draft is accepted only where it is the argmax.
+    // Otherwise the draft is accepted with its probability under the
+    // distribution sample() draws from, and on a rejection the token is drawn
+    // from that distribution without the draft (renormalized): for a draft
+    // chosen without sampling (prompt lookup) the emitted token then has the
+    // same distribution as sample()'s.
+    std::int32_t verify(std::span<const float> logits, std::int32_t draft);
     // Remembers a token for the repetition penalty (prompt and generated).
     void accept(std::int32_t token);
 
 private:
+    // The distribution sample() draws from, in cand_ as (probability, id)
+    // with the sum in total; false (and the token in pick) when the choice is
+    // deterministic (greedy).
+    bool distribution(std::span<const float> logits, std::int32_t& pick, double& total);
+
     sampling_params p_;
     std::mt19937_64 rng_;
     std::vector<std::int32_t> recent_;            // last repeat_last_n tokens

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <stdexcept>
@@ -237,4 +238,60 @@ TEST(ForwardPass, modelErrorsNameTheMissingTensor)
     auto m = kvlens::model::load("/nonexistent.gguf");
     ASSERT_TRUE(!m.ok());
     ASSERT_TRUE(contains(m.message(), "cannot open"));
+}
+
+// Speculative verification (forward_batch::append_steps): a run of tokens
+// marked step-alone gives each token the logits its own decode step gives,
+// bit for bit, on the default model with both cache types, at a short and a
+// long prompt (one tile and several, split across the threads). Batched
+// without the mark, the same tokens go through the prefill kernels and
+// differ by up to about half a logit, which would change a greedy text.
+TEST(ForwardPass, stepAloneTokensMatchTheirDecodeStepsBitForBit)
+{
+    if (!kvlens::test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
+    auto m = kvlens::model::load(kvlens::test::default_model().string());
+    ASSERT_TRUE(m.ok());
+    auto tok = kvlens::tokenizer::from_gguf((*m)->file());
+    ASSERT_TRUE(tok.ok());
+    const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
+    std::vector<std::int32_t> table(64);
+    std::iota(table.begin(), table.end(), 0);
+    for (kvlens::kv_dtype dtype : {kvlens::kv_dtype::f16, kvlens::kv_dtype::q8_0}) {
+        for (int repeats : {1, 12}) {
+            std::string text;
+            for (int i = 0; i < repeats; ++i)
+                text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
+                        "recomputing the prefix. ";
+            const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
+            const std::vector<std::int32_t> fed(prompt.begin() + 1, prompt.begin() + 7);   // 6 tokens to check
+            kvlens::backend_options o;
+            o.max_batch = 512;
+            o.max_ctx = 1024;
+            o.n_threads = 2;
+            std::unique_ptr<kvlens::backend> stepwise, together;
+            for (auto* be : {&stepwise, &together}) {
+                auto made = kvlens::make_cpu_backend(**m, o);
+                ASSERT_TRUE(made.ok());
+                ASSERT_TRUE((*made)->init_kv(kvlens::make_kv_geometry((*m)->info(), dtype, 16), 64).ok());
+                *be = std::move(*made);
+                kvlens::forward_batch b;
+                b.append(prompt, 0, table.data(), true);
+                std::vector<float> last(V);
+                ASSERT_TRUE((*be)->forward(b, last.data(), nullptr).ok());
+            }
+            const std::int32_t at = static_cast<std::int32_t>(prompt.size());
+            kvlens::forward_batch b;
+            ASSERT_EQ(b.append_steps(fed, at, table.data()), 0);
+            std::vector<float> all(fed.size() * V), one(V);
+            ASSERT_TRUE(together->forward(b, all.data(), nullptr).ok());
+            for (std::size_t i = 0; i < fed.size(); ++i) {
+                kvlens::forward_batch step;
+                step.append({&fed[i], 1}, at + static_cast<std::int32_t>(i), table.data(), true);
+                ASSERT_TRUE(stepwise->forward(step, one.data(), nullptr).ok());
+                EXPECT_EQ(0, std::memcmp(one.data(), all.data() + i * V, V * sizeof(float)))
+                    << kvlens::to_string(dtype) << ", prompt of " << prompt.size() << " tokens, token " << i
+                    << ": largest difference " << max_rel_diff(one, {all.begin() + i * V, all.begin() + (i + 1) * V});
+            }
+        }
+    }
 }

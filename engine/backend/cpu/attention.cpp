@@ -228,10 +228,13 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     }
     // Blocks of consecutive tokens of one sequence, one job per block and KV
     // head; a block of one token (decode) one job for all its KV heads.
+    // A step-alone token is a block of one, like the decode step it stands for.
+    const auto alone = [&](int t) { return a.step_alone != nullptr && a.step_alone[t] != 0; };
     s.items.clear();
     for (int t0 = 0; t0 < n;) {
         int t1 = t0 + 1;
-        while (t1 < n && t1 - t0 < tok_per_block && a.block_tables[t1] == a.block_tables[t0]) ++t1;
+        if (!alone(t0))
+            while (t1 < n && t1 - t0 < tok_per_block && a.block_tables[t1] == a.block_tables[t0] && !alone(t1)) ++t1;
         int lo = s.first[static_cast<std::size_t>(t0)], hi = s.last[static_cast<std::size_t>(t0)];
         for (int t = t0; t < t1; ++t) {
             lo = std::min(lo, s.first[static_cast<std::size_t>(t)]);
@@ -247,17 +250,20 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     // One job (a lone sequence's decode token): one chunk per thread, each a
     // contiguous stretch of the keys (tg64 @ d4096 q8_0, alternated: 138.3
     // against 134.3 tok/s with 2 per thread); several: k_items_per_thread.
+    // A step-alone token's job is split as a lone decode token's is.
     const int want = (n_jobs == 1 ? 1 : k_items_per_thread) * pool.size();
+    const bool any_alone = a.step_alone != nullptr && std::any_of(a.step_alone, a.step_alone + n, [](std::uint8_t x) { return x != 0; });
     int n_parts = 0;
-    if (n_jobs < want && pool.size() > 1) {
-        const int per_job = (want + n_jobs - 1) / n_jobs;
+    if ((n_jobs < want || any_alone) && pool.size() > 1) {
+        const int per_job = n_jobs < want ? (want + n_jobs - 1) / n_jobs : 1;
         std::vector<attention_item> split;
-        split.reserve(static_cast<std::size_t>(want) + static_cast<std::size_t>(n_jobs));
+        split.reserve(static_cast<std::size_t>(n_jobs) * static_cast<std::size_t>(want + 1));
         for (const attention_item& it : s.items) {
+            const int job_parts = alone(it.t0) ? pool.size() : per_job;
             const int keys = it.key_end - it.key_begin;
             const int min_pairs = it.n_tok == 1 ? k_min_decode_chunk_key_heads : k_min_chunk_key_heads;
             const int min_keys = std::max(k_flash_tile_keys, min_pairs / it.n_heads);
-            int chunk = std::max(min_keys, (keys + per_job - 1) / per_job);
+            int chunk = std::max(min_keys, (keys + job_parts - 1) / job_parts);
             chunk = (chunk + k_flash_tile_keys - 1) / k_flash_tile_keys * k_flash_tile_keys;
             if (chunk >= keys) {
                 split.push_back(it);

@@ -28,6 +28,10 @@ struct attention_args {
     const kv_storage* kv = nullptr;
     const std::int32_t* const* block_tables = nullptr;  // (n_tokens) each its sequence's block ids
     const std::int32_t* positions = nullptr;            // (n_tokens) position of each token
+    // (n_tokens) or nullptr: 1 where a token is attended as its decode step
+    // alone would be (its own item, split as a lone decode token's), so its
+    // output is that step's bit for bit (speculative verification).
+    const std::uint8_t* step_alone = nullptr;
 };
 
 // One unit of the SIMD path: a block of tokens of one sequence, one or more

@@ -264,7 +264,9 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
     run_of.resize(static_cast<std::size_t>(n));
     run_len.clear();
     for (int t = 0; t < n; ++t) {
-        const bool same = t > 0 && b.block_tables[t] == b.block_tables[t - 1] && b.positions[t] == b.positions[t - 1] + 1;
+        // A step-alone token (forward_batch::step_alone) is a run of its own.
+        const bool same = t > 0 && b.block_tables[t] == b.block_tables[t - 1] && b.positions[t] == b.positions[t - 1] + 1 &&
+                          !b.alone(static_cast<std::size_t>(t)) && !b.alone(static_cast<std::size_t>(t - 1));
         if (!same) run_len.push_back(0);
         ++run_len.back();
         run_of[static_cast<std::size_t>(t)] = static_cast<int>(run_len.size()) - 1;
@@ -389,6 +391,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.kv = &kv;
     a.block_tables = tables;
     a.positions = b.positions.data();
+    a.step_alone = b.step_alone.empty() ? nullptr : b.step_alone.data();
     // wo's shares stay named through the attention job (a hint stays set
     // until set again): the loads after it go over them again, the lines
     // loaded after Q, K and V hitting the cache.
