@@ -2,6 +2,10 @@
 // AppSettings: QSettings keys (each spelled once, in namespace key) and defaults.
 #include "ui/app_settings.h"
 
+#include <algorithm>
+
+#include "engine/runtime/prompt_lookup.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
@@ -34,6 +38,7 @@ inline QString recentFiles() { return QStringLiteral("recentFiles"); }
 inline QString repeatPenalty() { return QStringLiteral("repeatPenalty"); }
 inline QString sampling() { return QStringLiteral("sampling"); }
 inline QString seed() { return QStringLiteral("seed"); }
+inline QString draftTokens() { return QStringLiteral("draftTokens"); }
 inline QString temperature() { return QStringLiteral("temperature"); }
 inline QString threads() { return QStringLiteral("threads"); }
 inline QString tintTokens() { return QStringLiteral("tintTokens"); }
@@ -120,6 +125,7 @@ SamplingSettings AppSettings::sampling()
     s.minP = q.value(key::minP(), s.minP).toDouble();
     s.repeatPenalty = q.value(key::repeatPenalty(), s.repeatPenalty).toDouble();
     s.seed = q.value(key::seed(), s.seed).toULongLong();
+    s.draftTokens = std::clamp(q.value(key::draftTokens(), s.draftTokens).toInt(), 0, kvlens::k_max_draft_tokens);
     q.endGroup();
     return s;
 }
@@ -135,6 +141,7 @@ void AppSettings::setSampling(const SamplingSettings& s)
     q.setValue(key::minP(), s.minP);
     q.setValue(key::repeatPenalty(), s.repeatPenalty);
     q.setValue(key::seed(), s.seed);
+    q.setValue(key::draftTokens(), s.draftTokens);
     q.endGroup();
 }
 

@@ -3,6 +3,8 @@
 // board for the pictures, and the exports. No window.
 #include "ui/headless_runner.h"
 
+#include "engine/runtime/prompt_lookup.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QEventLoop>
@@ -123,6 +125,17 @@ bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& want
                 error = tr("--max-tokens needs a positive number");
                 return false;
             }
+        } else if (a == QLatin1String("--draft")) {
+            QString v;
+            if (!value(v))
+                return false;
+            bool ok = false;
+            out.draftTokens = v.toInt(&ok);
+            if (!ok || out.draftTokens < 0 || out.draftTokens > kvlens::k_max_draft_tokens) {
+                error = tr("--draft needs a number of draft tokens per step from 0 (off) to %1")
+                            .arg(kvlens::k_max_draft_tokens);
+                return false;
+            }
         } else if (a == QLatin1String("--pages")) {
             QString v;
             if (!value(v))
@@ -182,6 +195,8 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
     SamplingSettings sampling = AppSettings::sampling();
     if (o.maxTokens > 0)
         sampling.maxTokens = o.maxTokens;
+    if (o.draftTokens >= 0)
+        sampling.draftTokens = o.draftTokens;
 
     // The controller runs it; an offscreen charts board draws the figures.
     RunController c(worker);

@@ -23,6 +23,7 @@ struct HeadlessOptions {
     QString question;       // non-empty: a question instead of the task
     int maxTokens = 0;      // 0: the settings'
     QString kvMode;         // empty: the settings'
+    int draftTokens = -1;   // speculative decoding's draft tokens per step; -1: the settings'
     int firstPage = 0;      // --pages A-B, 1-based inclusive; 0: all pages
     int lastPage = 0;
     // --lesson: the lesson's steps instead of one run (ui/lesson/lesson_headless.h);

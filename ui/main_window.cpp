@@ -226,9 +226,7 @@ void MainWindow::buildMenus()
     cancelAct_->setShortcutContext(Qt::WindowShortcut);
     runMenu_->addSeparator();
     experimentMenu_ = runMenu_->addMenu(QString());
-    for (Experiment e : {Experiment::KvOff, Experiment::HalfDocument, Experiment::LongerAnswer,
-                         Experiment::ShorterAnswer, Experiment::FollowUp, Experiment::BrokenCache,
-                         Experiment::Concurrent, Experiment::KvQ8}) {
+    for (Experiment e : allExperiments()) {
         QAction* a = experimentMenu_->addAction(QString(), this, [this, e] { runExperiment(e); });
         a->setData(int(e));
         experimentActs_ << a;

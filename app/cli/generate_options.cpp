@@ -2,6 +2,7 @@
 // Shared generate options and the request run loop of the CLI.
 #include "app/cli/generate_options.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
@@ -41,7 +42,7 @@ void add_generate_options(CLI::App* cmd, generate_options& o, bool model_require
                     "Speculative decoding: check up to this many draft tokens per step, looked up in the prompt "
                     "and the text so far (0: off; greedy text unchanged)")
         ->check(CLI::Range(0, kvlens::k_max_draft_tokens));
-    cmd->add_option("--draft-ngram", o.draft_ngram, "The longest suffix the draft lookup matches (down to 1)")
+    cmd->add_option("--draft-ngram", o.draft_ngram, "The longest suffix the draft lookup matches (down to 2 tokens, or this if shorter)")
         ->check(CLI::Range(1, 64));
     cmd->add_option("--metrics-json", o.metrics_json, "Write the events as JSON lines to this file");
     cmd->add_flag("--quiet,-q", o.quiet, "Do not print the backend line on stderr");
@@ -76,6 +77,7 @@ kvlens::speculation_params make_speculation(const generate_options& o) {
     kvlens::speculation_params s;
     s.draft_tokens = o.draft;
     s.ngram = o.draft_ngram;
+    s.ngram_min = std::min(s.ngram_min, s.ngram);
     return s;
 }
 

@@ -32,7 +32,7 @@ void quietHandler(QtMsgType type, const QMessageLogContext& ctx, const QString& 
 const char* kUsage =
     "Usage: kvlens [REPORT.pdf]\n"
     "       kvlens --headless REPORT.pdf --out DIR [--model FILE.gguf] [--task one-line|key-points|detailed]\n"
-    "              [--question TEXT] [--pages A-B] [--max-tokens N] [--kv paged|static|off]\n"
+    "              [--question TEXT] [--pages A-B] [--max-tokens N] [--kv paged|static|off] [--draft N]\n"
     "       kvlens --lesson                      the window in lesson mode\n"
     "       kvlens --headless [REPORT] --lesson --out DIR [--model FILE.gguf] [--lesson-steps KEY,...]\n"
     "\n"

@@ -255,6 +255,7 @@ bool engine_impl::try_start(request_state& r) {
     r.samp.emplace(r.params.sampling);
     for (std::int32_t t : r.prompt) r.samp->accept(t);
     if (r.params.speculation.draft_tokens > 0) r.history = r.prompt;
+    r.draft_room = r.params.speculation.draft_tokens;
     const request_figures f = figures_of(r.tl);
     event_started ev;
     ev.request = r.id;
@@ -318,9 +319,9 @@ void engine_impl::add_decode_tokens() {
 // stays within what was reserved for it).
 std::vector<std::int32_t> engine_impl::draft_for(const request_state& r) const {
     const speculation_params& sp = r.params.speculation;
-    if (sp.draft_tokens <= 0) return {};
+    if (sp.draft_tokens <= 0 || r.draft_pause > 0) return {};
     const int room = r.max_new - static_cast<int>(r.generated.size()) - 1;
-    return prompt_lookup_draft(r.history, sp.ngram, std::min(sp.draft_tokens, room));
+    return prompt_lookup_draft(r.history, sp.ngram, std::min(r.draft_room, room), sp.ngram_min);
 }
 
 // One chunk of the first prefilling request, in the room the decode tokens
@@ -370,6 +371,7 @@ void engine_impl::apply_decode_result(request_state& r, const float* logits, int
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
     const std::vector<std::int32_t> draft = std::move(r.draft);
     r.draft.clear();
+    const int accepted_before = r.tl.accepted_tokens;
     if (!draft.empty()) {
         ++r.tl.draft_steps;
         r.tl.draft_tokens += static_cast<int>(draft.size());
@@ -387,6 +389,20 @@ void engine_impl::apply_decode_result(request_state& r, const float* logits, int
         }
         emit_token(r, id, t_done, 0, i > 0);
         if (!accepted || r.phase == request_phase::finished) break;
+    }
+    // The next draft: each checked token costs a share of a step even when
+    // it is rejected, so the length follows what was accepted (one more than
+    // this draft's accepted tokens after a rejection, twice as many after a
+    // full acceptance), and after one-token drafts rejected in a row drafting
+    // pauses for 2, 4, ... 16 steps.
+    if (draft.empty()) {
+        if (r.draft_pause > 0) --r.draft_pause;
+    } else {
+        const int took = r.tl.accepted_tokens - accepted_before;
+        r.draft_room = took < static_cast<int>(draft.size()) ? took + 1
+                                                             : std::min(r.params.speculation.draft_tokens, 2 * took);
+        r.draft_misses = took == 0 && draft.size() == 1 ? r.draft_misses + 1 : 0;
+        if (r.draft_misses > 0) r.draft_pause = 1 << std::min(r.draft_misses, 4);
     }
 }
 

@@ -46,6 +46,9 @@ struct request_state {
     std::int32_t pending_token = -1;   // sampled, not yet fed back
     std::vector<std::int32_t> history; // prompt then generated: where prompt lookup finds drafts
     std::vector<std::int32_t> draft;   // this step's draft tokens, fed after the pending token
+    int draft_room = 0;                // the next draft's length at most (engine_impl::draft_for)
+    int draft_misses = 0;              // drafts of one token rejected in a row
+    int draft_pause = 0;               // decode steps left without a draft
     std::optional<sampler> samp;
     utf8_stream stream;
     std::string text;                  // whole generated text

@@ -401,6 +401,14 @@
         <source>mean TPOT %1 = %2 over %3 tokens</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>accepted drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 tokens from accepted drafts (no step of their own)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LessonPane</name>
@@ -1632,6 +1640,18 @@
         <source>%1 is not a GGUF model (its first bytes are not &quot;GGUF&quot;).</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source> per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speculative decoding: tokens guessed from the report&apos;s own words and checked in one pass (a local engine; the greedy text stays the same)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Draft tokens:</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::StatsCard</name>
@@ -1799,6 +1819,18 @@
         <source>client: measured by kvlens&apos;s HTTP client (network included); server: reported by the server (usage, timings, prompt progress)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Drafts accepted</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>speculative decoding: the share of draft tokens the model accepted, and the tokens each decode step gave (vLLM&apos;s acceptance rate and mean acceptance length)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 % · %2/step</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::TaskPane</name>
@@ -1920,6 +1952,14 @@
     </message>
     <message>
         <source>The chat template&apos;s rendering of this task: the system prompt (and the template&apos;s own default, if it has one), the document and the instruction</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Guesses a few tokens per step from the report&apos;s own words and checks them in one pass: the same text, faster only when the guesses are accepted.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -2845,6 +2885,38 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>local %1 = %2 tokens × %3 B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--draft needs a number of draft tokens per step from 0 (off) to %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the same answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>a different answer (sampling)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Without drafts: decode %1, time per token %2; %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speculative decoding: %1 of %2 draft tokens accepted, %3 tokens per step; decode %4; %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no drafts</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

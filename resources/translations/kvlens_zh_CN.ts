@@ -398,6 +398,14 @@
         <source>mean TPOT %1 = %2 over %3 tokens</source>
         <translation>平均 TPOT %1 = %2 ÷ %3 个词元</translation>
     </message>
+    <message>
+        <source>accepted drafts</source>
+        <translation>已接受的草稿</translation>
+    </message>
+    <message>
+        <source>%1 tokens from accepted drafts (no step of their own)</source>
+        <translation>%1 个词元来自被接受的草稿（没有单独的解码步）</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LessonPane</name>
@@ -1628,6 +1636,18 @@
         <source>%1 is not a GGUF model (its first bytes are not &quot;GGUF&quot;).</source>
         <translation>%1 不是 GGUF 模型（其开头字节不是“GGUF”）。</translation>
     </message>
+    <message>
+        <source> per step</source>
+        <translation> 个/步</translation>
+    </message>
+    <message>
+        <source>Speculative decoding: tokens guessed from the report&apos;s own words and checked in one pass (a local engine; the greedy text stays the same)</source>
+        <translation>投机解码：从报告原文中猜出若干词元，再用一次前向一并验证（仅限本地引擎；贪心解码的文本保持不变）</translation>
+    </message>
+    <message>
+        <source>Draft tokens:</source>
+        <translation>草稿词元：</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::StatsCard</name>
@@ -1795,6 +1815,18 @@
         <source>client: measured by kvlens&apos;s HTTP client (network included); server: reported by the server (usage, timings, prompt progress)</source>
         <translation>客户端：由 kvlens 的 HTTP 客户端测得（含网络）；服务器：由服务器报告（用量、计时、提示处理进度）</translation>
     </message>
+    <message>
+        <source>Drafts accepted</source>
+        <translation>草稿接受</translation>
+    </message>
+    <message>
+        <source>speculative decoding: the share of draft tokens the model accepted, and the tokens each decode step gave (vLLM&apos;s acceptance rate and mean acceptance length)</source>
+        <translation>投机解码：模型接受的草稿词元比例，以及每个解码步产出的词元数（即 vLLM 的接受率和平均接受长度）</translation>
+    </message>
+    <message>
+        <source>%1 % · %2/step</source>
+        <translation>%1 % · %2/步</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::TaskPane</name>
@@ -1917,6 +1949,14 @@
     <message>
         <source>The chat template&apos;s rendering of this task: the system prompt (and the template&apos;s own default, if it has one), the document and the instruction</source>
         <translation>对话模板对此任务的渲染结果：系统提示（以及模板自带的默认提示，如果有）、文档和指令</translation>
+    </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation>投机解码</translation>
+    </message>
+    <message>
+        <source>Guesses a few tokens per step from the report&apos;s own words and checks them in one pass: the same text, faster only when the guesses are accepted.</source>
+        <translation>每步从报告原文中猜几个词元，再用一次前向一并验证：文本不变，只有猜中时才更快。</translation>
     </message>
 </context>
 <context>
@@ -2849,6 +2889,38 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     <message>
         <source>local %1 = %2 tokens × %3 B</source>
         <translation>局部 %1 = %2 个 token × %3 B</translation>
+    </message>
+    <message>
+        <source>--draft needs a number of draft tokens per step from 0 (off) to %1</source>
+        <translation>--draft 需要每步草稿词元数，取值 0（关闭）到 %1</translation>
+    </message>
+    <message>
+        <source>the same answer</source>
+        <translation>回答相同</translation>
+    </message>
+    <message>
+        <source>a different answer (sampling)</source>
+        <translation>回答不同（采样）</translation>
+    </message>
+    <message>
+        <source>Without drafts: decode %1, time per token %2; %3</source>
+        <translation>不用草稿：解码 %1，每词元时间 %2；%3</translation>
+    </message>
+    <message>
+        <source>Speculative decoding: %1 of %2 draft tokens accepted, %3 tokens per step; decode %4; %5</source>
+        <translation>投机解码：%2 个草稿词元中接受了 %1 个，每步 %3 个词元；解码 %4；%5</translation>
+    </message>
+    <message>
+        <source>Speculative decoding</source>
+        <translation>投机解码</translation>
+    </message>
+    <message>
+        <source>drafts</source>
+        <translation>草稿</translation>
+    </message>
+    <message>
+        <source>no drafts</source>
+        <translation>无草稿</translation>
     </message>
 </context>
 <context>

@@ -35,6 +35,14 @@ TEST(PromptLookup, fallsBackToShorterSuffixesAndGivesNothingWithoutAMatch)
     EXPECT_TRUE(prompt_lookup_draft(std::vector<std::int32_t>{7}, 3, 4).empty());
 }
 
+TEST(PromptLookup, aShortestSuffixKeepsWeakMatchesOut)
+{
+    // Only the last token ("3") occurred before: with ngram_min 2 that is no draft.
+    const std::vector<std::int32_t> h = {1, 2, 3, 4, 9, 8, 3};
+    EXPECT_TRUE(prompt_lookup_draft(h, 3, 2, 2).empty());
+    EXPECT_EQ(prompt_lookup_draft(h, 3, 2, 1), (std::vector<std::int32_t>{4, 9}));
+}
+
 TEST(PromptLookup, aRepeatedTokenDraftsItsOwnContinuation)
 {
     // The suffix "5 5" occurs at 1 (overlapping the end is not allowed: at

@@ -89,6 +89,7 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
             t.kv_allocated_bytes = n("alloc");
             t.kv_reserved_bytes = n("res");
             t.recomputed_tokens = n("recomputed");
+            t.drafted = kv.value(QStringLiteral("drafted")) == QLatin1String("1");
             t.kv_group = groups();
             e.event = t;
         } else if (kind == QLatin1String("done")) {
@@ -114,6 +115,11 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
             f.tpot_ms = d("tpot");
             f.prefill_forward_ms = d("prefill_forward");
             f.ttft_visible_ms = d("ttft_visible");
+            f.draft_steps = int(n("draft_steps"));
+            f.draft_tokens = int(n("draft_tokens"));
+            f.accepted_tokens = int(n("accepted"));
+            f.acceptance_rate = d("acceptance_rate");
+            f.mean_acceptance_length = d("acceptance_length");
             e.event = std::move(done);
         } else {
             continue;

@@ -15,6 +15,7 @@
 
 #include "event_script.h"
 #include "ui/model/event_coalescer.h"
+#include "ui/model/experiment_caption.h"
 #include "ui/model/prompt_builder.h"
 #include "ui/model/run_export.h"
 #include "ui/model/run_history_model.h"
@@ -167,7 +168,7 @@ private slots:
         r.ingest(RunEvent{4, t});
         const QString csv = runToCsv(r);
         QCOMPARE(csv, runCsvHeader() + QStringLiteral("\n4,0,42,") + csvText
-                          + QStringLiteral(",12.500,12.500,1,10,200,320,320,0,0,0\n"));
+                          + QStringLiteral(",12.500,12.500,1,10,200,320,320,0,0,0,0\n"));
     }
 
     void exportWritesCsvAndJson()
@@ -183,7 +184,7 @@ private slots:
         const QStringList lines = readAll(csvPath).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);  // header + 3 tokens
         QCOMPARE(lines[0], runCsvHeader());
-        QCOMPARE(lines[2], QStringLiteral("1,1,8, world,85.000,10.000,1,102,2040,3200,3200,0,0,0"));
+        QCOMPARE(lines[2], QStringLiteral("1,1,8, world,85.000,10.000,1,102,2040,3200,3200,0,0,0,0"));
 
         QJsonParseError err{};
         const QJsonDocument doc = QJsonDocument::fromJson(readAll(jsonPath).toUtf8(), &err);
@@ -472,6 +473,49 @@ private slots:
 
         QCOMPARE(experimentConfig(c, 1, {}, Experiment::ShorterAnswer, {}, {}).sampling.maxTokens, 48);
         QCOMPARE(experimentConfig(c, 1, {}, Experiment::KvOff, {}, {}).engine.kvMode, QStringLiteral("off"));
+    }
+
+    // Speculative decoding in the window: the experiment turns drafts on (or
+    // off for a run that had them); a run's drafted tokens, its draft figures
+    // and its draft setting survive the run store; the caption says what was
+    // measured.
+    void aSpeculativeRunKeepsItsDraftsAndSaysWhatTheyGave()
+    {
+        RunConfig c;
+        const RunConfig on = experimentConfig(c, 1, {}, Experiment::Speculative, {}, {});
+        QCOMPARE(on.sampling.draftTokens, kExperimentDraftTokens);
+        QCOMPARE(experimentConfig(on, 2, {}, Experiment::Speculative, {}, {}).sampling.draftTokens, 0);
+
+        const char* script = R"(
+queued prompt=100
+started queue=2 tokenize=8 t=10
+chunk done=100 total=100 cached=0 ms=60 t=70
+first ttft=75 id=7 text=Hello tokenize=8 queue=2 prefill=60 sample=5
+token i=0 id=7 text=Hello lat=75 t=75 kv=101 bytes=2020 alloc=3200 res=3200
+token i=1 id=8 text=\sworld lat=12 t=87 kv=102 bytes=2040 alloc=3200 res=3200
+token i=2 id=9 text=! lat=0.01 t=87.01 kv=103 bytes=2060 alloc=3200 res=3200 drafted=1
+done reason=stop text=Hello\sworld! prompt=100 computed=100 generated=3 queue=2 tokenize=8 prefill=60 sample=5 ttft=75 decode=12 e2e=90 decode_tok_s=166.7 draft_steps=1 draft_tokens=4 accepted=1 acceptance_rate=0.25 acceptance_length=2
+)";
+        RunRecord parent(1, c);
+        for (const RunEvent& e : parseEvents(QString::fromUtf8(kRun), 1))
+            parent.ingest(e);
+        RunRecord r(2, on);
+        for (const RunEvent& e : parseEvents(QString::fromUtf8(script), 2))
+            r.ingest(e);
+        QCOMPARE(r.draftedTokens(), 1);
+        QString error;
+        const std::unique_ptr<RunRecord> back = runFromJson(runToJson(r), 2, error);
+        QVERIFY2(back, qPrintable(error));
+        QCOMPARE(back->config().sampling.draftTokens, kExperimentDraftTokens);
+        QCOMPARE(back->config().experiment, Experiment::Speculative);
+        QCOMPARE(back->draftedTokens(), 1);
+        QCOMPARE(back->figures().accepted_tokens, 1);
+        QCOMPARE(back->figures().mean_acceptance_length, 2.0);
+        QVERIFY(runToCsv(r).endsWith(QStringLiteral(",1\n")));   // the last token's drafted column
+
+        QCOMPARE(experimentCaption(r, parent, {}),
+                 QStringLiteral("Speculative decoding: 1 of 4 draft tokens accepted, 2.00 tokens per step; "
+                                "decode 66.7 tok/s → 167 tok/s; the same answer"));
     }
 
     void aBaseModelGetsTheChatAsOneTextToContinue()

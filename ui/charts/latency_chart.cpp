@@ -19,17 +19,20 @@ namespace kvlens::ui {
 namespace {
 
 // Points and moving average of a run, without the first token. With
-// `hidden`, the tokens of hidden reasoning go there instead of into `pts`.
-void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, QScatterSeries* hidden, double& maxX,
-          double& maxY)
+// `hidden`, the tokens of hidden reasoning go there instead of into `pts`;
+// with `drafted`, the accepted draft tokens (speculative decoding: they came
+// in the same step as the token before them).
+void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, QScatterSeries* hidden, QScatterSeries* drafted,
+          double& maxX, double& maxY)
 {
-    QList<QPointF> p, a, h;
+    QList<QPointF> p, a, h, d;
     if (r) {
         const QVector<QPointF> lat = r->latencyPoints();
         // The record's moving average (the tested one), first token excluded.
         const QVector<double> mean = r->movingAverageLatency(LatencyChart::kAverageWindow, 1);
         for (int i = 1; i < lat.size(); ++i) {
-            (hidden && !r->tokens()[i].visible ? h : p).append(lat[i]);
+            const TokenStep& t = r->tokens()[i];
+            (hidden && !t.visible ? h : drafted && t.drafted ? d : p).append(lat[i]);
             a.append(QPointF(lat[i].x(), mean.value(i - 1)));
             maxX = std::max(maxX, lat[i].x());
             maxY = std::max(maxY, lat[i].y());
@@ -39,6 +42,8 @@ void fill(const RunRecord* r, QScatterSeries* pts, QLineSeries* avg, QScatterSer
     chart_set::points(avg, a);
     if (hidden)
         chart_set::points(hidden, h);
+    if (drafted)
+        chart_set::points(drafted, d);
 }
 
 }  // namespace
@@ -50,6 +55,7 @@ LatencyChart::LatencyChart(QWidget* parent) : ChartPanel(QStringLiteral("latency
     comparePoints_ = new QScatterSeries;
     compareAverage_ = new QLineSeries;
     hidden_ = new QScatterSeries;
+    drafted_ = new QScatterSeries;
     firstVisible_ = new QLineSeries;
     callouts_ = addCallouts();
     x_ = new QValueAxis;
@@ -57,7 +63,8 @@ LatencyChart::LatencyChart(QWidget* parent) : ChartPanel(QStringLiteral("latency
     chart_->addAxis(x_, Qt::AlignBottom);
     chart_->addAxis(y_, Qt::AlignLeft);
     for (QXYSeries* s :
-         std::initializer_list<QXYSeries*>{comparePoints_, compareAverage_, firstVisible_, hidden_, points_, average_}) {
+         std::initializer_list<QXYSeries*>{comparePoints_, compareAverage_, firstVisible_, hidden_, drafted_, points_,
+                                           average_}) {
         chart_->addSeries(s);
         s->attachAxis(x_);
         s->attachAxis(y_);
@@ -92,6 +99,10 @@ void LatencyChart::restyle()
     hidden_->setColor(Qt::transparent);
     hidden_->setBorderColor(ChartStyle::hiddenReasoningColor());
     firstVisible_->setPen(style_.linePen(ChartStyle::hiddenReasoningColor(), Qt::DashLine));
+    // Accepted drafts: hollow circles in the run's colour, at the foot of the chart.
+    drafted_->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    drafted_->setMarkerSize(style_.markerSize() * 1.3);
+    drafted_->setColor(Qt::transparent);
     callouts_->setEnabled(style_.presentation);
 }
 
@@ -105,9 +116,12 @@ void LatencyChart::plot(const ChartInput& in)
     c1.setAlpha(90);
     chart_set::color(points_, c0);
     chart_set::color(comparePoints_, c1);
+    QColor border = colorOf(in.primary, 0);
+    if (drafted_->borderColor() != border)
+        drafted_->setBorderColor(border);
     double maxX = 16, maxY = 1;
-    fill(in.primary, points_, average_, hidden_, maxX, maxY);
-    fill(in.compare, comparePoints_, compareAverage_, nullptr, maxX, maxY);
+    fill(in.primary, points_, average_, hidden_, drafted_, maxX, maxY);
+    fill(in.compare, comparePoints_, compareAverage_, nullptr, nullptr, maxX, maxY);
     const QString p = runName(in.primary), c = runName(in.compare);
     chart_set::name(points_, p);
     chart_set::name(average_, tr("%1 mean").arg(p));
@@ -135,6 +149,9 @@ void LatencyChart::plot(const ChartInput& in)
                                                                         {double(firstVisible), y_->max()}}
                                                        : QList<QPointF>());
     chart_set::visible(firstVisible_, firstVisible >= 0);
+    const int drafted = in.primary ? in.primary->draftedTokens() : 0;
+    chart_set::name(drafted_, tr("accepted drafts"));
+    chart_set::visible(drafted_, drafted > 0);
 
     QStringList fig;
     for (const RunRecord* r : {in.primary, in.compare}) {
@@ -152,6 +169,8 @@ void LatencyChart::plot(const ChartInput& in)
                               : tr("%1 hidden tokens: TTFT %2, no visible token yet")
                                     .arg(formatCount(hidden), formatMs(in.primary->ttftMs())));
     }
+    if (drafted > 0)
+        fig << tr("%1 tokens from accepted drafts (no step of their own)").arg(formatCount(drafted));
     setHeader(tr("Decode latency per token"), fig.join(QStringLiteral(" · ")));
 
     // The callout on the mean line: the run's time per output token (the
@@ -160,7 +179,8 @@ void LatencyChart::plot(const ChartInput& in)
     if (r && r->hasFigures() && r->figures().generated_tokens >= 2 && !average_->points().isEmpty()) {
         const RunFigures& f = r->figures();
         QVector<QPointF> avoid;
-        for (QXYSeries* s : std::initializer_list<QXYSeries*>{points_, average_, hidden_, comparePoints_, compareAverage_}) {
+        for (QXYSeries* s : std::initializer_list<QXYSeries*>{points_, average_, hidden_, drafted_, comparePoints_,
+                                                          compareAverage_}) {
             if (s->isVisible()) {
                 const QList<QPointF> pts = s->points();
                 avoid += QVector<QPointF>(pts.begin(), pts.end());

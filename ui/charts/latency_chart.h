@@ -26,6 +26,7 @@ public:
     void plot(const ChartInput& in) override;
     static constexpr int kAverageWindow = 8;   // tokens
     QScatterSeries* hiddenSeries() const { return hidden_; }
+    QScatterSeries* draftedSeries() const { return drafted_; }
     QLineSeries* firstVisibleSeries() const { return firstVisible_; }
     // "mean TPOT 61 ms = 5.9 s over 96 tokens" on the mean line (ui/charts/chart_callouts.h).
     ChartCallouts* callouts() const { return callouts_; }
@@ -39,6 +40,7 @@ private:
     QScatterSeries* comparePoints_;
     QLineSeries* compareAverage_;
     QScatterSeries* hidden_;        // the shown run's tokens inside <think>…</think>
+    QScatterSeries* drafted_;       // the shown run's accepted draft tokens (speculative decoding)
     QLineSeries* firstVisible_;     // a vertical line at the shown run's first visible token
     ChartCallouts* callouts_;
     QValueAxis* x_;

@@ -211,6 +211,7 @@ void EngineWorker::submit(int runId, const EngineSettings& settings, const QVect
     params.sampling.min_p = float(sampling.minP);
     params.sampling.repeat_penalty = float(sampling.repeatPenalty);
     params.sampling.seed = sampling.seed;
+    params.speculation.draft_tokens = sampling.draftTokens;
 
     // Mark the run active before submitting: its events (done included) may
     // come before submit() returns. The engine is not called under mutex_, so

@@ -3,6 +3,7 @@
 #include "ui/model/experiment_caption.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 
 #include "ui/model/format.h"
 #include "ui/model/run_record.h"
@@ -54,6 +55,17 @@ QString experimentCaption(const RunRecord& run, const RunRecord& parent, const Q
             .arg(arrow(formatBytes(double(parent.kvBytesPerToken())), formatBytes(double(run.kvBytesPerToken()))),
                  arrow(formatBytes(double(pf.kv_bytes_peak)), formatBytes(double(f.kv_bytes_peak))),
                  arrow(formatTokS(pf.decode_tok_s), formatTokS(f.decode_tok_s)));
+    case Experiment::Speculative: {
+        // Greedy text is the same with and without drafts; say what was measured.
+        const QString same = run.text() == parent.text() ? tr("the same answer") : tr("a different answer (sampling)");
+        const QString speed = arrow(formatTokS(pf.decode_tok_s), formatTokS(f.decode_tok_s));
+        if (f.draft_steps == 0)
+            return tr("Without drafts: decode %1, time per token %2; %3")
+                .arg(speed, arrow(formatMs(pf.tpot_ms), formatMs(f.tpot_ms)), same);
+        return tr("Speculative decoding: %1 of %2 draft tokens accepted, %3 tokens per step; decode %4; %5")
+            .arg(formatCount(f.accepted_tokens), formatCount(f.draft_tokens),
+                 QLocale().toString(f.mean_acceptance_length, 'f', 2), speed, same);
+    }
     case Experiment::Concurrent: {
         qint64 total = f.kv_bytes_peak;
         QStringList queues{formatMs(f.queue_ms)};

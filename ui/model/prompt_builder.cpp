@@ -149,6 +149,10 @@ RunConfig experimentConfig(const RunConfig& base, int baseRunId, const QString& 
     case Experiment::KvQ8:
         c.engine.kvDtype = QStringLiteral("q8_0");
         break;
+    case Experiment::Speculative:
+        // Drafts on (or, for a run that had them, off): the same text either way.
+        c.sampling.draftTokens = base.sampling.draftTokens > 0 ? 0 : kExperimentDraftTokens;
+        break;
     case Experiment::FollowUp:
         c.history = base.history;
         c.history << taskInstruction(base.task, base.question) << baseAnswer;

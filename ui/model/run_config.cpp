@@ -46,8 +46,16 @@ QString experimentKey(Experiment e)
     case Experiment::BrokenCache: return QStringLiteral("broken-cache");
     case Experiment::Concurrent: return QStringLiteral("concurrent");
     case Experiment::KvQ8: return QStringLiteral("kv-q8_0");
+    case Experiment::Speculative: return QStringLiteral("speculative");
     }
     return {};
+}
+
+QVector<Experiment> allExperiments()
+{
+    return {Experiment::KvOff,    Experiment::HalfDocument, Experiment::LongerAnswer, Experiment::ShorterAnswer,
+            Experiment::FollowUp, Experiment::BrokenCache,  Experiment::Concurrent,   Experiment::KvQ8,
+            Experiment::Speculative};
 }
 
 bool EngineSettings::sameEngine(const EngineSettings& o) const
@@ -82,6 +90,7 @@ QString experimentTitle(Experiment e)
     case Experiment::BrokenCache: return tr("Cache broken");
     case Experiment::Concurrent: return tr("Concurrent");
     case Experiment::KvQ8: return tr("KV as q8_0");
+    case Experiment::Speculative: return tr("Speculative decoding");
     }
     return {};
 }
@@ -129,6 +138,7 @@ QString runShortLabel(int id, const RunConfig& c)
         case Experiment::BrokenCache: what = tr("no reuse"); break;
         case Experiment::Concurrent: what = tr("at once %1").arg(c.concurrentIndex + 1); break;
         case Experiment::KvQ8: what = QStringLiteral("q8_0"); break;
+        case Experiment::Speculative: what = c.sampling.draftTokens > 0 ? tr("drafts") : tr("no drafts"); break;
         }
     }
     return QStringLiteral("#%1 %2").arg(id).arg(what);

@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <QVector>
 
 namespace kvlens::ui {
 
@@ -24,8 +25,13 @@ enum class Experiment {
     BrokenCache,    // a timestamp in front of the system prompt: no prefix reuse
     Concurrent,     // several copies at once: queueing and KV multiplied
     KvQ8,           // the KV cache stored as q8_0: about half the bytes per token
+    Speculative,    // speculative decoding by prompt lookup: same text, fewer decode steps
 };
 QString experimentKey(Experiment e);            // "kv-off", "half-document", ...
+// Every experiment but None, in the order the window offers them.
+QVector<Experiment> allExperiments();
+// Draft tokens per step the Speculative experiment checks (when its run had none).
+constexpr int kExperimentDraftTokens = 4;
 
 struct EngineSettings {
     QString modelPath;
@@ -57,6 +63,7 @@ struct SamplingSettings {
     double minP = 0.05;
     double repeatPenalty = 1.1;
     quint64 seed = 0;
+    int draftTokens = 0;        // speculative decoding: draft tokens checked per step (0: off)
 };
 
 struct RunConfig {

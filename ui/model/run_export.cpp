@@ -84,6 +84,7 @@ QJsonObject configToJson(const RunConfig& c)
     s[QStringLiteral("min_p")] = c.sampling.minP;
     s[QStringLiteral("repeat_penalty")] = c.sampling.repeatPenalty;
     s[QStringLiteral("seed")] = QString::number(c.sampling.seed);
+    s[QStringLiteral("draft_tokens")] = c.sampling.draftTokens;
     o[QStringLiteral("sampling")] = s;
     return o;
 }
@@ -93,7 +94,7 @@ QJsonObject configToJson(const RunConfig& c)
 QString runCsvHeader()
 {
     return QStringLiteral("run,index,token_id,text,t_ms,latency_ms,visible,kv_tokens,kv_bytes,"
-                          "kv_allocated_bytes,kv_reserved_bytes,kv_local_tokens,kv_local_bytes,kv_global_bytes");
+                          "kv_allocated_bytes,kv_reserved_bytes,kv_local_tokens,kv_local_bytes,kv_global_bytes,drafted");
 }
 
 QString runToCsv(const RunRecord& run)
@@ -106,7 +107,7 @@ QString runToCsv(const RunRecord& run)
                                  QString::number(t.kv.tokens), QString::number(t.kv.logicalBytes),
                                  QString::number(t.kv.allocatedBytes), QString::number(t.kv.reservedBytes),
                                  QString::number(t.kv.localTokens), QString::number(t.kv.localBytes),
-                                 QString::number(t.kv.globalBytes)};
+                                 QString::number(t.kv.globalBytes), t.drafted ? QStringLiteral("1") : QStringLiteral("0")};
         out += row.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

@@ -72,6 +72,7 @@ void RunRecord::take(const kvlens::event_token& e)
     t.visible = e.visible;
     t.kv = kvSnapshotOf(e);
     t.recomputedTokens = e.recomputed_tokens;
+    t.drafted = e.drafted;
     tokens_.append(t);
     text_ += t.text;
     lastMs_ = std::max(lastMs_, e.t_ms);
@@ -263,6 +264,14 @@ int RunRecord::hiddenTokens() const
     int n = 0;
     for (const TokenStep& t : tokens_)
         n += t.visible ? 0 : 1;
+    return n;
+}
+
+int RunRecord::draftedTokens() const
+{
+    int n = 0;
+    for (const TokenStep& t : tokens_)
+        n += t.drafted ? 1 : 0;
     return n;
 }
 

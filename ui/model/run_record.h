@@ -82,6 +82,8 @@ public:
     // the first token with visible text after it: its index (-1 none yet) and
     // its time since arrival (the figures' ttft_visible_ms once done; -1 none).
     int hiddenTokens() const;
+    // Speculative decoding: the generated tokens that were accepted drafts.
+    int draftedTokens() const;
     int firstVisibleIndex() const;
     double firstVisibleMs() const;
 

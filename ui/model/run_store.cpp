@@ -45,6 +45,11 @@ kvlens::request_figures figuresFromJson(const QJsonObject& o)
     f.computed_tokens = i32(o, "computed_tokens");
     f.generated_tokens = i32(o, "generated_tokens");
     f.recomputed_tokens = i64(o, "recomputed_tokens");
+    f.draft_steps = i32(o, "draft_steps");
+    f.draft_tokens = i32(o, "draft_tokens");
+    f.accepted_tokens = i32(o, "accepted_tokens");
+    f.acceptance_rate = f64(o, "acceptance_rate");
+    f.mean_acceptance_length = f64(o, "mean_acceptance_length");
     f.tokenize_ms = f64(o, "tokenize_ms");
     f.queue_ms = f64(o, "queue_ms");
     f.prefill_ms = f64(o, "prefill_ms");
@@ -104,9 +109,7 @@ kvlens::finish_reason reasonOf(const QString& s)
 
 bool parseExperimentKey(const QString& key, Experiment& out)
 {
-    for (Experiment e : {Experiment::KvOff, Experiment::HalfDocument, Experiment::LongerAnswer,
-                         Experiment::ShorterAnswer, Experiment::FollowUp, Experiment::BrokenCache,
-                         Experiment::Concurrent, Experiment::KvQ8}) {
+    for (Experiment e : allExperiments()) {
         if (experimentKey(e) == key) {
             out = e;
             return true;
@@ -154,6 +157,7 @@ RunConfig configFromJson(const QJsonObject& o)
     c.sampling.minP = s.value(QLatin1String("min_p")).toDouble(c.sampling.minP);
     c.sampling.repeatPenalty = s.value(QLatin1String("repeat_penalty")).toDouble(c.sampling.repeatPenalty);
     c.sampling.seed = s.value(QLatin1String("seed")).toString().toULongLong();
+    c.sampling.draftTokens = s.value(QLatin1String("draft_tokens")).toInt(0);
     return c;
 }
 
@@ -216,6 +220,7 @@ bool eventFromJson(const QJsonObject& o, kvlens::event& out, QString& error)
         e.kv_allocated_bytes = i64(o, "kv_allocated_bytes");
         e.kv_reserved_bytes = i64(o, "kv_reserved_bytes");
         e.recomputed_tokens = i64(o, "recomputed_tokens");
+        e.drafted = o.value(QLatin1String("drafted")).toBool(false);
         e.kv_group = kvGroupsOf(o);
         e.source = sourceOf(o);
         e.server_kv_usage = o.value(QLatin1String("server_kv_usage")).toDouble(-1);

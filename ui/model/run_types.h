@@ -61,6 +61,7 @@ struct TokenStep {
     bool visible = true;    // false inside hidden reasoning
     KvSnapshot kv;
     qint64 recomputedTokens = 0;   // KV off: tokens this step ran again
+    bool drafted = false;   // speculative decoding: an accepted draft token, no step of its own
 };
 
 enum class FinishReason { None, Stop, Length, Cancelled, Error };

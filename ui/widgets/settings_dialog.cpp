@@ -2,6 +2,8 @@
 // SettingsDialog.
 #include "ui/widgets/settings_dialog.h"
 
+#include "engine/runtime/prompt_lookup.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -137,6 +139,11 @@ SettingsDialog::SettingsDialog(QWidget* parent) : QDialog(parent)
     sf->addRow(tr("Repeat penalty:"), repeat_);
     seed_ = spin(0, 2147483647);
     sf->addRow(tr("Seed:"), seed_);
+    draft_ = spin(0, kvlens::k_max_draft_tokens, tr(" per step"));
+    draft_->setSpecialValueText(tr("off"));
+    draft_->setToolTip(tr("Speculative decoding: tokens guessed from the report's own words and checked in one pass "
+                          "(a local engine; the greedy text stays the same)"));
+    sf->addRow(tr("Draft tokens:"), draft_);
     l->addWidget(sampleBox);
 
     problem_ = new QLabel;
@@ -176,6 +183,7 @@ void SettingsDialog::setValues(const EngineSettings& e, const SamplingSettings& 
     minP_->setValue(s.minP);
     repeat_->setValue(s.repeatPenalty);
     seed_->setValue(int(s.seed));
+    draft_->setValue(s.draftTokens);
 }
 
 EngineSettings SettingsDialog::engineSettings() const
@@ -255,6 +263,7 @@ SamplingSettings SettingsDialog::samplingSettings() const
     s.minP = minP_->value();
     s.repeatPenalty = repeat_->value();
     s.seed = quint64(seed_->value());
+    s.draftTokens = draft_->value();
     return s;
 }
 

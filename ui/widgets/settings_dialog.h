@@ -57,6 +57,7 @@ private:
     QDoubleSpinBox* minP_;
     QDoubleSpinBox* repeat_;
     QSpinBox* seed_;
+    QSpinBox* draft_;   // speculative decoding's draft tokens per step
 };
 
 }  // namespace kvlens::ui

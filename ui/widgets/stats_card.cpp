@@ -55,6 +55,9 @@ QVector<StatsCard::Figure> StatsCard::figures()
         {QStringLiteral("device_memory_peak"), tr("Device memory"), tr("weights + KV pool + scratch")},
         {QStringLiteral("prefill_flop_s"), tr("Prefill compute"), tr("achieved FLOP/s during the prefill")},
         {QStringLiteral("decode_bytes_s"), tr("Decode bandwidth"), tr("achieved bytes read per second in decode")},
+        {QStringLiteral("acceptance"), tr("Drafts accepted"),
+         tr("speculative decoding: the share of draft tokens the model accepted, and the tokens each decode step "
+            "gave (vLLM's acceptance rate and mean acceptance length)")},
     };
 }
 
@@ -108,6 +111,12 @@ QString StatsCard::format(const QString& key, const RunRecord& r)
         return done ? rate(f.prefill_flop_s, "FLOP/s") : dash();
     if (key == QLatin1String("decode_bytes_s"))
         return done ? rate(f.decode_bytes_s, "B/s") : dash();
+    if (key == QLatin1String("acceptance")) {
+        if (!done || f.draft_steps == 0)
+            return dash();
+        return tr("%1 % · %2/step").arg(loc.toString(100.0 * f.acceptance_rate, 'f', 0),
+                                        loc.toString(f.mean_acceptance_length, 'f', 2));
+    }
     return dash();
 }
 

@@ -18,12 +18,6 @@
 
 namespace kvlens::ui {
 
-namespace {
-const Experiment kExperiments[] = {Experiment::KvOff,        Experiment::HalfDocument, Experiment::LongerAnswer,
-                                   Experiment::ShorterAnswer, Experiment::FollowUp,    Experiment::BrokenCache,
-                                   Experiment::Concurrent,    Experiment::KvQ8};
-}
-
 TaskPane::TaskPane(QWidget* parent) : QWidget(parent)
 {
     auto* l = new QVBoxLayout(this);
@@ -104,12 +98,14 @@ TaskPane::TaskPane(QWidget* parent) : QWidget(parent)
     experimentHint_->setWordWrap(true);
     style::makeSecondary(experimentHint_);
     grid->addWidget(experimentHint_, 0, 0, 1, 2);
-    int i = 0;
-    for (Experiment e : kExperiments) {
+    const QVector<Experiment> all = allExperiments();
+    for (int i = 0; i < all.size(); ++i) {
+        const Experiment e = all[i];
         auto* b = new QPushButton;
         experiments_.insert(e, b);
-        grid->addWidget(b, 1 + i / 2, i % 2);
-        ++i;
+        // Two to a row; an odd last one takes the whole row.
+        const bool lastAlone = i + 1 == all.size() && i % 2 == 0;
+        grid->addWidget(b, 1 + i / 2, i % 2, 1, lastAlone ? 2 : 1);
         connect(b, &QPushButton::clicked, this, [this, e] { emit experimentRequested(e); });
     }
     l->addWidget(experimentBox_);
@@ -151,6 +147,10 @@ void TaskPane::retranslate()
          {tr("Break the cache"), tr("A timestamp in front of the system prompt: no prefix matches any more.")}},
         {Experiment::Concurrent,
          {tr("3 requests at once"), tr("Three copies together: each one's queue time and their total KV memory add up.")}},
+        {Experiment::Speculative,
+         {tr("Speculative decoding"),
+          tr("Guesses a few tokens per step from the report's own words and checks them in one pass: the same "
+             "text, faster only when the guesses are accepted.")}},
     };
     for (auto it = texts.begin(); it != texts.end(); ++it) {
         experiments_[it.key()]->setText(it.value().first);
