@@ -331,8 +331,11 @@ void engine_impl::add_prefill_chunk() {
         request_state& r = *rp;
         if (r.phase != request_phase::prefill) continue;
         const int left = static_cast<int>(r.prompt.size()) - r.n_prompt_done;
-        const int n = std::min({opts_.chunk, left, max_batch_ - static_cast<int>(batch_.size())});
+        int n = std::min({opts_.chunk, left, max_batch_ - static_cast<int>(batch_.size())});
         if (n <= 0) return;
+        // Never a last chunk of one token: it would take the decode kernels
+        // (kv_pool.h, reusable_prefix_tokens), so the chunk before it leaves two.
+        if (n > 2 && left - n == 1) --n;
         status s = r.seq->ensure_capacity(r.n_prompt_done + n);
         if (!s) { finish(r, finish_reason::error, "KV pool exhausted during prefill: " + s.message()); continue; }
         add_part(r, r.prompt.data() + r.n_prompt_done, n, n == left);

@@ -316,7 +316,9 @@ TEST(KvPool, prefixDifferingFirstToken)
 TEST(KvPool, prefixWholePromptLeavesLastToken)
 {
     ASSERT_EQ(reusable_prefix_tokens(1008, 16), std::int64_t(992));
-    ASSERT_EQ(reusable_prefix_tokens(1009, 16), std::int64_t(1008));
+    ASSERT_EQ(reusable_prefix_tokens(1009, 16), std::int64_t(992));   // never one token alone
+    ASSERT_EQ(reusable_prefix_tokens(1010, 16), std::int64_t(1008));
+    ASSERT_EQ(reusable_prefix_tokens(2, 16), std::int64_t(0));
     ASSERT_EQ(reusable_prefix_tokens(1, 16), std::int64_t(0));
     ASSERT_EQ(reusable_prefix_tokens(0, 16), std::int64_t(0));
 
@@ -337,7 +339,7 @@ TEST(KvPool, prefixWholePromptLeavesLastToken)
 TEST(KvPool, prefixSharedBlocksAreRefcounted)
 {
     auto pool = make_pool(tiny_geometry(4), 16);
-    const ids prompt = random_tokens(13, 21);   // 3 full blocks + 1 token
+    const ids prompt = random_tokens(14, 21);   // 3 full blocks + 2 tokens (the last two are always computed)
     kv_sequence a(*pool, kv_mode::paged);
     prefill(a, prompt);
     kv_sequence b(*pool, kv_mode::paged);
@@ -404,7 +406,7 @@ TEST(KvPool, recentlyHitBlocksEvictedLast)
     ASSERT_EQ(pool->blocks().n_free(), 0);
     {
         kv_sequence again(*pool, kv_mode::paged);
-        auto cached = again.begin(concat(ta, {7}), 4);   // hits A's two blocks
+        auto cached = again.begin(concat(ta, {7, 9}), 4);   // hits A's two blocks
         ASSERT_TRUE(cached.ok());
         ASSERT_EQ(*cached, std::int64_t(8));
         ASSERT_EQ(pool->blocks().n_evictable(), 2);

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <numeric>
 #include <stdexcept>
@@ -292,6 +293,70 @@ TEST(ForwardPass, stepAloneTokensMatchTheirDecodeStepsBitForBit)
                     << kvlens::to_string(dtype) << ", prompt of " << prompt.size() << " tokens, token " << i
                     << ": largest difference " << max_rel_diff(one, {all.begin() + i * V, all.begin() + (i + 1) * V});
             }
+        }
+    }
+}
+
+// A prompt's logits do not depend on how it is cut into chunks, bit for bit:
+// every prefill row goes through the same matrix kernels (prefill_kernel_tokens)
+// and the same attention path (rows-in-lanes, the last register padded; tiles
+// at multiples of the tile size; no block of one token), so a prefix-cache hit,
+// which leaves a short last chunk, gives the cold run's numbers. The default
+// model with both caches, and Gemma 3 (sliding-window layers past their
+// window) when it is fetched. Before, chunks of 7 moved the default model's
+// text and Gemma's logits by up to 3.8.
+TEST(ForwardPass, chunksNeverChangeTheLogitsBitForBit)
+{
+    struct model_case {
+        std::filesystem::path path;
+        kvlens::kv_dtype dtype;
+    };
+    std::vector<model_case> cases;
+    if (kvlens::test::have_default_model()) {
+        cases.push_back({kvlens::test::default_model(), kvlens::kv_dtype::f16});
+        cases.push_back({kvlens::test::default_model(), kvlens::kv_dtype::q8_0});
+    }
+    const auto gemma = kvlens::test::source_root() / "models/gemma-3-270m-q4_k_m.gguf";
+    if (std::filesystem::exists(gemma)) cases.push_back({gemma, kvlens::kv_dtype::f16});
+    if (cases.empty()) GTEST_SKIP() << "no model fetched (scripts/fetch-model)";
+    for (const model_case& mc : cases) {
+        auto m = kvlens::model::load(mc.path.string());
+        ASSERT_TRUE(m.ok()) << m.message();
+        auto tok = kvlens::tokenizer::from_gguf((*m)->file());
+        ASSERT_TRUE(tok.ok());
+        std::string text;
+        for (int i = 0; i < 20; ++i)   // about 600 tokens: past Gemma 3's window of 512
+            text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
+                    "recomputing the prefix. ";
+        const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
+        const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
+        kvlens::kv_geometry g = kvlens::make_kv_geometry((*m)->info(), mc.dtype, 16);
+        g.layer_window = (*m)->config().layer_window;
+        std::vector<std::int32_t> table(64);
+        std::iota(table.begin(), table.end(), 0);
+        std::vector<float> whole;
+        for (int chunk : {256, 100, 9, 7, 3, 2}) {
+            kvlens::backend_options o;
+            o.max_batch = 256;
+            o.max_ctx = 1024;
+            o.n_threads = 2;
+            auto be = kvlens::make_cpu_backend(**m, o);
+            ASSERT_TRUE(be.ok());
+            ASSERT_TRUE((*be)->init_kv(g, 64).ok());
+            std::vector<float> logits(V);
+            for (std::size_t at = 0; at < prompt.size(); at += static_cast<std::size_t>(chunk)) {
+                const std::size_t n = std::min(prompt.size() - at, static_cast<std::size_t>(chunk));
+                kvlens::forward_batch b;
+                b.append({prompt.data() + at, n}, static_cast<std::int32_t>(at), table.data(), at + n == prompt.size());
+                ASSERT_TRUE((*be)->forward(b, logits.data(), nullptr).ok());
+            }
+            if (whole.empty()) {
+                whole = logits;
+                continue;
+            }
+            EXPECT_EQ(0, std::memcmp(whole.data(), logits.data(), V * sizeof(float)))
+                << mc.path.filename() << " " << kvlens::to_string(mc.dtype) << ", chunks of " << chunk
+                << ": largest difference " << max_rel_diff(whole, logits);
         }
     }
 }

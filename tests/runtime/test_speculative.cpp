@@ -127,6 +127,26 @@ TEST(Speculative, aSpeculatingRequestNextToAnotherGivesItsSoloText) {
     EXPECT_EQ(logs[1].done.reason, finish_reason::length);
 }
 
+// The experiment in the window re-runs a request whose prompt is now in the
+// prefix cache: the cached run must give the cold run's text for the
+// comparison to mean anything. Prompts of several lengths leave every
+// remainder after the cached blocks (the last two tokens are always computed).
+TEST(Speculative, aPrefixCacheHitGivesTheColdRunsText) {
+    if (!test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
+    const std::string report = sample_report();
+    for (std::size_t cut : {900u, 917u, 1000u, 1203u}) {
+        auto e = make_engine(kv_dtype::f16);
+        ASSERT_TRUE(e);
+        const request_params p = summary_request(report.substr(0, cut), 0, 48);
+        const run_log cold = run_all(*e, {p}).front();
+        const run_log warm = run_all(*e, {p}).front();
+        EXPECT_EQ(cold.done.figures.cached_tokens, 0);
+        EXPECT_GT(warm.done.figures.cached_tokens, 0);
+        EXPECT_GE(warm.done.figures.computed_tokens, 2);
+        EXPECT_EQ(ids_of(warm), ids_of(cold)) << "report cut at " << cut << " characters";
+    }
+}
+
 TEST(Speculative, draftsNeverRunPastMaxTokens) {
     if (!test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
     const std::string report = sample_report();

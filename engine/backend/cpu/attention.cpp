@@ -89,7 +89,7 @@ void attention_scratch::reserve(int n_threads, int group, int n_ctx, int head_di
         q_conv[i].resize(static_cast<std::size_t>(head_dim) * 4 * group);
         v_row[i].resize(static_cast<std::size_t>(head_dim));
     }
-    const int rows = block_rows_for(group, head_dim);
+    const int rows = flash_prefill_rows(block_rows_for(group, head_dim), flash_job_width(head_dim));
     work.resize(static_cast<std::size_t>(n_threads));
     for (auto& w : work)
         w.resize(static_cast<std::size_t>(flash_work_floats(rows, head_dim) + static_cast<std::int64_t>(rows) * (head_dim + 2)));
@@ -211,8 +211,10 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     const int G = a.n_head / a.n_head_kv, D = a.head_dim, n = a.n_tokens;
     const int tok_per_block = block_rows_for(G, D) / G;
     const std::int64_t q_stride = static_cast<std::int64_t>(a.n_head) * D;
-    // The most rows of one item: a prefill block of one head, or a decode token's every head.
-    const int max_rows = std::max(block_rows_for(G, D), a.n_head_kv * G);
+    // The most rows of one item: a prefill block of one head (padded to whole
+    // registers: flash_prefill_rows), or a decode token's every head.
+    const int width = flash_job_width(D);
+    const int max_rows = std::max(flash_prefill_rows(block_rows_for(G, D), width), a.n_head_kv * G);
     const std::int64_t state_floats = static_cast<std::int64_t>(max_rows) * (D + 2);   // o, m, l of an item
     const std::int64_t work_floats = flash_work_floats(max_rows, D);
     for (auto& w : s.work)
@@ -233,16 +235,27 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
     s.items.clear();
     for (int t0 = 0; t0 < n;) {
         int t1 = t0 + 1;
-        if (!alone(t0))
-            while (t1 < n && t1 - t0 < tok_per_block && a.block_tables[t1] == a.block_tables[t0] && !alone(t1)) ++t1;
+        const auto same_run = [&](int t) { return t < n && a.block_tables[t] == a.block_tables[t0] && !alone(t); };
+        if (!alone(t0)) {
+            while (t1 - t0 < tok_per_block && same_run(t1)) ++t1;
+            // A run's last token never makes a block alone: a block of one
+            // token takes the decode path, which rounds differently.
+            if (t1 - t0 > 2 && same_run(t1) && !same_run(t1 + 1)) --t1;
+        }
         int lo = s.first[static_cast<std::size_t>(t0)], hi = s.last[static_cast<std::size_t>(t0)];
         for (int t = t0; t < t1; ++t) {
             lo = std::min(lo, s.first[static_cast<std::size_t>(t)]);
             hi = std::max(hi, s.last[static_cast<std::size_t>(t)]);
         }
-        if (t1 - t0 == 1) s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1});
-        else
+        if (t1 - t0 == 1) {
+            s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1});
+        } else {
+            // A prefill block's tiles start at a multiple of the tile size, so
+            // a row meets its keys in the same tiles whatever block it is in
+            // (a sliding window's rows start at different keys).
+            lo = lo / k_flash_tile_keys * k_flash_tile_keys;
             for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, 1, lo, hi + 1, -1});
+        }
         t0 = t1;
     }
     // Too few jobs for the threads: split long key ranges into chunks.
@@ -259,7 +272,10 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         std::vector<attention_item> split;
         split.reserve(static_cast<std::size_t>(n_jobs) * static_cast<std::size_t>(want + 1));
         for (const attention_item& it : s.items) {
-            const int job_parts = alone(it.t0) ? pool.size() : per_job;
+            // A prefill block is never split: its rows then sum their keys in one
+            // pass whatever else the call holds (a short last chunk after a
+            // prefix-cache hit gives the cold run's numbers).
+            const int job_parts = alone(it.t0) ? pool.size() : it.n_tok > 1 ? 1 : per_job;
             const int keys = it.key_end - it.key_begin;
             const int min_pairs = it.n_tok == 1 ? k_min_decode_chunk_key_heads : k_min_chunk_key_heads;
             const int min_keys = std::max(k_flash_tile_keys, min_pairs / it.n_heads);
@@ -296,6 +312,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         for (int i = shares.claim(ith); i >= 0; i = shares.claim(ith)) {
             const attention_item& it = s.items[static_cast<std::size_t>(i)];
             const int rows = it.n_heads * it.n_tok * G;
+            // A prefill block's state has room for its padded rows (never split: part < 0).
+            const int state_rows = it.n_tok > 1 ? flash_prefill_rows(rows, width) : rows;
             float* state = it.part < 0 ? own_state : s.parts.data() + it.part * state_floats;
             flash_job j;
             j.q = a.q + it.t0 * q_stride + static_cast<std::int64_t>(it.kv_head) * G * D;
@@ -323,8 +341,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             j.table = a.block_tables[it.t0];
             j.scale = a.scale;
             j.o = state;
-            j.m = state + static_cast<std::int64_t>(rows) * D;
-            j.l = j.m + rows;
+            j.m = state + static_cast<std::int64_t>(state_rows) * D;
+            j.l = j.m + state_rows;
             j.work = work;
             kernel(j);
             if (it.part >= 0) continue;

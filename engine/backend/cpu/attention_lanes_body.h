@@ -17,12 +17,18 @@
 //              row of that key; transposed back to (R, D) once at the end.
 // A q8_0 cache's scores are integer sums instead (lanes_q8_scores): the
 // rows' int16 query words in the lanes, each key's word broadcast.
+// Rows that do not fill the last register are padded with copies of the
+// last token's rows (their results are written past the job's rows, into
+// room the caller keeps: flash_prefill_rows, and never read), so every
+// prefill block takes this path whatever its row count.
 // The decoded K and V tiles (KT, D) are read by broadcasts; everything the
 // inner loops touch per tile (qT, sT, the tiles, oT: about 30 KiB at R = 24,
-// D = 64; about 76 KiB at AVX-512's R = 96) stays in L1 and L2. The
-// arithmetic is the same as the dims-in-lanes path's (same products, each
-// score summed over the dimensions in order, each output over the keys in
-// order), so how a prompt is cut into blocks changes no result.
+// D = 64; about 76 KiB at AVX-512's R = 96) stays in L1 and L2. Each lane's
+// arithmetic is its own row's alone (each score summed over the dimensions
+// in order, each output over the keys in order), so how a prompt is cut into
+// blocks changes no result. (The dims-in-lanes path, which decode and jobs
+// of several KV heads take, sums a score's dimensions in 8 lanes and then
+// across them: other roundings for f16 scores.)
 
 // Row registers flash_lanes_any has a kernel for (flash_block_rows' limit per instruction set).
 constexpr int k_lanes_max_blocks = V::registers >= 32 ? 6 : 4;
@@ -35,11 +41,11 @@ inline bool lanes_disabled() {
 }
 
 // Whether a job takes this path: one KV head, rows filling 1 to
-// k_lanes_max_blocks whole registers, key positions exact in f32 (the mask
-// compares them as floats).
+// k_lanes_max_blocks registers (the last one padded), key positions exact in
+// f32 (the mask compares them as floats).
 inline bool lanes_apply(const flash_job& a) {
     const int R = a.n_tok * a.group;
-    return a.n_heads == 1 && R > 0 && R % V::width == 0 && R <= k_lanes_max_rows && a.key_end < (1 << 24);
+    return a.n_heads == 1 && R > 0 && flash_prefill_rows(R, V::width) <= k_lanes_max_rows && a.key_end < (1 << 24);
 }
 
 // Keys per step of the scores and dimensions per step of the value sum, for
@@ -150,7 +156,8 @@ inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const
 inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float* dqT, std::uint8_t* tmp) {
     const int D = a.head_dim, G = a.group, NBk = D / k_query_block, DW = D / V::q_word_elems;
     for (int r = 0; r < R; ++r) {
-        quantize_query_row(a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D, D, tmp);
+        const int t = std::min(r / G, a.n_tok - 1);   // padded rows: the last token's
+        quantize_query_row(a.q + t * a.q_stride + static_cast<std::int64_t>(r % G) * D, D, tmp);
         for (int w = 0; w < DW; ++w) std::memcpy(&qW[w * R + r], tmp + 4 * w, 4);   // 2 int16 as they lie
         const auto* dq = reinterpret_cast<const float*>(tmp + 2LL * D);
         for (int b = 0; b < NBk; ++b) dqT[b * R + r] = dq[b];
@@ -246,12 +253,13 @@ void flash_lanes_run(const flash_job& a) {
     auto* kW = reinterpret_cast<std::int32_t*>(kbuf);
     float* kd = reinterpret_cast<float*>(kW + KT * D / V::q_word_elems);
     for (int r = 0; r < R; ++r) {
-        first[r] = static_cast<float>(a.first[r / G]);
-        last[r] = static_cast<float>(a.last[r / G]);
+        const int t = std::min(r / G, a.n_tok - 1);   // padded rows: the last token's
+        first[r] = static_cast<float>(a.first[t]);
+        last[r] = static_cast<float>(a.last[t]);
         a.m[r] = -INFINITY;
         a.l[r] = 0;
         if constexpr (DT == kv_dtype::f16) {
-            const float* src = a.q + (r / G) * a.q_stride + static_cast<std::int64_t>(r % G) * D;
+            const float* src = a.q + t * a.q_stride + static_cast<std::int64_t>(r % G) * D;
             for (int d0 = 0; d0 < D; d0 += W) {
                 alignas(64) float x[W];
                 V::store(x, V::round_h(V::load(src + d0)));
@@ -296,14 +304,14 @@ void flash_lanes_run(const flash_job& a) {
 template <kv_dtype DT>
 bool flash_lanes_any(const flash_job& a) {
     if (!lanes_apply(a)) return false;
-    switch (a.n_tok * a.group / V::width) {
+    switch (flash_prefill_rows(a.n_tok * a.group, V::width) / V::width) {
         case 1: flash_lanes_run<DT, 1>(a); return true;
         case 2: flash_lanes_run<DT, 2>(a); return true;
         case 3: flash_lanes_run<DT, 3>(a); return true;
         case 4: flash_lanes_run<DT, 4>(a); return true;
         default:
             if constexpr (k_lanes_max_blocks == 6) {
-                if (a.n_tok * a.group == 5 * V::width) flash_lanes_run<DT, 5>(a);
+                if (flash_prefill_rows(a.n_tok * a.group, V::width) == 5 * V::width) flash_lanes_run<DT, 5>(a);
                 else flash_lanes_run<DT, 6>(a);
                 return true;
             }

@@ -62,6 +62,8 @@ struct flash_job {
     float scale = 1.0f;                // applied to each score
 
     // Results, unnormalized: out = o / l. A row that saw no key has m = -inf, l = 0, o = 0.
+    // A prefill job (n_tok > 1) may use rows up to its row count rounded up to
+    // whole registers (flash_prefill_rows): o, m and l have room for those.
     float* o = nullptr;                // (n_heads * n_tok * group, head_dim) f32
     float* m = nullptr;                // (n_heads * n_tok * group) running max of the scaled scores
     float* l = nullptr;                // (n_heads * n_tok * group) sum of exp(score - m)
@@ -82,6 +84,13 @@ flash_job_fn flash_job_kernel(int head_dim);
 
 // f32 lanes of that kernel's vectors (16 for AVX-512, 8 for AVX2; 1 without a kernel).
 int flash_job_width(int head_dim);
+
+// The rows a prefill job of `rows` query rows may use: rounded up to whole
+// registers of `width` lanes. Every prefill block takes the rows-in-lanes
+// path with its last register padded (copies of its last token's rows), so
+// a row's arithmetic does not depend on how many rows share its block, and a
+// prompt's numbers do not depend on its chunks (attention_lanes_body.h).
+constexpr int flash_prefill_rows(int rows, int width) { return (rows + width - 1) / width * width; }
 
 // Query rows per prefill job for a group of `group` query heads per KV head
 // and vectors of `width` lanes: rows that fill whole registers (the

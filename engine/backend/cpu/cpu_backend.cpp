@@ -281,7 +281,7 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
     groups_.clear();
     for (int t = 0; t < n;) {
         const int len = run_len[static_cast<std::size_t>(run_of[static_cast<std::size_t>(t)])];
-        add(groups_, t, len, len);
+        add(groups_, t, len, prefill_kernel_tokens(len));
         t += len;
     }
     logit_groups_.clear();
