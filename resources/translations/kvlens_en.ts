@@ -583,6 +583,14 @@
         <source>step %1 %2: %3</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>one per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MainWindow</name>
@@ -2917,6 +2925,50 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>no drafts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>decoding: one token per step, then up to %1 tokens guessed from the report and checked in one pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the draft tokens accepted, tokens per step, the decode speed; the answer stays the same</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>A question whose answer repeats the report (&quot;%1&quot;), greedy, at most %2 new tokens: decoded one token per step, then with drafts looked up in the report. Watch the latency: an accepted draft token comes with the step before it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>needs the local engine: a server decodes by its own rules</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>No draft was checked: nothing the model wrote had occurred in the prompt.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 of %2 draft tokens were accepted: %3 tokens per checking step.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decode %1: fewer steps for the same tokens.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decode %1: checking the drafts cost more than the accepted ones saved.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Decode about the same: %1.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer was the same, token for token (%1 tokens).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The answer changed at %1 of %2 token positions, first at token %3.</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

@@ -580,6 +580,14 @@
         <source>step %1 %2: %3</source>
         <translation>第 %1 步 %2：%3</translation>
     </message>
+    <message>
+        <source>one per step</source>
+        <translation>每步一个</translation>
+    </message>
+    <message>
+        <source>drafts</source>
+        <translation>草稿</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::MainWindow</name>
@@ -2921,6 +2929,50 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     <message>
         <source>no drafts</source>
         <translation>无草稿</translation>
+    </message>
+    <message>
+        <source>decoding: one token per step, then up to %1 tokens guessed from the report and checked in one pass</source>
+        <translation>解码方式：每步一个词元，然后每步最多 %1 个从报告中猜出、用一次前向验证的词元</translation>
+    </message>
+    <message>
+        <source>the draft tokens accepted, tokens per step, the decode speed; the answer stays the same</source>
+        <translation>被接受的草稿词元、每步词元数、解码速度；回答保持不变</translation>
+    </message>
+    <message>
+        <source>A question whose answer repeats the report (&quot;%1&quot;), greedy, at most %2 new tokens: decoded one token per step, then with drafts looked up in the report. Watch the latency: an accepted draft token comes with the step before it.</source>
+        <translation>一个答案会复述报告的问题（“%1”），贪心解码，最多 %2 个新词元：先每步解码一个词元，再用从报告中查找的草稿。观察延迟：被接受的草稿词元随前一步一起产出。</translation>
+    </message>
+    <message>
+        <source>needs the local engine: a server decodes by its own rules</source>
+        <translation>需要本地引擎：服务器按自己的规则解码</translation>
+    </message>
+    <message>
+        <source>No draft was checked: nothing the model wrote had occurred in the prompt.</source>
+        <translation>没有验证任何草稿：模型写出的内容在提示中都没有出现过。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 draft tokens were accepted: %3 tokens per checking step.</source>
+        <translation>%2 个草稿词元中接受了 %1 个：每个验证步产出 %3 个词元。</translation>
+    </message>
+    <message>
+        <source>Decode %1: fewer steps for the same tokens.</source>
+        <translation>解码 %1：同样的词元用了更少的步数。</translation>
+    </message>
+    <message>
+        <source>Decode %1: checking the drafts cost more than the accepted ones saved.</source>
+        <translation>解码 %1：验证草稿的开销超过了被接受草稿省下的时间。</translation>
+    </message>
+    <message>
+        <source>Decode about the same: %1.</source>
+        <translation>解码速度基本不变：%1。</translation>
+    </message>
+    <message>
+        <source>The answer was the same, token for token (%1 tokens).</source>
+        <translation>回答逐词元完全相同（%1 个词元）。</translation>
+    </message>
+    <message>
+        <source>The answer changed at %1 of %2 token positions, first at token %3.</source>
+        <translation>回答在 %2 个词元位置中有 %1 个改变，第一处在第 %3 个词元。</translation>
     </message>
 </context>
 <context>

@@ -253,6 +253,29 @@ private slots:
                 << int(LessonStepId::HiddenReasoning) << QVector<LessonRun>{think} << QVector<LessonRun>{plain}
                 << QStringLiteral("first visible token came");
         }
+        {
+            LessonRun plain = run("one per step", 640, 1500, 96, 500), drafted = plain;
+            plain.decodeTokS = 190;
+            drafted.decodeTokS = 260;
+            drafted.draftSteps = 30;
+            drafted.draftTokens = 100;
+            drafted.acceptedTokens = 60;
+            drafted.acceptanceLength = 3.0;
+            plain.tokenIds = drafted.tokenIds = {1, 2, 3, 4};
+            LessonRun slower = drafted;
+            slower.decodeTokS = 150;
+            QTest::newRow("accepted drafts speed decode up")
+                << int(LessonStepId::Speculative) << QVector<LessonRun>{plain, drafted}
+                << QVector<LessonRun>{plain, slower} << QStringLiteral("fewer steps for the same tokens");
+            QTest::newRow("rejected drafts cost more than they save")
+                << int(LessonStepId::Speculative) << QVector<LessonRun>{plain, slower}
+                << QVector<LessonRun>{plain, drafted} << QStringLiteral("cost more than the accepted ones saved");
+            LessonRun changed = drafted;
+            changed.tokenIds = {1, 2, 9, 9};
+            QTest::newRow("the answer with drafts is the same")
+                << int(LessonStepId::Speculative) << QVector<LessonRun>{plain, drafted}
+                << QVector<LessonRun>{plain, changed} << QStringLiteral("token for token");
+        }
     }
 
     void theTakeawayFollowsTheSignOfTheMeasurement()

@@ -30,6 +30,7 @@
 #include "ui/widgets/charts_board.h"
 #include "ui/widgets/document_pane.h"
 #include "ui/widgets/model_panel.h"
+#include "ui/widgets/stats_card.h"
 #include "ui/widgets/task_pane.h"
 
 using namespace kvlens::ui;
@@ -380,6 +381,37 @@ private slots:
         // TTFT segments are measured and add up to TTFT.
         QVERIFY(qAbs(hf.tokenize_ms + hf.queue_ms + hf.prefill_ms + hf.first_sample_ms - hf.ttft_ms) < 0.1);
         detailedVersusOneLine(c, base);
+        report_ = memo;
+    }
+
+    // The Speculative decoding experiment on the selected run: the same
+    // prompt from the prefix cache, drafts checked, the same answer; the
+    // caption, the stats card and the latency chart show what the drafts gave.
+    void theSpeculativeExperimentGivesTheSameAnswerAndShowsItsDrafts()
+    {
+        if (!kvlens::test::have_default_model())
+            QSKIP("no default model in models/ (scripts/fetch-model)");
+        const QString model = QString::fromStdString(kvlens::test::default_model().string());
+        const QString memo = report_;
+        report_ = QString::fromStdString((kvlens::test::source_root() / "resources/sample-report.pdf").string());
+        MainWindow* w = open(model, 64);
+        QVERIFY(w);
+        RunController* c = w->controller();
+        const int base = c->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(c->history()->run(base)->isFinished(), 120000);
+        const int spec = w->runExperiment(Experiment::Speculative);
+        QTRY_VERIFY_WITH_TIMEOUT(c->history()->run(spec)->isFinished(), 120000);
+        const RunRecord* b = c->history()->run(base);
+        const RunRecord* r = c->history()->run(spec);
+        QVERIFY2(r->finishReason() != FinishReason::Error, qPrintable(r->error()));
+        QCOMPARE(r->config().sampling.draftTokens, kExperimentDraftTokens);
+        QVERIFY(r->cachedTokens() > 0);
+        QCOMPARE(r->text(), b->text());
+        QVERIFY(r->figures().draft_steps > 0);
+        QCOMPARE(r->draftedTokens(), r->figures().accepted_tokens);
+        QVERIFY(w->charts()->caption().startsWith(QStringLiteral("Speculative decoding: ")));
+        QVERIFY(w->charts()->caption().endsWith(QStringLiteral("the same answer")));
+        QVERIFY(w->charts()->stats()->valueText(QStringLiteral("acceptance")).contains(QStringLiteral("/step")));
         report_ = memo;
     }
 

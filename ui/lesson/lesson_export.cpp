@@ -62,6 +62,9 @@ QJsonObject runJson(const LessonRun& r)
                        {QStringLiteral("kv_bytes_peak"), double(r.kvPeakBytes)},
                        {QStringLiteral("kv_bytes_per_token"), double(r.kvBytesPerToken)},
                        {QStringLiteral("recomputed_tokens"), double(r.recomputedTokens)},
+                       {QStringLiteral("draft_tokens"), r.draftTokens},
+                       {QStringLiteral("accepted_tokens"), r.acceptedTokens},
+                       {QStringLiteral("mean_acceptance_length"), r.acceptanceLength},
                        {QStringLiteral("latencies_ms"), lat}};
 }
 

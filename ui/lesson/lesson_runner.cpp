@@ -253,6 +253,20 @@ QVector<LessonRunner::Planned> LessonRunner::plan(int phase)
         if (phase == 0)
             return one(base(2, TaskKind::Question, z.longAnswerTokens, defaultFollowUpQuestion()), tr("question"));
         return {};
+    case LessonStepId::Speculative:
+        if (phase == 0) {
+            RunConfig c = base(all, TaskKind::Question, z.longAnswerTokens, z.copyQuestion);
+            c.sampling.draftTokens = 0;
+            return one(c, tr("one per step"));
+        }
+        if (phase == 1 && run(0)) {
+            // The same prompt (from the prefix cache, which gives the cold
+            // run's numbers): only the decoding differs.
+            RunConfig c = run(0)->config();
+            c.sampling.draftTokens = z.draftTokens;
+            return one(c, tr("drafts"));
+        }
+        return {};
     }
     return {};
 }

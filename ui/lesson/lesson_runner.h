@@ -20,6 +20,7 @@
 //   kv-q8           f16, q8_0
 //   sliding-window  one run
 //   hidden-reasoning one run
+//   speculative     one token per step, with drafts
 #pragma once
 
 #include <QHash>

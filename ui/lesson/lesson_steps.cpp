@@ -25,7 +25,7 @@ constexpr StepWords kSteps[] = {
     {LessonStepId::KvOffOn, "kv-off-on"},           {LessonStepId::FollowUp, "follow-up"},
     {LessonStepId::BrokenPrefix, "broken-prefix"},  {LessonStepId::Concurrent, "concurrent"},
     {LessonStepId::KvQ8, "kv-q8"},                  {LessonStepId::SlidingWindow, "sliding-window"},
-    {LessonStepId::HiddenReasoning, "hidden-reasoning"},
+    {LessonStepId::HiddenReasoning, "hidden-reasoning"}, {LessonStepId::Speculative, "speculative"},
 };
 
 // "1/4" for 2 of 8 slices (the fraction in lowest terms).
@@ -175,6 +175,16 @@ LessonStep lessonStep(LessonStepId id, const LessonSizes& z)
                        "first visible one.")
                         .arg(slice(z.reportSlices, 2)).arg(z.longAnswerTokens);
         break;
+    case LessonStepId::Speculative:
+        s.title = tr("Speculative decoding");
+        s.vary = tr("decoding: one token per step, then up to %1 tokens guessed from the report and checked in "
+                    "one pass").arg(z.draftTokens);
+        s.watch = tr("the draft tokens accepted, tokens per step, the decode speed; the answer stays the same");
+        s.caption = tr("A question whose answer repeats the report (\"%1\"), greedy, at most %2 new tokens: "
+                       "decoded one token per step, then with drafts looked up in the report. Watch the "
+                       "latency: an accepted draft token comes with the step before it.")
+                        .arg(z.copyQuestion).arg(z.longAnswerTokens);
+        break;
     }
     return s;
 }
@@ -186,6 +196,8 @@ QString lessonSkipReason(LessonStepId id, const ModelSummary& model)
     if (id == LessonStepId::SlidingWindow && model.slidingWindow <= 0)
         return tr("needs a sliding-window model (Gemma 3); %1 (%2) attends to the whole context in every layer")
             .arg(model.name.isEmpty() ? model.architecture : model.name, model.architecture);
+    if (id == LessonStepId::Speculative && model.remote)
+        return tr("needs the local engine: a server decodes by its own rules");
     // A local model says whether it can think first; a server's model is
     // tried, and the runner skips the step after its run if nothing was hidden.
     if (id == LessonStepId::HiddenReasoning && !model.remote && model.hiddenReasoning.isEmpty())
@@ -218,6 +230,10 @@ LessonRun lessonRunFrom(const RunRecord& r, const QString& label)
     o.kvPeakBytes = f.kv_bytes_peak;
     o.kvBytesPerToken = r.kvBytesPerToken();
     o.recomputedTokens = f.recomputed_tokens;
+    o.draftSteps = f.draft_steps;
+    o.draftTokens = f.draft_tokens;
+    o.acceptedTokens = f.accepted_tokens;
+    o.acceptanceLength = f.mean_acceptance_length;
     for (const TokenStep& t : r.tokens()) {
         o.tokenIds << t.id;
         if (!t.visible)

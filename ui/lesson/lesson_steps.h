@@ -32,6 +32,7 @@ enum class LessonStepId {
     KvQ8,            // (9) the KV cache as q8_0
     SlidingWindow,   // (10) a sliding-window model (Gemma 3)
     HiddenReasoning, // (11) <think>…</think> before the answer
+    Speculative,     // (12) speculative decoding: drafts from the report checked in one pass
 };
 
 // The sizes the lesson runs with, chosen so that the whole lesson takes
@@ -45,6 +46,9 @@ struct LessonSizes {
     int kvOffSlices = 1;            // KV off recomputes everything: 1/8 of the report
     int kvOffAnswerTokens = 24;     // each step recomputes the whole prefix: keep it short
     int concurrentRequests = 3;     // with the default 2 decoded together, one queues
+    int draftTokens = 4;            // speculative decoding: draft tokens checked per step
+    // A question whose answer copies the report: drafts looked up in it are accepted.
+    QString copyQuestion = QStringLiteral("Repeat the report's first two paragraphs, word for word, without changing anything.");
     QString twoWordQuestion = QStringLiteral("Main point?");
 };
 
@@ -88,6 +92,10 @@ struct LessonRun {
     qint64 kvTokensAtPeak = 0;  // tokens held at that moment
     qint64 kvBytesPerToken = 0; // the formula's bytes per token, all layers
     qint64 recomputedTokens = 0;
+    int draftSteps = 0;             // speculative decoding: steps that checked a draft
+    int draftTokens = 0;            // draft tokens proposed
+    int acceptedTokens = 0;         // draft tokens accepted
+    double acceptanceLength = 0;    // tokens per checking step (1 + accepted / steps); 0 without drafts
     int slidingWindow = 0;          // the model's window, tokens (0: none)
     // The KV by layer group at the run's last step (a sliding-window model;
     // all 0 without local layers): tokens each local layer holds, and the

@@ -6,6 +6,7 @@
 #include "ui/lesson/lesson_steps.h"
 
 #include <QCoreApplication>
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -284,6 +285,32 @@ QString hiddenReasoning(const LessonRun& r)
         .arg(count(r.hiddenTokens), count(r.generatedTokens), ms(r.ttftMs), ms(r.ttftVisibleMs));
 }
 
+QString speculative(const LessonRun& plain, const LessonRun& drafted)
+{
+    QString first;
+    if (drafted.draftSteps == 0)
+        first = tr("No draft was checked: nothing the model wrote had occurred in the prompt.");
+    else
+        first = tr("%1 of %2 draft tokens were accepted: %3 tokens per checking step.")
+                    .arg(count(drafted.acceptedTokens), count(drafted.draftTokens))
+                    .arg(QLocale().toString(drafted.acceptanceLength, 'f', 2));
+    const QString speeds = arrow(formatTokS(plain.decodeTokS), formatTokS(drafted.decodeTokS));
+    QString second;
+    switch (trend(plain.decodeTokS, drafted.decodeTokS)) {
+    case Trend::Up: second = tr("Decode %1: fewer steps for the same tokens.").arg(speeds); break;
+    case Trend::Down:
+        second = tr("Decode %1: checking the drafts cost more than the accepted ones saved.").arg(speeds);
+        break;
+    case Trend::Flat: second = tr("Decode about the same: %1.").arg(speeds); break;
+    }
+    const AnswerDiff d = compareAnswers(plain.tokenIds, drafted.tokenIds);
+    const QString third = d.changed == 0
+                              ? tr("The answer was the same, token for token (%1 tokens).").arg(count(d.compared))
+                              : tr("The answer changed at %1 of %2 token positions, first at token %3.")
+                                    .arg(count(d.changed), count(d.compared)).arg(d.firstDifference + 1);
+    return first + QLatin1Char(' ') + second + QLatin1Char(' ') + third;
+}
+
 }  // namespace
 
 QString lessonTakeaway(LessonStepId id, const QVector<LessonRun>& runs)
@@ -298,6 +325,7 @@ QString lessonTakeaway(LessonStepId id, const QVector<LessonRun>& runs)
     case LessonStepId::BrokenPrefix: return allOk(runs, 3) ? brokenPrefix(runs[1], runs[2]) : QString();
     case LessonStepId::Concurrent: return allOk(runs, 2) ? concurrent(runs) : QString();
     case LessonStepId::KvQ8: return allOk(runs, 2) ? kvQ8(runs[0], runs[1]) : QString();
+    case LessonStepId::Speculative: return allOk(runs, 2) ? speculative(runs[0], runs[1]) : QString();
     case LessonStepId::SlidingWindow: return allOk(runs, 1) ? slidingWindow(runs[0]) : QString();
     case LessonStepId::HiddenReasoning: return allOk(runs, 1) ? hiddenReasoning(runs[0]) : QString();
     }
@@ -383,6 +411,7 @@ LessonPlot lessonPlot(LessonStepId id, const QVector<LessonRun>& runs)
     }
     case LessonStepId::KvOffOn:
     case LessonStepId::KvQ8:
+    case LessonStepId::Speculative:
         latencies();
         tpotCallout();
         break;
