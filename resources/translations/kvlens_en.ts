@@ -1832,11 +1832,15 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>speculative decoding: the share of draft tokens the model accepted, and the tokens each decode step gave (vLLM&apos;s acceptance rate and mean acceptance length)</source>
+        <source>speculative decoding: the share of draft tokens the model accepted (vLLM&apos;s acceptance rate)</source>
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>%1 % · %2/step</source>
+        <source>Tokens per step</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>speculative decoding: tokens each checking step gave, its own included (vLLM&apos;s mean acceptance length)</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

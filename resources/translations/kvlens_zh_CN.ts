@@ -1828,12 +1828,16 @@
         <translation>草稿接受</translation>
     </message>
     <message>
-        <source>speculative decoding: the share of draft tokens the model accepted, and the tokens each decode step gave (vLLM&apos;s acceptance rate and mean acceptance length)</source>
-        <translation>投机解码：模型接受的草稿词元比例，以及每个解码步产出的词元数（即 vLLM 的接受率和平均接受长度）</translation>
+        <source>speculative decoding: the share of draft tokens the model accepted (vLLM&apos;s acceptance rate)</source>
+        <translation>投机解码：模型接受的草稿词元比例（vLLM 的接受率）</translation>
     </message>
     <message>
-        <source>%1 % · %2/step</source>
-        <translation>%1 % · %2/步</translation>
+        <source>Tokens per step</source>
+        <translation>每步词元数</translation>
+    </message>
+    <message>
+        <source>speculative decoding: tokens each checking step gave, its own included (vLLM&apos;s mean acceptance length)</source>
+        <translation>投机解码：每个验证步产出的词元数，含模型自己的那个（vLLM 的平均接受长度）</translation>
     </message>
 </context>
 <context>

@@ -15,6 +15,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QImage>
+#include <QLocale>
 #include <QtTest>
 
 #include "tests/support/test_paths.h"
@@ -411,7 +412,9 @@ private slots:
         QCOMPARE(r->draftedTokens(), r->figures().accepted_tokens);
         QVERIFY(w->charts()->caption().startsWith(QStringLiteral("Speculative decoding: ")));
         QVERIFY(w->charts()->caption().endsWith(QStringLiteral("the same answer")));
-        QVERIFY(w->charts()->stats()->valueText(QStringLiteral("acceptance")).contains(QStringLiteral("/step")));
+        QVERIFY(w->charts()->stats()->valueText(QStringLiteral("acceptance_rate")).endsWith(QStringLiteral(" %")));
+        QCOMPARE(w->charts()->stats()->valueText(QStringLiteral("mean_acceptance_length")),
+                 QLocale().toString(r->figures().mean_acceptance_length, 'f', 2));
         report_ = memo;
     }
 

@@ -37,6 +37,7 @@ QColor ChartStyle::kvLogicalColor() { return QColor(0x2f, 0x6f, 0xde); }
 QColor ChartStyle::kvAllocatedColor() { return QColor(0x1a, 0x9e, 0x9e); }
 QColor ChartStyle::kvLocalColor() { return QColor(0xc2, 0x18, 0x5b); }
 QColor ChartStyle::hiddenReasoningColor() { return QColor(0x7a, 0x6a, 0x58); }
+QColor ChartStyle::draftedColor() { return QColor(0x16, 0xa0, 0x85); }
 QColor ChartStyle::kvReservedColor() { return QColor(0xc0, 0x39, 0x2b); }
 QColor ChartStyle::formulaColor() { return QColor(0x7f, 0x8c, 0x8d); }
 QColor ChartStyle::weightsColor() { return QColor(0x5b, 0x6b, 0x7f); }

@@ -34,6 +34,7 @@ struct ChartStyle {
     static QColor kvAllocatedColor();
     static QColor kvLocalColor();      // a sliding-window model's local layers
     static QColor hiddenReasoningColor();   // tokens inside <think>…</think>
+    static QColor draftedColor();           // accepted draft tokens (speculative decoding)
     static QColor kvReservedColor();
     static QColor formulaColor();
     static QColor weightsColor();

@@ -99,11 +99,12 @@ void LatencyChart::restyle()
     hidden_->setColor(Qt::transparent);
     hidden_->setBorderColor(ChartStyle::hiddenReasoningColor());
     firstVisible_->setPen(style_.linePen(ChartStyle::hiddenReasoningColor(), Qt::DashLine));
-    // Accepted drafts: triangles in the run's colour, at the foot of the chart
-    // (they came in the step of the token before them).
+    // Accepted drafts: green triangles, whichever run it is, at the foot of
+    // the chart (they came in the step of the token before them).
     drafted_->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     drafted_->setMarkerSize(style_.markerSize() * 1.6);
     drafted_->setBorderColor(Qt::transparent);
+    drafted_->setColor(ChartStyle::draftedColor());
     callouts_->setEnabled(style_.presentation);
 }
 
@@ -117,7 +118,6 @@ void LatencyChart::plot(const ChartInput& in)
     c1.setAlpha(90);
     chart_set::color(points_, c0);
     chart_set::color(comparePoints_, c1);
-    chart_set::color(drafted_, colorOf(in.primary, 0));
     double maxX = 16, maxY = 1;
     fill(in.primary, points_, average_, hidden_, drafted_, maxX, maxY);
     fill(in.compare, comparePoints_, compareAverage_, nullptr, nullptr, maxX, maxY);

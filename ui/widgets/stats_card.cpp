@@ -55,9 +55,11 @@ QVector<StatsCard::Figure> StatsCard::figures()
         {QStringLiteral("device_memory_peak"), tr("Device memory"), tr("weights + KV pool + scratch")},
         {QStringLiteral("prefill_flop_s"), tr("Prefill compute"), tr("achieved FLOP/s during the prefill")},
         {QStringLiteral("decode_bytes_s"), tr("Decode bandwidth"), tr("achieved bytes read per second in decode")},
-        {QStringLiteral("acceptance"), tr("Drafts accepted"),
-         tr("speculative decoding: the share of draft tokens the model accepted, and the tokens each decode step "
-            "gave (vLLM's acceptance rate and mean acceptance length)")},
+        {QStringLiteral("acceptance_rate"), tr("Drafts accepted"),
+         tr("speculative decoding: the share of draft tokens the model accepted (vLLM's acceptance rate)")},
+        {QStringLiteral("mean_acceptance_length"), tr("Tokens per step"),
+         tr("speculative decoding: tokens each checking step gave, its own included (vLLM's mean acceptance "
+            "length)")},
     };
 }
 
@@ -111,12 +113,11 @@ QString StatsCard::format(const QString& key, const RunRecord& r)
         return done ? rate(f.prefill_flop_s, "FLOP/s") : dash();
     if (key == QLatin1String("decode_bytes_s"))
         return done ? rate(f.decode_bytes_s, "B/s") : dash();
-    if (key == QLatin1String("acceptance")) {
-        if (!done || f.draft_steps == 0)
-            return dash();
-        return tr("%1 % · %2/step").arg(loc.toString(100.0 * f.acceptance_rate, 'f', 0),
-                                        loc.toString(f.mean_acceptance_length, 'f', 2));
-    }
+    // Speculative decoding's figures (a dash for a run without drafts).
+    if (key == QLatin1String("acceptance_rate"))
+        return done && f.draft_steps > 0 ? loc.toString(100.0 * f.acceptance_rate, 'f', 0) + QStringLiteral(" %") : dash();
+    if (key == QLatin1String("mean_acceptance_length"))
+        return done && f.draft_steps > 0 ? loc.toString(f.mean_acceptance_length, 'f', 2) : dash();
     return dash();
 }
 
@@ -158,13 +159,15 @@ QString StatsCard::labelled(const QString& key, const RunRecord& r)
 StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
 {
     auto* l = new QVBoxLayout(this);
-    l->setContentsMargins(style::kMargin, style::kSpacing, style::kMargin, style::kSpacing);
+    // Tight columns: with a compared run the card holds 2 x 3 columns of
+    // figures and must fit beside the memory chart at 1280 x 720.
+    l->setContentsMargins(style::kSpacing, style::kSpacing, style::kSpacing, style::kSpacing);
     heading_ = new QLabel;
     style::makeHeading(heading_);
     heading_->setWordWrap(true);
     l->addWidget(heading_);
     grid_ = new QGridLayout;
-    grid_->setHorizontalSpacing(style::kSpacing + 2);
+    grid_->setHorizontalSpacing(style::kSpacing - 2);
     grid_->setVerticalSpacing(2);
     l->addLayout(grid_);
     l->addStretch();
@@ -201,7 +204,7 @@ StatsCard::StatsCard(QWidget* parent) : QWidget(parent)
         values_.append(value);
         compares_.append(cmp);
     }
-    grid_->setColumnMinimumWidth(3, style::kSpacing);
+    grid_->setColumnMinimumWidth(3, style::kSpacing * 2);   // between the two halves
     rebuild();
 }
 
