@@ -232,9 +232,11 @@ void StatsCard::setPresentation(bool on)
         l->setFont(value);
     // From the back of the room: the few figures a class reads, large; the
     // rest stay in the normal view and in run.json.
+    // (The draft figures only for a run with drafts: rebuild().)
     static const QStringList kKey = {QStringLiteral("prompt_tokens"), QStringLiteral("cached_tokens"),
                                      QStringLiteral("ttft_ms"), QStringLiteral("prefill_tok_s"),
-                                     QStringLiteral("decode_tok_s"), QStringLiteral("kv_bytes_peak")};
+                                     QStringLiteral("decode_tok_s"), QStringLiteral("kv_bytes_peak"),
+                                     QStringLiteral("acceptance_rate"), QStringLiteral("mean_acceptance_length")};
     const auto figs = figures();
     const int half = (int(figs.size()) + 1) / 2;
     int keyRow = 1;
@@ -291,7 +293,15 @@ void StatsCard::rebuild()
             c->setStyleSheet(css);
     }
     const auto figs = figures();
+    // Presentation: the draft figures only when a shown run checked drafts.
+    const auto drafted = [](const RunRecord* r) { return r && r->hasFigures() && r->figures().draft_steps > 0; };
+    const bool drafts = drafted(primary_) || drafted(compare_);
     for (int i = 0; i < figs.size(); ++i) {
+        if (presentation_ && (figs[i].key == QLatin1String("acceptance_rate")
+                              || figs[i].key == QLatin1String("mean_acceptance_length"))) {
+            names_[i]->setVisible(drafts);
+            values_[i]->setVisible(drafts);
+        }
         names_[i]->setText(figs[i].name);
         names_[i]->setToolTip(figs[i].help);
         values_[i]->setText(primary_ ? labelled(figs[i].key, *primary_) : dash());
