@@ -248,13 +248,14 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             hi = std::max(hi, s.last[static_cast<std::size_t>(t)]);
         }
         if (t1 - t0 == 1) {
-            s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1});
+            s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1, lo});
         } else {
             // A prefill block's tiles start at a multiple of the tile size, so
             // a row meets its keys in the same tiles whatever block it is in
-            // (a sliding window's rows start at different keys).
-            lo = lo / k_flash_tile_keys * k_flash_tile_keys;
-            for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, 1, lo, hi + 1, -1});
+            // (a sliding window's rows start at different keys); the keys
+            // before lo are masked for every row and not read (key_held).
+            const int aligned = lo / k_flash_tile_keys * k_flash_tile_keys;
+            for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, 1, aligned, hi + 1, -1, lo});
         }
         t0 = t1;
     }
@@ -326,6 +327,7 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             j.last = s.last.data() + it.t0;
             j.key_begin = it.key_begin;
             j.key_end = it.key_end;
+            j.key_held = std::max(it.key_begin, it.key_held);
             if (it.part >= 0 && i + 1 < n_items) {   // the next chunk of the same range: its first tile
                 const attention_item& after = s.items[static_cast<std::size_t>(i + 1)];
                 if (after.part >= 0 && after.t0 == it.t0 && after.kv_head == it.kv_head && after.key_begin == it.key_end)

@@ -43,6 +43,7 @@ struct attention_item {
     int kv_head = 0, n_heads = 1; // KV heads kv_head .. kv_head + n_heads - 1
     int key_begin = 0, key_end = 0;
     int part = -1;
+    int key_held = 0;             // keys before it are masked for every row and not read (flash_job::key_held)
 };
 
 // Buffers, sized once for the longest context (the SIMD path's item list and

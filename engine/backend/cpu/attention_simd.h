@@ -48,6 +48,8 @@ struct flash_job {
     const int* first = nullptr;        // (n_tok) first key each token sees
     const int* last = nullptr;         // (n_tok) last key each token sees (inclusive)
     int key_begin = 0, key_end = 0;    // this job's keys [key_begin, key_end)
+    int key_held = 0;                  // keys before it are not read (a sliding window's blocks may be gone):
+                                       // their rows are this key's, and every row of the job masks them
     int prefetch_end = 0;              // keys past key_end up to here (the next chunk of a split range,
                                        // likely this thread's next job) are prefetched with the last tile;
                                        // <= key_end: none

@@ -55,8 +55,15 @@ struct tile_walk {
     void find_offsets(int p0) {
         nk_next = std::max(0, std::min(KT, std::max(a.key_end, a.prefetch_end) - p0));
         if (nk_next == 0) return;
-        int block = p0 / a.block_size, slot = p0 % a.block_size;
-        for (int kk = 0; kk < nk_next; ++kk) {
+        // Keys before key_held (masked for every row) read key_held's row.
+        const int skip = std::min(nk_next, std::max(0, a.key_held - p0));
+        if (skip > 0) {
+            const std::int64_t held = (static_cast<std::int64_t>(a.table[a.key_held / a.block_size]) * a.block_size +
+                                       a.key_held % a.block_size) * a.row_bytes;
+            std::fill(offs_next, offs_next + skip, held);
+        }
+        int block = (p0 + skip) / a.block_size, slot = (p0 + skip) % a.block_size;
+        for (int kk = skip; kk < nk_next; ++kk) {
             offs_next[kk] = (static_cast<std::int64_t>(a.table[block]) * a.block_size + slot) * a.row_bytes;
             if (++slot == a.block_size) {
                 slot = 0;
