@@ -2975,6 +2975,10 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <source>The answer changed at %1 of %2 token positions, first at token %3.</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>Speculative decoding runs on the local engine only: the server decoded as it does (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::i18n</name>

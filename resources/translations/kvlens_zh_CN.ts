@@ -2978,6 +2978,10 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <source>The answer changed at %1 of %2 token positions, first at token %3.</source>
         <translation>回答在 %2 个词元位置中有 %1 个改变，第一处在第 %3 个词元。</translation>
     </message>
+    <message>
+        <source>Speculative decoding runs on the local engine only: the server decoded as it does (%1)</source>
+        <translation>投机解码只在本地引擎上运行：服务器按自己的方式解码（%1）</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::i18n</name>

@@ -59,6 +59,9 @@ QString experimentCaption(const RunRecord& run, const RunRecord& parent, const Q
         // Greedy text is the same with and without drafts; say what was measured.
         const QString same = run.text() == parent.text() ? tr("the same answer") : tr("a different answer (sampling)");
         const QString speed = arrow(formatTokS(pf.decode_tok_s), formatTokS(f.decode_tok_s));
+        if (run.config().engine.isRemote())
+            return tr("Speculative decoding runs on the local engine only: the server decoded as it does (%1)")
+                .arg(speed);
         if (f.draft_steps == 0)
             return tr("Without drafts: decode %1, time per token %2; %3")
                 .arg(speed, arrow(formatMs(pf.tpot_ms), formatMs(f.tpot_ms)), same);
