@@ -10,9 +10,9 @@ namespace kvlens {
 
 std::int64_t reusable_prefix_tokens(std::int64_t n_prompt, int block_size)
 {
-    if (n_prompt <= 2 || block_size <= 0)
+    if (n_prompt <= 1 || block_size <= 0)
         return 0;
-    return (n_prompt - 2) / block_size * block_size;
+    return (n_prompt - 1) / block_size * block_size;
 }
 
 kv_pool::kv_pool(const kv_pool_options& opts)

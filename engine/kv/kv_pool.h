@@ -43,11 +43,11 @@ struct prefix_match {
     std::int64_t tokens = 0;                 // tokens they hold: blocks.size() * block_size
 };
 
-// Prompt tokens a request may take from the prefix cache: n_prompt - 2 rounded
+// Prompt tokens a request may take from the prefix cache: n_prompt - 1 rounded
 // down to whole blocks, so the last prompt token is always computed (its
-// logits give the first generated token), and never alone: a prefill of one
-// token would take the decode kernels, whose rounding differs from the cold
-// run's (with two or more, a cached prompt gives the cold run's numbers).
+// logits give the first generated token). What is left is prefilled as
+// prompt tokens however few (forward_batch::append_prompt), so a cached
+// prompt gives the cold run's numbers.
 std::int64_t reusable_prefix_tokens(std::int64_t n_prompt, int block_size);
 
 class kv_pool {

@@ -50,7 +50,7 @@ struct request_params {
     // Speculative decoding by prompt lookup (prompt_lookup.h); off by default.
     // With a KV cache only (KV mode off recomputes instead). On the CPU the
     // text is the same as without it, token for token (each checked token is
-    // computed as its own decode step would be: forward_batch::step_alone).
+    // computed as its own decode step would be: forward_batch::step).
     speculation_params speculation;
 };
 

@@ -285,8 +285,12 @@ void engine_impl::step() {
 
 // Adds a part to the batch: n of r's tokens from its next position.
 void engine_impl::add_part(request_state& r, const std::int32_t* ids, int n, bool want_logits) {
-    const int row = batch_.append({ids, static_cast<std::size_t>(n)}, static_cast<std::int32_t>(r.seq->n_tokens()),
-                                  r.seq->block_table().data(), want_logits, r.seq->local_block_table_data());
+    const std::span<const std::int32_t> part{ids, static_cast<std::size_t>(n)};
+    const auto pos = static_cast<std::int32_t>(r.seq->n_tokens());
+    // A prompt chunk is prefill however short; a decoding request's token is a decode step.
+    const int row = r.phase == request_phase::prefill
+                        ? batch_.append_prompt(part, pos, r.seq->block_table().data(), want_logits, r.seq->local_block_table_data())
+                        : batch_.append(part, pos, r.seq->block_table().data(), want_logits, r.seq->local_block_table_data());
     parts_.push_back({&r, n, row});
 }
 
@@ -306,7 +310,8 @@ void engine_impl::add_decode_tokens() {
             add_part(r, &r.pending_token, 1, true);
             continue;
         }
-        std::vector<std::int32_t> fed(1, r.pending_token);
+        std::vector<std::int32_t>& fed = fed_;   // reused: no allocation per step
+        fed.assign(1, r.pending_token);
         fed.insert(fed.end(), r.draft.begin(), r.draft.end());
         const int row = batch_.append_steps(fed, static_cast<std::int32_t>(r.seq->n_tokens()),
                                             r.seq->block_table().data(), r.seq->local_block_table_data());
@@ -333,9 +338,6 @@ void engine_impl::add_prefill_chunk() {
         const int left = static_cast<int>(r.prompt.size()) - r.n_prompt_done;
         int n = std::min({opts_.chunk, left, max_batch_ - static_cast<int>(batch_.size())});
         if (n <= 0) return;
-        // Never a last chunk of one token: it would take the decode kernels
-        // (kv_pool.h, reusable_prefix_tokens), so the chunk before it leaves two.
-        if (n > 2 && left - n == 1) --n;
         status s = r.seq->ensure_capacity(r.n_prompt_done + n);
         if (!s) { finish(r, finish_reason::error, "KV pool exhausted during prefill: " + s.message()); continue; }
         add_part(r, r.prompt.data() + r.n_prompt_done, n, n == left);
@@ -451,8 +453,8 @@ void engine_impl::recompute_without_cache(request_state& r) {
     for (std::size_t done = 0; done < all.size();) {
         const std::size_t n = std::min<std::size_t>(static_cast<std::size_t>(opts_.chunk), all.size() - done);
         batch_.clear();
-        batch_.append({all.data() + done, n}, static_cast<std::int32_t>(done), r.seq->block_table().data(),
-                      done + n == all.size(), r.seq->local_block_table_data());
+        batch_.append_prompt({all.data() + done, n}, static_cast<std::int32_t>(done), r.seq->block_table().data(),
+                             done + n == all.size(), r.seq->local_block_table_data());
         forward_counts counts;
         s = backend_->forward(batch_, logits_.data(), &counts);
         if (!s) { finish(r, finish_reason::error, "forward pass failed: " + s.message()); return; }

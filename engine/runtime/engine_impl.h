@@ -102,6 +102,7 @@ private:
         int logit_row;   // its (first) row of logits_, -1: none; a decode part with a draft has n rows
     };
     std::vector<batch_part> parts_;   // the requests of batch_, in batch order
+    std::vector<std::int32_t> fed_;   // a speculating request's pending token and draft, for batch_
     std::vector<float> logits_;    // (parallel x (1 + k_max_draft_tokens) + 1, n_vocab): the most logit rows of a step
     std::thread thread_;
 };

@@ -316,8 +316,9 @@ TEST(KvPool, prefixDifferingFirstToken)
 TEST(KvPool, prefixWholePromptLeavesLastToken)
 {
     ASSERT_EQ(reusable_prefix_tokens(1008, 16), std::int64_t(992));
-    ASSERT_EQ(reusable_prefix_tokens(1009, 16), std::int64_t(992));   // never one token alone
+    ASSERT_EQ(reusable_prefix_tokens(1009, 16), std::int64_t(1008));   // one token left to compute
     ASSERT_EQ(reusable_prefix_tokens(1010, 16), std::int64_t(1008));
+    ASSERT_EQ(reusable_prefix_tokens(17, 16), std::int64_t(16));
     ASSERT_EQ(reusable_prefix_tokens(2, 16), std::int64_t(0));
     ASSERT_EQ(reusable_prefix_tokens(1, 16), std::int64_t(0));
     ASSERT_EQ(reusable_prefix_tokens(0, 16), std::int64_t(0));

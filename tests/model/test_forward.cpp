@@ -242,12 +242,12 @@ TEST(ForwardPass, modelErrorsNameTheMissingTensor)
 }
 
 // Speculative verification (forward_batch::append_steps): a run of tokens
-// marked step-alone gives each token the logits its own decode step gives,
+// marked as decode steps gives each token the logits its own decode step gives,
 // bit for bit, on the default model with both cache types, at a short and a
 // long prompt (one tile and several, split across the threads). Batched
 // without the mark, the same tokens go through the prefill kernels and
 // differ by up to about half a logit, which would change a greedy text.
-TEST(ForwardPass, stepAloneTokensMatchTheirDecodeStepsBitForBit)
+TEST(ForwardPass, draftTokensMarkedAsStepsMatchTheirDecodeStepsBitForBit)
 {
     if (!kvlens::test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
     auto m = kvlens::model::load(kvlens::test::default_model().string());
@@ -297,11 +297,79 @@ TEST(ForwardPass, stepAloneTokensMatchTheirDecodeStepsBitForBit)
     }
 }
 
-// A prompt's logits do not depend on how it is cut into chunks, bit for bit:
-// every prefill row goes through the same matrix kernels (prefill_kernel_tokens)
-// and the same attention path (rows-in-lanes, the last register padded; tiles
-// at multiples of the tile size; no block of one token), so a prefix-cache hit,
-// which leaves a short last chunk, gives the cold run's numbers. The default
+// A decode step gives the logits it gives alone, bit for bit, whatever else
+// the batch holds: four sequences' steps and a fifth's prompt chunk in one
+// forward pass. A step is always a run of its own with the decode kernels,
+// and its attention range is cut into one chunk per thread however many
+// jobs share the call. Before, with four jobs or more (or a prompt chunk
+// beside it) a step's range went in one pass, and the merge of the lone
+// step's two chunks rounds differently. The prompt chunk likewise gives
+// what it gives alone.
+TEST(ForwardPass, aDecodeStepGivesItsLogitsWhateverElseTheBatchHolds)
+{
+    if (!kvlens::test::have_default_model()) GTEST_SKIP() << "default model not fetched (scripts/fetch-model)";
+    auto m = kvlens::model::load(kvlens::test::default_model().string());
+    ASSERT_TRUE(m.ok());
+    auto tok = kvlens::tokenizer::from_gguf((*m)->file());
+    ASSERT_TRUE(tok.ok());
+    const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
+    std::string text;
+    for (int i = 0; i < 9; ++i)   // about 240 tokens: each step's keys split across the threads
+        text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
+                "recomputing the prefix. ";
+    const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
+    ASSERT_LT(prompt.size(), 16u * 16u);
+    constexpr int k_decoding = 4, k_chunk = 40;
+    std::vector<std::vector<std::int32_t>> tables(k_decoding + 1, std::vector<std::int32_t>(16));
+    for (std::size_t k = 0; k < tables.size(); ++k) std::iota(tables[k].begin(), tables[k].end(), static_cast<std::int32_t>(16 * k));
+    const auto at = static_cast<std::int32_t>(prompt.size());
+    for (kvlens::kv_dtype dtype : {kvlens::kv_dtype::f16, kvlens::kv_dtype::q8_0}) {
+        kvlens::backend_options o;
+        o.max_batch = 512;
+        o.max_ctx = 1024;
+        o.n_threads = 2;
+        std::unique_ptr<kvlens::backend> alone, batched;
+        for (auto* be : {&alone, &batched}) {
+            auto made = kvlens::make_cpu_backend(**m, o);
+            ASSERT_TRUE(made.ok());
+            ASSERT_TRUE((*made)->init_kv(kvlens::make_kv_geometry((*m)->info(), dtype, 16), 96).ok());
+            *be = std::move(*made);
+            std::vector<float> last(V);
+            for (int k = 0; k < k_decoding; ++k) {
+                kvlens::forward_batch b;
+                b.append_prompt(prompt, 0, tables[static_cast<std::size_t>(k)].data(), true);
+                ASSERT_TRUE((*be)->forward(b, last.data(), nullptr).ok());
+            }
+        }
+        // One batch: a decode step of each of the four, then the fifth's first prompt chunk.
+        kvlens::forward_batch b;
+        for (int k = 0; k < k_decoding; ++k)
+            b.append({&prompt[static_cast<std::size_t>(k + 1)], 1}, at, tables[static_cast<std::size_t>(k)].data(), true);
+        b.append_prompt({prompt.data(), k_chunk}, 0, tables[k_decoding].data(), true);
+        std::vector<float> all((k_decoding + 1) * V), one(V);
+        ASSERT_TRUE(batched->forward(b, all.data(), nullptr).ok());
+        for (int k = 0; k <= k_decoding; ++k) {
+            kvlens::forward_batch solo;
+            if (k < k_decoding)
+                solo.append({&prompt[static_cast<std::size_t>(k + 1)], 1}, at, tables[static_cast<std::size_t>(k)].data(), true);
+            else
+                solo.append_prompt({prompt.data(), k_chunk}, 0, tables[k_decoding].data(), true);
+            ASSERT_TRUE(alone->forward(solo, one.data(), nullptr).ok());
+            const std::vector<float> row(all.begin() + static_cast<std::ptrdiff_t>(k * V),
+                                         all.begin() + static_cast<std::ptrdiff_t>((k + 1) * V));
+            EXPECT_EQ(0, std::memcmp(one.data(), row.data(), V * sizeof(float)))
+                << kvlens::to_string(dtype) << (k < k_decoding ? ", decode step of sequence " : ", prompt chunk of sequence ")
+                << k << ": largest difference " << max_rel_diff(one, row);
+        }
+    }
+}
+
+// A prompt's logits do not depend on how it is cut into chunks, bit for bit,
+// down to chunks of one token: every prompt row (forward_batch::append_prompt)
+// goes through the same matrix kernels (prefill_kernel_tokens) and the same
+// attention path (rows-in-lanes, the last register padded; tiles at
+// multiples of the tile size), so a prefix-cache hit, which leaves a short
+// last chunk, gives the cold run's numbers. The default
 // model with both caches, and Gemma 3 (sliding-window layers past their
 // window) when it is fetched. Before, chunks of 7 moved the default model's
 // text and Gemma's logits by up to 3.8.
@@ -335,7 +403,7 @@ TEST(ForwardPass, chunksNeverChangeTheLogitsBitForBit)
         std::vector<std::int32_t> table(64);
         std::iota(table.begin(), table.end(), 0);
         std::vector<float> whole;
-        for (int chunk : {256, 100, 9, 7, 3, 2}) {
+        for (int chunk : {256, 100, 9, 7, 3, 2, 1}) {
             kvlens::backend_options o;
             o.max_batch = 256;
             o.max_ctx = 1024;
@@ -347,7 +415,7 @@ TEST(ForwardPass, chunksNeverChangeTheLogitsBitForBit)
             for (std::size_t at = 0; at < prompt.size(); at += static_cast<std::size_t>(chunk)) {
                 const std::size_t n = std::min(prompt.size() - at, static_cast<std::size_t>(chunk));
                 kvlens::forward_batch b;
-                b.append({prompt.data() + at, n}, static_cast<std::int32_t>(at), table.data(), at + n == prompt.size());
+                b.append_prompt({prompt.data() + at, n}, static_cast<std::int32_t>(at), table.data(), at + n == prompt.size());
                 ASSERT_TRUE((*be)->forward(b, logits.data(), nullptr).ok());
             }
             if (whole.empty()) {

@@ -182,7 +182,10 @@ void EngineWorker::submit(int runId, const EngineSettings& settings, const QVect
         finishWithError(runId, error);
         return;
     }
-    MemorySnapshot mem{summary.weightBytes, engine->kv_pool_bytes(), engine->scratch_bytes()};
+    MemorySnapshot mem;
+    mem.weightBytes = summary.weightBytes;
+    mem.kvPoolBytes = engine->kv_pool_bytes();
+    mem.scratchBytes = engine->scratch_bytes();
     const kvlens::memory_figures dev = engine->device_memory();
     mem.device = fromStd(dev.device);
     mem.onDevice = dev.on_device;

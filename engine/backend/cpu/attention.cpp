@@ -46,22 +46,17 @@ std::int64_t head_offset(kv_dtype d, int h, int head_dim) {
 // Query rows per prefill block (flash_block_rows: whole registers of the active kernel).
 int block_rows_for(int group, int head_dim) { return flash_block_rows(group, flash_job_width(head_dim)); }
 
-// Splitting: aim at this many items per thread, never chunks under this many
-// (key, KV head) pairs (an item of n heads: 256 / n keys, at least one tile;
-// a decode token: k_min_decode_chunk_key_heads).
-// Each chunk costs its setup and a share of the merge, and a thread's first
-// chunk starts cold; 2 per thread leave room to even out several jobs of
-// different lengths (one job: one per thread, below). SmolLM2 tg64 at d4096
-// q8_0, Zen 2, 2 threads, alternated: 1, 2 and 4 per thread 135.7, 133.6
-// and 131.0 tok/s (with share_claims).
-constexpr int k_items_per_thread = 2;
-constexpr int k_min_chunk_key_heads = 256;
-// A decode token's job is split from shorter ranges: chunks of at least 96
+// Splitting: a decode step's key range goes in one chunk per thread (never
+// chunks under k_min_decode_chunk_key_heads pairs, below). Each chunk costs
+// its setup and a share of the merge, and a thread's first chunk starts
+// cold: SmolLM2 tg64 at d4096 q8_0, Zen 2, 2 threads, alternated: 1, 2 and 4
+// chunks per thread 135.7, 133.6 and 131.0 tok/s (with share_claims).
+// A decode step's job is split from short ranges: chunks of at least 96
 // (key, KV head) pairs, one tile of SmolLM2's 3 heads; a lone sequence's
 // other thread would otherwise wait through the whole attention job. The
 // rule looks at the job alone, not at how many others share the step, so a
-// sequence decoded next to one other is cut where it is cut alone (the
-// merge rounds differently from one pass: test_batch_invariance). tg128 @ d0
+// sequence decoded next to others is cut where it is cut alone (the merge
+// rounds differently from one pass: test_batch_invariance). tg128 @ d0
 // (keys 0-127), Zen 2, 2 threads, alternated against 256: SmolLM2 254.3
 // against 246.6 tok/s (10 rounds); Gemma 3 at 32 (a tile of its one KV
 // head) 102.0 against 103.9 (5 rounds), so it keeps chunks of 96 keys.
@@ -228,59 +223,63 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
         s.first[static_cast<std::size_t>(t)] = a.window > 0 ? std::max(0, pos - a.window + 1) : 0;
         s.last[static_cast<std::size_t>(t)] = pos;
     }
-    // Blocks of consecutive tokens of one sequence, one job per block and KV
-    // head; a block of one token (decode) one job for all its KV heads.
-    // A step-alone token is a block of one, like the decode step it stands for.
-    const auto alone = [&](int t) { return a.step_alone != nullptr && a.step_alone[t] != 0; };
+    // A decode step (attention_args::steps) is one item for all its KV heads,
+    // split as a lone decode token's; prompt tokens go in blocks of
+    // consecutive tokens of one run, one item per block and KV head, never
+    // split, so a prompt row's result does not depend on its chunk or on the
+    // rest of the batch (a block of one prompt token takes the prefill path
+    // too).
+    const auto continues_run = [&](int t) {
+        return t > 0 && t < n && a.block_tables[t] == a.block_tables[t - 1] && a.positions[t] == a.positions[t - 1] + 1;
+    };
+    const auto is_step = [&](int t) {
+        if (a.steps != nullptr) return a.steps[t] != 0;
+        return !continues_run(t) && !continues_run(t + 1);   // unmarked: a run of one token
+    };
     s.items.clear();
     for (int t0 = 0; t0 < n;) {
         int t1 = t0 + 1;
-        const auto same_run = [&](int t) { return t < n && a.block_tables[t] == a.block_tables[t0] && !alone(t); };
-        if (!alone(t0)) {
-            while (t1 - t0 < tok_per_block && same_run(t1)) ++t1;
-            // A run's last token never makes a block alone: a block of one
-            // token takes the decode path, which rounds differently.
-            if (t1 - t0 > 2 && same_run(t1) && !same_run(t1 + 1)) --t1;
-        }
+        const bool step = is_step(t0);
+        if (!step)
+            while (t1 - t0 < tok_per_block && continues_run(t1) && !is_step(t1)) ++t1;
         int lo = s.first[static_cast<std::size_t>(t0)], hi = s.last[static_cast<std::size_t>(t0)];
         for (int t = t0; t < t1; ++t) {
             lo = std::min(lo, s.first[static_cast<std::size_t>(t)]);
             hi = std::max(hi, s.last[static_cast<std::size_t>(t)]);
         }
-        if (t1 - t0 == 1) {
-            s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1, lo});
+        if (step) {
+            s.items.push_back({t0, 1, 0, a.n_head_kv, lo, hi + 1, -1, lo, true});
         } else {
             // A prefill block's tiles start at a multiple of the tile size, so
             // a row meets its keys in the same tiles whatever block it is in
             // (a sliding window's rows start at different keys); the keys
             // before lo are masked for every row and not read (key_held).
             const int aligned = lo / k_flash_tile_keys * k_flash_tile_keys;
-            for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, 1, aligned, hi + 1, -1, lo});
+            for (int h = 0; h < a.n_head_kv; ++h) s.items.push_back({t0, t1 - t0, h, 1, aligned, hi + 1, -1, lo, false});
         }
         t0 = t1;
     }
-    // Too few jobs for the threads: split long key ranges into chunks.
-    const int n_jobs = static_cast<int>(s.items.size());
-    // One job (a lone sequence's decode token): one chunk per thread, each a
-    // contiguous stretch of the keys (tg64 @ d4096 q8_0, alternated: 138.3
-    // against 134.3 tok/s with 2 per thread); several: k_items_per_thread.
-    // A step-alone token's job is split as a lone decode token's is.
-    const int want = (n_jobs == 1 ? 1 : k_items_per_thread) * pool.size();
-    const bool any_alone = a.step_alone != nullptr && std::any_of(a.step_alone, a.step_alone + n, [](std::uint8_t x) { return x != 0; });
+    // A decode step's range is split into one chunk per thread, each a
+    // contiguous stretch of the keys, whatever else the call holds (tg64 @
+    // d4096 q8_0, alternated: 138.3 against 134.3 tok/s with 2 per thread),
+    // so a sequence decoded next to others (or a checked draft) is cut where
+    // it is cut alone: the merge rounds differently from one pass.
+    const bool any_step = std::any_of(s.items.begin(), s.items.end(), [](const attention_item& it) { return it.step; });
     int n_parts = 0;
-    if ((n_jobs < want || any_alone) && pool.size() > 1) {
-        const int per_job = n_jobs < want ? (want + n_jobs - 1) / n_jobs : 1;
-        std::vector<attention_item> split;
-        split.reserve(static_cast<std::size_t>(n_jobs) * static_cast<std::size_t>(want + 1));
+    if (any_step && pool.size() > 1) {
+        std::vector<attention_item>& split = s.split;
+        split.clear();
         for (const attention_item& it : s.items) {
             // A prefill block is never split: its rows then sum their keys in one
             // pass whatever else the call holds (a short last chunk after a
             // prefix-cache hit gives the cold run's numbers).
-            const int job_parts = alone(it.t0) ? pool.size() : it.n_tok > 1 ? 1 : per_job;
+            if (!it.step) {
+                split.push_back(it);
+                continue;
+            }
             const int keys = it.key_end - it.key_begin;
-            const int min_pairs = it.n_tok == 1 ? k_min_decode_chunk_key_heads : k_min_chunk_key_heads;
-            const int min_keys = std::max(k_flash_tile_keys, min_pairs / it.n_heads);
-            int chunk = std::max(min_keys, (keys + job_parts - 1) / job_parts);
+            const int min_keys = std::max(k_flash_tile_keys, k_min_decode_chunk_key_heads / it.n_heads);
+            int chunk = std::max(min_keys, (keys + pool.size() - 1) / pool.size());
             chunk = (chunk + k_flash_tile_keys - 1) / k_flash_tile_keys * k_flash_tile_keys;
             if (chunk >= keys) {
                 split.push_back(it);
@@ -314,12 +313,13 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             const attention_item& it = s.items[static_cast<std::size_t>(i)];
             const int rows = it.n_heads * it.n_tok * G;
             // A prefill block's state has room for its padded rows (never split: part < 0).
-            const int state_rows = it.n_tok > 1 ? flash_prefill_rows(rows, width) : rows;
+            const int state_rows = it.step ? rows : flash_prefill_rows(rows, width);
             float* state = it.part < 0 ? own_state : s.parts.data() + it.part * state_floats;
             flash_job j;
             j.q = a.q + it.t0 * q_stride + static_cast<std::int64_t>(it.kv_head) * G * D;
             j.q_stride = q_stride;
             j.n_tok = it.n_tok;
+            j.step = it.step;
             j.group = G;
             j.n_heads = it.n_heads;
             j.head_dim = D;

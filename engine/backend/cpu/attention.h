@@ -28,10 +28,14 @@ struct attention_args {
     const kv_storage* kv = nullptr;
     const std::int32_t* const* block_tables = nullptr;  // (n_tokens) each its sequence's block ids
     const std::int32_t* positions = nullptr;            // (n_tokens) position of each token
-    // (n_tokens) or nullptr: 1 where a token is attended as its decode step
-    // alone would be (its own item, split as a lone decode token's), so its
-    // output is that step's bit for bit (speculative verification).
-    const std::uint8_t* step_alone = nullptr;
+    // (n_tokens) or nullptr: 1 where a token is a decode step, attended as
+    // its decode step alone would be (its own item, split as a lone decode
+    // token's), so its output is that step's bit for bit whatever else the
+    // call holds (batched sequences, speculative verification); 0 where it
+    // is a prompt token (prefill blocks, never split, even of one token).
+    // nullptr: a run of one token (its sequence's, consecutive positions) is
+    // a decode step.
+    const std::uint8_t* steps = nullptr;
 };
 
 // One unit of the SIMD path: a block of tokens of one sequence, one or more
@@ -44,6 +48,7 @@ struct attention_item {
     int key_begin = 0, key_end = 0;
     int part = -1;
     int key_held = 0;             // keys before it are masked for every row and not read (flash_job::key_held)
+    bool step = false;            // a decode step's item (all KV heads, may be split); else a prefill block's
 };
 
 // Buffers, sized once for the longest context (the SIMD path's item list and
@@ -58,6 +63,7 @@ struct attention_scratch {
                                               // (grown on the first decode with more KV heads than a prefill block's rows)
     std::vector<int> first, last;             // (n_tokens) each token's visible key range
     std::vector<attention_item> items;        // this call's work
+    std::vector<attention_item> split;        // the items with decode steps' ranges split (swapped with items)
     share_claims claims;                      // how the items go to the threads
     std::vector<float> parts;                 // (n_parts, rows, head_dim + 2) partial o, m, l of split ranges
                                               // (rows: the most of any item, n_heads * n_tok * group)

@@ -42,6 +42,8 @@ struct flash_job {
                                        // q + t * q_stride + (h * group + g) * head_dim, f32, RoPE applied
     std::int64_t q_stride = 0;         // floats between consecutive tokens' query rows
     int n_tok = 0;                     // tokens in the block
+    bool step = false;                 // a decode step (n_tok 1: keys and values read straight from the cache);
+                                       // else a prefill block, however few its tokens
     int group = 0;                     // query heads per KV head
     int n_heads = 1;                   // consecutive KV heads in the job
     int head_dim = 0;                  // a multiple of 4 vector widths (flash_supported)
@@ -64,7 +66,7 @@ struct flash_job {
     float scale = 1.0f;                // applied to each score
 
     // Results, unnormalized: out = o / l. A row that saw no key has m = -inf, l = 0, o = 0.
-    // A prefill job (n_tok > 1) may use rows up to its row count rounded up to
+    // A prefill job (not a step) may use rows up to its row count rounded up to
     // whole registers (flash_prefill_rows): o, m and l have room for those.
     float* o = nullptr;                // (n_heads * n_tok * group, head_dim) f32
     float* m = nullptr;                // (n_heads * n_tok * group) running max of the scaled scores

@@ -501,7 +501,7 @@ void flash_job_run(const flash_job& a) {
     float* vbuf = kbuf + KT * D;          // (KT, D) the same head's values, f32
     float* pbuf = vbuf + KT * D;          // (RT, KT) the scores, then probabilities (prefill: one head's R rows)
     float* corr = pbuf + RT * KT;         // (RT) each row's rescale factor for this tile
-    // Decode (one token): keys and values read straight from the cache (f16
+    // Decode (a step): keys and values read straight from the cache (f16
     // or q8_0), the scores of every head 4 keys at a time (whole rows in
     // address order), no f32 tile stored. At d4096, one thread, SmolLM2's
     // geometry, Zen 5: f16 88-93 ns per (key, KV head) from memory against
@@ -510,7 +510,7 @@ void flash_job_run(const flash_job& a) {
     // direct q8_0 value sum lost on the Xeon, 0.95-1.08 against 0.93-0.94 ms
     // per layer, and wins on Zen 5). Prefill: decoded K and V tiles that the
     // block's many rows share.
-    const bool direct = a.n_tok == 1;
+    const bool direct = a.step;
     // A prefill block whose rows fill whole registers: the rows-in-lanes job.
     if (!direct && !lanes_disabled() && flash_lanes_any<DT>(a)) return;
 

@@ -166,6 +166,7 @@ private:
     std::vector<row_group> logit_groups_;  // of its logit rows
     std::vector<int> run_of_;              // (batch) run index of each token
     std::vector<int> run_len_;             // (runs) tokens of each run
+    std::vector<std::uint8_t> step_;       // (batch) 1: a decode step (forward_batch::is_step), 0: a prompt token
     // RoPE angles of the batch's tokens, worked out once per forward for all
     // layers (per layer, 2 x 32 sin and cos of SmolLM2 took 1.5 % of a decode step):
     std::vector<int> rope_kind_of_layer_;  // (n_layer) index of the layer's (base, scale) in rope_kinds_
@@ -247,15 +248,17 @@ void cpu_backend::embed(const forward_batch& b) {
 }
 
 // ---- row groups ---------------------------------------------------------------------
-// A batch holds runs: consecutive tokens of one sequence (a decode token is a
+// A batch holds runs: consecutive tokens of one sequence (a decode step is a
 // run of 1, a prefill chunk a run of its length). The kernels of a product
 // round differently, and matmul picks one from the number of rows computed
 // together; picking it from the batch size would make a sequence's numbers
 // depend on its neighbours (batched greedy text differing from solo). So each
-// row is computed with the kernel its own run's length selects: adjacent runs
-// whose lengths select the same kernels form one group and one matmul call
-// (a batch of decode tokens stays one call). Logit rows likewise, by how many
-// logit rows their run asks for (1 per sequence in the engine).
+// row is computed with the kernel its own run selects: a decode step the
+// decode kernels, a prompt run the prefill kernels whatever its length
+// (prefill_kernel_tokens); adjacent runs that select the same kernels form
+// one group and one matmul call (a batch of decode tokens stays one call).
+// Logit rows likewise, by how many logit rows their run asks for (1 per
+// sequence in the engine).
 
 void cpu_backend::plan_row_groups(const forward_batch& b) {
     const int n = static_cast<int>(b.size());
@@ -263,10 +266,12 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
     std::vector<int>& run_len = run_len_;
     run_of.resize(static_cast<std::size_t>(n));
     run_len.clear();
+    step_.resize(static_cast<std::size_t>(n));
+    for (std::size_t t = 0; t < step_.size(); ++t) step_[t] = b.is_step(t) ? 1 : 0;
     for (int t = 0; t < n; ++t) {
-        // A step-alone token (forward_batch::step_alone) is a run of its own.
-        const bool same = t > 0 && b.block_tables[t] == b.block_tables[t - 1] && b.positions[t] == b.positions[t - 1] + 1 &&
-                          !b.alone(static_cast<std::size_t>(t)) && !b.alone(static_cast<std::size_t>(t - 1));
+        // A decode step (forward_batch::step) is a run of its own.
+        const auto u = static_cast<std::size_t>(t);
+        const bool same = b.continues_run(u) && !step_[u] && !step_[u - 1];
         if (!same) run_len.push_back(0);
         ++run_len.back();
         run_of[static_cast<std::size_t>(t)] = static_cast<int>(run_len.size()) - 1;
@@ -281,7 +286,7 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
     groups_.clear();
     for (int t = 0; t < n;) {
         const int len = run_len[static_cast<std::size_t>(run_of[static_cast<std::size_t>(t)])];
-        add(groups_, t, len, prefill_kernel_tokens(len));
+        add(groups_, t, len, step_[static_cast<std::size_t>(t)] ? 1 : prefill_kernel_tokens(len));
         t += len;
     }
     logit_groups_.clear();
@@ -391,7 +396,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.kv = &kv;
     a.block_tables = tables;
     a.positions = b.positions.data();
-    a.step_alone = b.step_alone.empty() ? nullptr : b.step_alone.data();
+    a.steps = step_.data();
     // wo's shares stay named through the attention job (a hint stays set
     // until set again): the loads after it go over them again, the lines
     // loaded after Q, K and V hitting the cache.

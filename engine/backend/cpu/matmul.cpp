@@ -236,7 +236,7 @@ void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d,
 }
 
 std::int64_t prefill_kernel_tokens(std::int64_t run_length) {
-    return run_length > 1 ? std::max<std::int64_t>(run_length, k_tile_tokens + 1) : run_length;
+    return std::max<std::int64_t>(run_length, k_tile_tokens + 1);
 }
 
 int matmul_kernel_class(std::int64_t kernel_tokens) {

@@ -30,11 +30,12 @@ struct matmul_scratch {
 // Rows whose kernel_tokens have the same matmul_kernel_class() go through the
 // same kernels for every weight.
 int matmul_kernel_class(std::int64_t kernel_tokens);
-// The kernel_tokens of a prefill run (2 tokens or more): at least the
-// smallest count past the streaming tiles, so every prefill row goes through
-// the kernels of a long chunk (on a CPU without AMX) and a prompt's rows
-// round the same whatever its chunks (a prefix-cache hit leaves a short
-// last chunk). A decode token (a run of 1) keeps the streaming kernels.
+// The kernel_tokens of a prefill run (prompt tokens, however few): at least
+// the smallest count past the streaming tiles, so every prefill row goes
+// through the kernels of a long chunk (on a CPU without AMX) and a prompt's
+// rows round the same whatever its chunks (a prefix-cache hit leaves a short
+// last chunk, possibly of one token). A decode step passes 1 and keeps the
+// streaming kernels.
 std::int64_t prefill_kernel_tokens(std::int64_t run_length);
 
 // y (n_tokens, w.n_out) f32 = x (n_tokens, w.n_in) f32 times w transposed.
