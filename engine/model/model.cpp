@@ -4,6 +4,7 @@
 #include "engine/model/model.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <fmt/format.h>
 
@@ -110,6 +111,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             return make_error(fmt::format("{}: tied output uses token_embd.weight of type {}, which kvlens cannot multiply",
                                           f->path(), type_name(emb->type)));
         w.output = w.tok_embd;
+    }
+
+    if (c.architecture == arch::llama) {
+        if (!ld.vector("rope_freqs.weight", c.n_rot / 2, w.rope_freqs, true)) return fail();
+        for (const float ff : w.rope_freqs)
+            if (!(ff > 0) || !std::isfinite(ff))
+                return make_error(fmt::format("{}: rope_freqs.weight holds {}, not a positive factor", f->path(), ff));
     }
 
     w.layers.resize(static_cast<std::size_t>(c.n_layer));

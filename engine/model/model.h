@@ -39,6 +39,11 @@ struct model_weights {
     weight_view tok_embd;         // (n_vocab, n_embd) rows looked up by token id
     f32_vector output_norm;       // (n_embd)
     weight_view output;           // (n_vocab, n_embd); token_embd when tied
+    // (n_rot / 2) or empty: a llama file's rope_freqs.weight (Llama 3.1 and
+    // later, written from the checkpoint's "llama3" RoPE scaling): each
+    // rotated pair's angle is divided by its factor, in every layer, as
+    // llama.cpp does (ggml_rope_ext's freq_factors).
+    f32_vector rope_freqs;
     std::vector<layer_weights> layers;
 };
 

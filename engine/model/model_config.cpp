@@ -85,10 +85,17 @@ result<model_config> read_model_config(const gguf_file& f) {
         return make_error(why);
     c.rms_eps = static_cast<float>(f.get_float(p + "attention.layer_norm_rms_epsilon", 1e-5));
     c.rope_freq_base = static_cast<float>(f.get_float(p + "rope.freq_base", 10000.0));
+    // RoPE scaling: linear, or none. Llama 3.1's "llama3" scaling comes as
+    // the rope_freqs.weight tensor (model.cpp), whatever this key says. A
+    // scaling kvlens does not compute (YaRN, LongRoPE) changes every angle,
+    // so such a file is refused rather than run with the wrong positions.
     const std::string scaling = f.get_string(p + "rope.scaling.type", "none");
     if (scaling == "linear") {
         const double factor = f.get_float(p + "rope.scaling.factor", 1.0);
         if (factor > 0) c.rope_freq_scale = static_cast<float>(1.0 / factor);
+    } else if (scaling != "none" && scaling != "" && scaling != "llama3") {
+        return make_error(fmt::format("RoPE scaling {} is not supported (supported: none, linear, llama3)",
+                                      quoted(scaling)));
     }
     c.rope_neox = c.architecture != arch::llama;
     c.has_qkv_bias = c.architecture == arch::qwen2;

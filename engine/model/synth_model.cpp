@@ -165,8 +165,28 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 }  // namespace
 
 std::vector<std::string> synth_shape_names() {
-    return {"tiny",        "tiny-gemma3", "check-llama", "check-qwen2", "check-qwen3", "check-gemma3",
-            "smollm2-135m", "gemma3-270m", "llama-1b",    "llama-8b"};
+    return {"tiny",         "tiny-gemma3", "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
+            "check-gemma3", "smollm2-135m", "gemma3-270m", "llama-1b",    "llama-8b"};
+}
+
+std::vector<float> llama3_rope_factors(int n_rot, float base, float factor, float low, float high, int original_ctx) {
+    constexpr double pi = 3.14159265358979323846;
+    const double low_freq_wavelen = original_ctx / static_cast<double>(low);
+    const double high_freq_wavelen = original_ctx / static_cast<double>(high);
+    std::vector<float> out;
+    for (int i = 0; i < n_rot; i += 2) {
+        const double freq = std::pow(static_cast<double>(base), -static_cast<double>(i) / n_rot);
+        const double wavelen = 2 * pi / freq;
+        if (wavelen < high_freq_wavelen) {
+            out.push_back(1.0f);
+        } else if (wavelen > low_freq_wavelen) {
+            out.push_back(factor);
+        } else {
+            const double smooth = (original_ctx / wavelen - low) / (static_cast<double>(high) - low);
+            out.push_back(static_cast<float>(1.0 / ((1 - smooth) / factor + smooth)));
+        }
+    }
+    return out;
 }
 
 std::vector<std::string> synth_type_names() {
@@ -221,6 +241,12 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             return c;
         }
         if (c.arch == "llama") return c;
+        if (c.arch == "llama3") {   // llama with Llama 3.1's RoPE factors, scaled to reach the prompt's positions
+            c.arch = "llama";
+            c.llama3_rope_factor = 8.0f;
+            c.llama3_original_ctx = 64;
+            return c;
+        }
     }
     if (name == "gemma3-270m") {
         synth_shape g{"gemma3-270m", 18, 640, 2048, 4, 1, 262144, 32768, 1000000.0f, true};
@@ -230,8 +256,16 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         return g;
     }
     if (name == "smollm2-135m") return synth_shape{"smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true};
-    if (name == "llama-1b") return synth_shape{"llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true};
-    if (name == "llama-8b") return synth_shape{"llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false};
+    if (name == "llama-1b") {   // Llama 3.2 1B: its RoPE factors too
+        synth_shape l{"llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true};
+        l.llama3_rope_factor = 32.0f;
+        return l;
+    }
+    if (name == "llama-8b") {   // Llama 3.1 8B
+        synth_shape l{"llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false};
+        l.llama3_rope_factor = 8.0f;
+        return l;
+    }
     std::string known;
     for (const auto& n : synth_shape_names()) known += (known.empty() ? "" : ", ") + n;
     return make_error(fmt::format("unknown model shape '{}' (known: {})", name, known));
@@ -312,6 +346,13 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
 
     matrix("token_embd.weight", s.n_embd, s.n_vocab, embeds, emb_type);
     ones("output_norm.weight", s.n_embd);
+    if (s.llama3_rope_factor > 0 && s.arch == "llama") {
+        const std::vector<float> f = llama3_rope_factors(head_dim, s.rope_base, s.llama3_rope_factor, s.llama3_low_freq_factor,
+                                                         s.llama3_high_freq_factor, s.llama3_original_ctx);
+        std::vector<std::uint8_t> b(f.size() * 4);
+        std::memcpy(b.data(), f.data(), b.size());
+        w.add_tensor("rope_freqs.weight", ggml_type::f32, {static_cast<std::int64_t>(f.size())}, std::move(b));
+    }
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);

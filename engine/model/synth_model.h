@@ -35,7 +35,19 @@ struct synth_shape {
     bool varied_norms = false;    // norm weights 1 + N(0, 0.2) and biases N(0, 0.05), not 1 and 0,
                                   // so a norm or bias applied wrongly shows in the logits
     float embd_sd = 1.0f;         // deviation of the token embeddings (the layers' weights: 0.02)
+    // llama: Llama 3.1's RoPE scaling, written as rope_freqs.weight the way
+    // llama.cpp's converter computes it (factor, low and high frequency
+    // factors, original context); factor 0: no tensor.
+    float llama3_rope_factor = 0.0f;
+    float llama3_low_freq_factor = 1.0f;
+    float llama3_high_freq_factor = 4.0f;
+    int llama3_original_ctx = 8192;
 };
+
+// Llama 3.1's per-pair RoPE frequency factors for head size n_rot and base:
+// 1 for wavelengths under original_ctx / high, `factor` above
+// original_ctx / low, a smooth blend between (what rope_freqs.weight holds).
+std::vector<float> llama3_rope_factors(int n_rot, float base, float factor, float low, float high, int original_ctx);
 
 // The known shapes; an unknown name gives an error listing them.
 result<synth_shape> synth_shape_named(const std::string& name);

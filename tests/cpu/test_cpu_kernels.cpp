@@ -513,6 +513,43 @@ TEST_F(CpuKernels, rope_turns_each_pair_by_its_positions_angle)
     }
 }
 
+// Llama 3.1's frequency factors (rope_freqs.weight) divide each pair's
+// angle: pair i turns by pos * scale * base^(-2i / n_rot) / factor_i, as
+// ggml_rope_ext's freq_factors do; a factor of 1 leaves the pair as it was.
+TEST_F(CpuKernels, rope_divides_each_pairs_angle_by_its_frequency_factor)
+{
+    const int n_heads = 2, head_dim = 64, n_rot = 64;
+    std::mt19937 rng(12);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> x(static_cast<std::size_t>(n_heads) * head_dim);
+    for (float& v : x) v = normal(rng);
+    std::vector<float> factors(n_rot / 2);
+    for (int i = 0; i < n_rot / 2; ++i) factors[static_cast<std::size_t>(i)] = i < 8 ? 1.0f : 1.0f + 0.5f * static_cast<float>(i);
+    for (bool neox : {false, true}) {
+        for (int pos : {1, 300, 8191}) {
+            const float base = 500000.0f, scale = 1.0f;
+            std::vector<float> plain = x, scaled = x;
+            rope(plain.data(), n_heads, head_dim, n_rot, pos, base, scale, neox);
+            rope(scaled.data(), n_heads, head_dim, n_rot, pos, base, scale, neox, factors.data());
+            for (int h = 0; h < n_heads; ++h) {
+                const float* in = x.data() + h * head_dim;
+                for (int i = 0; i < n_rot / 2; ++i) {
+                    const int a = neox ? i : 2 * i, b = neox ? i + n_rot / 2 : 2 * i + 1;
+                    const double theta = pos * std::pow(static_cast<double>(base), -2.0 * i / n_rot) / factors[static_cast<std::size_t>(i)];
+                    const float* out = scaled.data() + h * head_dim;
+                    EXPECT_NEAR(out[a], in[a] * std::cos(theta) - in[b] * std::sin(theta), 2e-3) << pos << " pair " << i;
+                    EXPECT_NEAR(out[b], in[a] * std::sin(theta) + in[b] * std::cos(theta), 2e-3) << pos << " pair " << i;
+                    if (i < 8) {   // factor 1: the unscaled rotation, float for float
+                        EXPECT_EQ(out[a], plain[static_cast<std::size_t>(h * head_dim + a)]);
+                        EXPECT_EQ(out[b], plain[static_cast<std::size_t>(h * head_dim + b)]);
+                    }
+                }
+            }
+            EXPECT_NE(plain, scaled);
+        }
+    }
+}
+
 std::vector<test::attention_case> attention_cases()
 {
     std::vector<test::attention_case> rows;

@@ -70,6 +70,22 @@ TEST(HostileGguf, aLayerCountTheTensorsCannotBackIsRefusedBeforeAnythingIsSized)
     ASSERT_TRUE(grown < (1u << 20)) << "heap grew by " << grown << " bytes";
 }
 
+// A RoPE scaling kvlens does not compute changes every position's angles,
+// so the file is refused with the scaling named, not run with wrong positions;
+// linear and Llama 3.1's (its factors come as rope_freqs.weight) are read.
+TEST(HostileGguf, aRopeScalingKvlensDoesNotComputeIsRefusedByName)
+{
+    for (const char* scaling : {"yarn", "longrope", "su"}) {
+        const auto bytes = llama_file([&](gguf_writer& w) { w.set_string("llama.rope.scaling.type", scaling); });
+        const std::string why = config_error(bytes);
+        EXPECT_TRUE(contains(why, std::string("RoPE scaling '") + scaling + "' is not supported")) << why;
+    }
+    for (const char* scaling : {"none", "linear", "llama3"}) {
+        const auto bytes = llama_file([&](gguf_writer& w) { w.set_string("llama.rope.scaling.type", scaling); });
+        EXPECT_EQ(config_error(bytes), "") << scaling;
+    }
+}
+
 TEST(HostileGguf, anArrayCostsNoMemoryBeyondTheFile)
 {
     // 8 MiB of u8 elements: one value object each would be ~400 MiB.

@@ -37,7 +37,8 @@ using namespace kvlens;
 
 namespace {
 
-const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3"};
+// llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight).
+const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 

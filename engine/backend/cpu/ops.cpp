@@ -25,15 +25,17 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 
 int rope_pairs(int n_rot) { return std::min(n_rot / 2, k_rope_max_pairs); }
 
-void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cs, float* sn) {
+void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cs, float* sn,
+                 const float* freq_factors) {
     // The angles depend on the pair index only; theta advances by repeated
     // multiplication, the same sequence of floats as a per-head loop.
     const int n_pairs = rope_pairs(n_rot);
     const float theta_scale = std::pow(freq_base, -2.0f / static_cast<float>(n_rot));
     float theta = static_cast<float>(pos) * freq_scale;
     for (int i = 0; i < n_pairs; ++i) {
-        cs[i] = std::cos(theta);
-        sn[i] = std::sin(theta);
+        const float angle = freq_factors ? theta / freq_factors[i] : theta;
+        cs[i] = std::cos(angle);
+        sn[i] = std::sin(angle);
         theta *= theta_scale;
     }
 }
@@ -60,9 +62,9 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 }
 
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base, float freq_scale,
-          bool neox) {
+          bool neox, const float* freq_factors) {
     float cs[k_rope_max_pairs], sn[k_rope_max_pairs];   // (rope_pairs) cos and sin of each pair's angle
-    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn);
+    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn, freq_factors);
     rope_rotate(x, n_heads, head_dim, n_rot, cs, sn, neox);
 }
 

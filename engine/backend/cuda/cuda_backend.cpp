@@ -300,6 +300,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     rp.n_rot = c_.n_rot;
     rp.freq_base = c_.rope_base(il);     // gemma3: local layers have their own base
     rp.freq_scale = c_.rope_scale(il);
+    rp.freq_factors = w_.rope_freqs;     // null unless the file has rope_freqs.weight
     rp.neox = c_.rope_neox;
     if (auto st = launch_rope(rp, s); !st) return st;
     mark("rope");

@@ -119,6 +119,7 @@ result<dev_weights> upload_weights(const model& m, cudaStream_t s) {
     if (auto st = matrix(d.tok_embd, w.tok_embd, "token_embd"); !st) return st.err();
     if (auto st = matrix(d.output, w.output, "output"); !st) return st.err();
     vector(d.output_norm, w.output_norm);
+    vector(d.rope_freqs, w.rope_freqs);
     for (std::size_t il = 0; il < w.layers.size(); ++il) {
         const layer_weights& l = w.layers[il];
         dev_layer& o = d.layers[il];

@@ -34,6 +34,7 @@ struct dev_layer {
 struct dev_weights {
     dev_matrix tok_embd;                         // (n_vocab, n_embd)
     const float* output_norm = nullptr;          // (n_embd)
+    const float* rope_freqs = nullptr;           // (n_rot / 2) or null (model_weights::rope_freqs)
     dev_matrix output;                           // (n_vocab, n_embd); the embedding's bytes when tied
     std::vector<dev_layer> layers;
     device_buffer storage;                       // every byte above

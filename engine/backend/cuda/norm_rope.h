@@ -25,6 +25,7 @@ struct rope_params {
     const std::int32_t* positions = nullptr;   // (n_tokens) on the device
     int n_tokens = 0, n_head = 0, n_head_kv = 0, head_dim = 0, n_rot = 0;
     float freq_base = 10000.0f, freq_scale = 1.0f;
+    const float* freq_factors = nullptr;   // (n_rot / 2) on the device, or null: each pair's angle / its factor
     bool neox = false;                  // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
 };
 status launch_rope(const rope_params& p, cudaStream_t s);

@@ -18,8 +18,9 @@ __global__ void rope_kernel(rope_params p) {
     const int t = static_cast<int>(i / (static_cast<std::int64_t>(half) * heads));
     float* v = h < p.n_head ? p.q + (static_cast<std::int64_t>(t) * p.n_head + h) * p.head_dim
                             : p.k + (static_cast<std::int64_t>(t) * p.n_head_kv + (h - p.n_head)) * p.head_dim;
-    const float theta = static_cast<float>(p.positions[t]) * p.freq_scale *
-                        powf(p.freq_base, -2.0f * static_cast<float>(pair) / static_cast<float>(p.n_rot));
+    float theta = static_cast<float>(p.positions[t]) * p.freq_scale *
+                  powf(p.freq_base, -2.0f * static_cast<float>(pair) / static_cast<float>(p.n_rot));
+    if (p.freq_factors) theta /= p.freq_factors[pair];   // Llama 3.1's scaling
     float s, c;
     sincosf(theta, &s, &c);
     const int a = p.neox ? pair : 2 * pair;
