@@ -231,10 +231,13 @@ void cpu_backend::fill_rope_table(const forward_batch& b) {
     }
     const std::size_t pairs = static_cast<std::size_t>(rope_pairs(c_.n_rot));
     rope_table_.resize(rope_kinds_.size() * static_cast<std::size_t>(max_batch_) * 2 * pairs);
+    // Llama 3.1's frequency factors (only llama files carry them: every layer).
+    const float* factors = w_.rope_freqs.empty() ? nullptr : w_.rope_freqs.data();
     for (std::size_t kind = 0; kind < rope_kinds_.size(); ++kind)
         for (std::size_t t = 0; t < b.size(); ++t) {
             float* cs = rope_table_.data() + (kind * static_cast<std::size_t>(max_batch_) + t) * 2 * pairs;
-            rope_angles(c_.n_rot, b.positions[t], rope_kinds_[kind].first, rope_kinds_[kind].second, cs, cs + pairs);
+            rope_angles(c_.n_rot, b.positions[t], rope_kinds_[kind].first, rope_kinds_[kind].second, cs, cs + pairs,
+                        factors);
         }
 }
 
