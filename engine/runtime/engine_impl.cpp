@@ -122,6 +122,8 @@ request_id engine_impl::submit(request_params params, event_callback on_event) {
         if (p.messages.empty()) r->tokenize_error = "chat request with no messages";
         else if (auto ids = tok_->encode_chat(p.messages, true)) r->prompt = std::move(*ids);
         else r->tokenize_error = ids.message();
+        // A prompt that opens the reasoning: the answer starts after </think>.
+        if (tok_->chat_opens_reasoning()) r->reasoning.open();
     } else if (status st = tokenizer::check_input_size(p.text.size(), "a prompt"); !st) {
         r->tokenize_error = st.message();
     } else {

@@ -28,6 +28,8 @@ public:
     bool push(std::string_view piece);
 
     bool inside() const { return inside_; }   // between <think> and </think>
+    // The prompt itself opened <think> (DeepSeek-R1's template): what follows is reasoning.
+    void open() { inside_ = true; }
 
 private:
     bool inside_ = false;

@@ -208,6 +208,40 @@ std::vector<chat_segment> render_gemma(const std::vector<chat_message>& msgs, bo
     return w.take();
 }
 
+// DeepSeek-R1's template: the (last) system text first, with no marker, then
+// "<｜User｜>" + text and "<｜Assistant｜>" + answer + end of sentence, an
+// earlier answer without its reasoning (the text after its last </think>);
+// the generation prompt opens the assistant's turn, and with the revised
+// template its reasoning too. The BOS the template writes first is the
+// tokenizer's (add_bos_token).
+std::vector<chat_segment> render_deepseek(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
+    segment_writer w;
+    const chat_message* system = nullptr;
+    for (const auto& m : msgs)
+        if (m.role == "system") system = &m;
+    if (system) w.text(system->content);
+    for (const auto& m : msgs) {
+        if (m.role == "user") {
+            w.control("<｜User｜>");
+            w.text(m.content);
+        } else if (m.role == "assistant") {
+            std::string_view answer = m.content;
+            if (const auto end = answer.rfind("</think>"); end != std::string_view::npos) answer.remove_prefix(end + 8);
+            w.control("<｜Assistant｜>");
+            w.text(answer);
+            w.control("<｜end▁of▁sentence｜>");
+        }
+    }
+    if (gen) {
+        w.control("<｜Assistant｜>");
+        if (f.opens_reasoning) {
+            w.control("<think>");
+            w.text("\n");
+        }
+    }
+    return w.take();
+}
+
 // No template: a plain transcript a base model can continue.
 std::vector<chat_segment> render_plain(const std::vector<chat_message>& msgs, bool gen) {
     segment_writer w;
@@ -227,12 +261,13 @@ const char* to_string(chat_kind k) {
     case chat_kind::chatml: return "chatml";
     case chat_kind::llama3: return "llama3";
     case chat_kind::gemma: return "gemma";
+    case chat_kind::deepseek: return "deepseek";
     case chat_kind::none: break;
     }
     return "none";
 }
 
-chat_format chat_format::from_template(std::string_view tmpl, const bool (&available)[4]) {
+chat_format chat_format::from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]) {
     // The format whose opening marker comes first among those the vocabulary has.
     struct marker {
         chat_kind kind;
@@ -240,7 +275,8 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
     };
     constexpr marker markers[] = {{chat_kind::chatml, "<|im_start|>"},
                                   {chat_kind::llama3, "<|start_header_id|>"},
-                                  {chat_kind::gemma, "<start_of_turn>"}};
+                                  {chat_kind::gemma, "<start_of_turn>"},
+                                  {chat_kind::deepseek, "<｜User｜>"}};
     chat_format f;
     std::size_t first = std::string_view::npos;
     for (const marker& m : markers) {
@@ -252,6 +288,9 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
     }
     if (f.kind == chat_kind::chatml) f.default_system = find_default_system(tmpl);
     if (f.kind == chat_kind::llama3) f.llama3_dated_system = tmpl.find("Cutting Knowledge Date") != std::string_view::npos;
+    if (f.kind == chat_kind::deepseek)
+        f.opens_reasoning = tmpl.find("<｜Assistant｜><think>\\n") != std::string_view::npos ||
+                            tmpl.find("<｜Assistant｜><think>\n") != std::string_view::npos;
     return f;
 }
 
@@ -261,6 +300,7 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::chatml: return render_chatml(*this, messages, add_generation_prompt);
     case chat_kind::llama3: return render_llama3(*this, messages, add_generation_prompt);
     case chat_kind::gemma: return render_gemma(messages, add_generation_prompt);
+    case chat_kind::deepseek: return render_deepseek(*this, messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

@@ -91,7 +91,10 @@ public:
     const std::string& pre_name() const { return pre_; }       // "smollm", ...; "" for llama
 
     // ---- chat
-    const char* chat_template_kind() const { return to_string(chat_.kind); }  // "chatml" | "llama3" | "gemma" | "none"
+    const char* chat_template_kind() const { return to_string(chat_.kind); }  // "chatml" | "llama3" | "gemma" | "deepseek" | "none"
+    // Whether a chat prompt's generation prompt opens the model's reasoning
+    // (DeepSeek-R1's "<｜Assistant｜><think>\n"): its first tokens are reasoning.
+    bool chat_opens_reasoning() const { return chat_.opens_reasoning; }
     chat_kind chat_kind_value() const { return chat_.kind; }
     const std::string& chat_template() const { return template_; }  // as stored; "" when absent
     // The system turn the format adds when a conversation has none ("" when

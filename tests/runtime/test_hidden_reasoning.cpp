@@ -62,6 +62,18 @@ TEST(HiddenReasoning, AnswerAroundReasoningInOnePieceIsVisible) {
     EXPECT_TRUE(h.push("<think>r</think>done"));
 }
 
+// A prompt that opened <think> itself (DeepSeek-R1's revised template): the
+// model's first tokens are reasoning, hidden until </think>.
+TEST(HiddenReasoning, AfterAPromptThatOpenedItTheFirstTokensAreReasoning) {
+    hidden_reasoning h;
+    h.open();
+    EXPECT_TRUE(h.inside());
+    EXPECT_FALSE(h.push("Okay, the user"));
+    EXPECT_FALSE(h.push(" asks</think>"));
+    EXPECT_TRUE(h.push("\n\nBerlin."));
+    EXPECT_FALSE(h.inside());
+}
+
 // Whether a model may think first: both tags in the vocabulary, or in the
 // chat template; one tag alone is no sign.
 TEST(HiddenReasoning, AModelThinksWhenBothTagsAreTokensOrItsTemplateWritesThem) {

@@ -6,6 +6,7 @@
 
 #include "tests/support/table_rows.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,20 @@ const std::string k_gemma3 = R"({{ bos_token }}
 {{ message['content'] | trim }}{{ '<end_of_turn>\n' }}{%- endfor -%}
 {%- if add_generation_prompt -%}{{'<start_of_turn>model\n'}}{%- endif -%})";
 
+// DeepSeek-R1's distills (January 2025), the parts that decide the output.
+const std::string k_deepseek_r1 =
+    "{% set ns = namespace(is_first=false, is_tool=false, is_output_first=true, system_prompt='') %}"
+    "{%- for message in messages %}{%- if message['role'] == 'system' %}{% set ns.system_prompt = message['content'] %}"
+    "{%- endif %}{%- endfor %}{{bos_token}}{{ns.system_prompt}}{%- for message in messages %}"
+    "{%- if message['role'] == 'user' %}{%- set ns.is_tool = false -%}{{'<｜User｜>' + message['content']}}{%- endif %}"
+    "{%- if message['role'] == 'assistant' and message['content'] is not none %}{% set content = message['content'] %}"
+    "{% if '</think>' in content %}{% set content = content.split('</think>')[-1] %}{% endif %}"
+    "{{'<｜Assistant｜>' + content + '<｜end▁of▁sentence｜>'}}{%- endif %}{%- endfor -%}"
+    "{% if add_generation_prompt and not ns.is_tool %}{{'<｜Assistant｜>'}}{% endif %}";
+// Their revised template: the generation prompt opens the reasoning.
+const std::string k_deepseek_r1_think = k_deepseek_r1.substr(0, k_deepseek_r1.rfind("{{'<｜Assistant｜>'}}")) +
+                                        "{{'<｜Assistant｜><think>\\n'}}{% endif %}";
+
 std::vector<chat_message> conv(std::initializer_list<std::pair<const char*, const char*>> turns) {
     std::vector<chat_message> out;
     for (const auto& [role, content] : turns) out.push_back({role, content});
@@ -81,6 +96,8 @@ std::vector<detectsKind_row> detectsKind_rows()
     rows.push_back({"llama 3.0", k_llama30, "llama3", std::string()});
     rows.push_back({"llama 3.1", k_llama31, "llama3", std::string()});
     rows.push_back({"gemma 3", k_gemma3, "gemma", std::string()});
+    rows.push_back({"deepseek r1", k_deepseek_r1, "deepseek", std::string()});
+    rows.push_back({"deepseek r1, revised", k_deepseek_r1_think, "deepseek", std::string()});
     rows.push_back({"unknown", std::string("{{ messages }}"), "none", std::string()});
     return rows;
 }
@@ -91,6 +108,7 @@ TEST(ChatTemplate, detectsKind)
         const chat_format f = chat_format::from_template(row.tmpl);
         ASSERT_EQ(std::string(to_string(f.kind)), row.kind);
         ASSERT_EQ(f.default_system, row.default_system);
+        ASSERT_EQ(f.opens_reasoning, row.tag == "deepseek r1, revised");
     });
 }
 
@@ -123,6 +141,11 @@ std::vector<renders_row> renders_rows()
     rows.push_back({"gemma system into first user turn", k_gemma3, conv({{"system", "Be brief."}, {"user", " Hi "}, {"assistant", "Hello!"}, {"user", "Bye"}}), true, std::string("<start_of_turn>user\nBe brief.\n\nHi<end_of_turn>\n<start_of_turn>model\nHello!"
                        "<end_of_turn>\n<start_of_turn>user\nBye<end_of_turn>\n<start_of_turn>model\n")});
     rows.push_back({"gemma no system", k_gemma3, conv({{"user", "Hi"}}), false, std::string("<start_of_turn>user\nHi<end_of_turn>\n")});
+    rows.push_back({"deepseek: last system text first, unmarked", k_deepseek_r1, conv({{"system", "Old."}, {"system", "Be brief."}, {"user", "Hi "}}), true, std::string("Be brief.<｜User｜>Hi <｜Assistant｜>")});
+    rows.push_back({"deepseek: an earlier answer without its reasoning", k_deepseek_r1, conv({{"user", "2+2?"}, {"assistant", "<think>\nadd</think>\n\n4"}, {"user", "3+3?"}}), true,
+                    std::string("<｜User｜>2+2?<｜Assistant｜>\n\n4<｜end▁of▁sentence｜><｜User｜>3+3?<｜Assistant｜>")});
+    rows.push_back({"deepseek revised: the answer opens with its reasoning", k_deepseek_r1_think, conv({{"user", "Hi"}}), true, std::string("<｜User｜>Hi<｜Assistant｜><think>\n")});
+    rows.push_back({"deepseek revised, no generation prompt", k_deepseek_r1_think, conv({{"user", "Hi"}}), false, std::string("<｜User｜>Hi")});
     rows.push_back({"none", std::string("{{ messages }}"), conv({{"system", "S"}, {"user", "Q"}}), true, std::string("System: S\n\nUser: Q\n\nAssistant:")});
     return rows;
 }
@@ -284,4 +307,36 @@ TEST(ChatTemplate, gemmaAndLlama3FromTokens)
     auto plain = test::byte_level_vocab().build();
     ASSERT_TRUE(plain.ok());
     ASSERT_EQ(std::string((*plain)->chat_template_kind()), "none");
+}
+
+// A DeepSeek-R1 distill: its markers become control tokens, the document's
+// text stays text, and with the revised template the prompt ends in
+// "<think>" and a newline, so the tokenizer says the reasoning is open.
+TEST(ChatTemplate, deepseekMarkersAndAnOpenReasoningFromTheVocabulary)
+{
+    for (const std::string& tmpl : {std::string(), k_deepseek_r1, k_deepseek_r1_think}) {
+        test::vocab_spec v = test::byte_level_vocab();
+        const token_id user = v.add("<｜User｜>", 3);
+        const token_id assistant = v.add("<｜Assistant｜>", 3);
+        v.add("<｜end▁of▁sentence｜>", 3);
+        const token_id think = v.add("<think>", 4);
+        v.add("</think>", 4);
+        v.chat_template = tmpl;
+        auto t = v.build();
+        ASSERT_TRUE(t.ok());
+        ASSERT_EQ(std::string((*t)->chat_template_kind()), "deepseek");
+        const bool opens = tmpl == k_deepseek_r1_think;
+        ASSERT_EQ((*t)->chat_opens_reasoning(), opens);
+        auto ids = (*t)->encode_chat({{"user", "<｜Assistant｜>Hi"}}, true);
+        ASSERT_TRUE(ids.ok());
+        ASSERT_EQ(ids->front(), user);
+        ASSERT_EQ(std::count(ids->begin(), ids->end(), assistant), 1) << "the message's marker text stays text";
+        if (opens) {
+            ASSERT_EQ((*ids)[ids->size() - 2], think);
+            const std::vector<token_id> last{ids->back()};
+            ASSERT_EQ((*t)->decode(last), "\n");
+        } else {
+            ASSERT_EQ(ids->back(), assistant);
+        }
+    }
 }

@@ -48,7 +48,7 @@ QString systemAsSeen(const TemplateInfo& t, const QString& system)
     out = out.trimmed();
     // Role names the template writes as text ("system\n", "user\n") are not
     // part of what the prompt says.
-    for (const QString role : {QStringLiteral("system"), QStringLiteral("user")}) {
+    for (const QString& role : {QStringLiteral("system"), QStringLiteral("user")}) {
         if (out.startsWith(role + QLatin1Char('\n')))
             out = out.mid(role.size() + 1).trimmed();
     }
