@@ -82,6 +82,18 @@ double max_rel_diff(const std::vector<float>& a, const std::vector<float>& b) {
     return worst / scale;
 }
 
+// A CPU backend for m (2 threads, batches up to 512, contexts up to 1024)
+// with a KV pool of n_blocks 16-token blocks; null when it cannot be made.
+std::unique_ptr<kvlens::backend> two_thread_backend(const kvlens::model& m, kvlens::kv_dtype dtype, int n_blocks) {
+    kvlens::backend_options o;
+    o.max_batch = 512;
+    o.max_ctx = 1024;
+    o.n_threads = 2;
+    auto made = kvlens::make_cpu_backend(m, o);
+    if (!made || !(*made)->init_kv(kvlens::make_kv_geometry(m.info(), dtype, 16), n_blocks)) return nullptr;
+    return std::move(*made);
+}
+
 }  // namespace
 
 struct batchingDoesNotChangeLogits_row {
@@ -265,16 +277,10 @@ TEST(ForwardPass, draftTokensMarkedAsStepsMatchTheirDecodeStepsBitForBit)
                         "recomputing the prefix. ";
             const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
             const std::vector<std::int32_t> fed(prompt.begin() + 1, prompt.begin() + 7);   // 6 tokens to check
-            kvlens::backend_options o;
-            o.max_batch = 512;
-            o.max_ctx = 1024;
-            o.n_threads = 2;
             std::unique_ptr<kvlens::backend> stepwise, together;
             for (auto* be : {&stepwise, &together}) {
-                auto made = kvlens::make_cpu_backend(**m, o);
-                ASSERT_TRUE(made.ok());
-                ASSERT_TRUE((*made)->init_kv(kvlens::make_kv_geometry((*m)->info(), dtype, 16), 64).ok());
-                *be = std::move(*made);
+                *be = two_thread_backend(**m, dtype, 64);
+                ASSERT_TRUE(*be);
                 kvlens::forward_batch b;
                 b.append(prompt, 0, table.data(), true);
                 std::vector<float> last(V);
@@ -324,16 +330,10 @@ TEST(ForwardPass, aDecodeStepGivesItsLogitsWhateverElseTheBatchHolds)
     for (std::size_t k = 0; k < tables.size(); ++k) std::iota(tables[k].begin(), tables[k].end(), static_cast<std::int32_t>(16 * k));
     const auto at = static_cast<std::int32_t>(prompt.size());
     for (kvlens::kv_dtype dtype : {kvlens::kv_dtype::f16, kvlens::kv_dtype::q8_0}) {
-        kvlens::backend_options o;
-        o.max_batch = 512;
-        o.max_ctx = 1024;
-        o.n_threads = 2;
         std::unique_ptr<kvlens::backend> alone, batched;
         for (auto* be : {&alone, &batched}) {
-            auto made = kvlens::make_cpu_backend(**m, o);
-            ASSERT_TRUE(made.ok());
-            ASSERT_TRUE((*made)->init_kv(kvlens::make_kv_geometry((*m)->info(), dtype, 16), 96).ok());
-            *be = std::move(*made);
+            *be = two_thread_backend(**m, dtype, 96);
+            ASSERT_TRUE(*be);
             std::vector<float> last(V);
             for (int k = 0; k < k_decoding; ++k) {
                 kvlens::forward_batch b;
