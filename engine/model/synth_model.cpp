@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstring>
+#include <utility>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -203,11 +204,32 @@ result<ggml_type> synth_type_named(const std::string& name) {
     return make_error(fmt::format("unsupported weight type '{}' (supported: {})", name, known));
 }
 
+namespace {
+
+// The fields every shape sets; the rest keep synth_shape's defaults.
+synth_shape shape_of(std::string name, int n_layer, int n_embd, int n_ff, int n_head, int n_head_kv, int n_vocab,
+                     int n_ctx, float rope_base, bool tied_output) {
+    synth_shape s;
+    s.name = std::move(name);
+    s.n_layer = n_layer;
+    s.n_embd = n_embd;
+    s.n_ff = n_ff;
+    s.n_head = n_head;
+    s.n_head_kv = n_head_kv;
+    s.n_vocab = n_vocab;
+    s.n_ctx = n_ctx;
+    s.rope_base = rope_base;
+    s.tied_output = tied_output;
+    return s;
+}
+
+}  // namespace
+
 result<synth_shape> synth_shape_named(const std::string& name) {
     // Shapes of real models (public configurations); tiny is for tests.
-    if (name == "tiny") return synth_shape{"tiny", 2, 64, 128, 2, 1, 512, 512, 10000.0f, true};
+    if (name == "tiny") return shape_of("tiny", 2, 64, 128, 2, 1, 512, 512, 10000.0f, true);
     if (name == "tiny-gemma3") {
-        synth_shape g{"tiny-gemma3", 6, 64, 128, 2, 1, 512, 512, 1000000.0f, true};
+        synth_shape g = shape_of("tiny-gemma3", 6, 64, 128, 2, 1, 512, 512, 1000000.0f, true);
         g.arch = "gemma3";
         g.head_dim = 32;
         g.sliding_window = 8;
@@ -219,7 +241,7 @@ result<synth_shape> synth_shape_named(const std::string& name) {
     // share of the residual stream, not the input token, dominates the
     // logits; gemma3 with a window of 8 and a global 6th layer.
     if (name.rfind("check-", 0) == 0) {
-        synth_shape c{name, 2, 256, 512, 4, 2, 288, 256, 10000.0f, true};
+        synth_shape c = shape_of(name, 2, 256, 512, 4, 2, 288, 256, 10000.0f, true);
         c.varied_norms = true;
         c.embd_sd = 0.1f;
         c.arch = name.substr(6);
@@ -249,20 +271,20 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         }
     }
     if (name == "gemma3-270m") {
-        synth_shape g{"gemma3-270m", 18, 640, 2048, 4, 1, 262144, 32768, 1000000.0f, true};
+        synth_shape g = shape_of("gemma3-270m", 18, 640, 2048, 4, 1, 262144, 32768, 1000000.0f, true);
         g.arch = "gemma3";
         g.head_dim = 256;
         g.sliding_window = 512;
         return g;
     }
-    if (name == "smollm2-135m") return synth_shape{"smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true};
+    if (name == "smollm2-135m") return shape_of("smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true);
     if (name == "llama-1b") {   // Llama 3.2 1B: its RoPE factors too
-        synth_shape l{"llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true};
+        synth_shape l = shape_of("llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true);
         l.llama3_rope_factor = 32.0f;
         return l;
     }
     if (name == "llama-8b") {   // Llama 3.1 8B
-        synth_shape l{"llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false};
+        synth_shape l = shape_of("llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false);
         l.llama3_rope_factor = 8.0f;
         return l;
     }
