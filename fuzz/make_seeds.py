@@ -96,8 +96,13 @@ qwen = ("{%- if messages[0]['role'] == 'system' %}{{- '<|im_start|>system\\n' + 
 llama3 = ("{{- bos_token }}{{- \"<|start_header_id|>system<|end_header_id|>\\n\\n\" }}{{- \"Cutting Knowledge Date: December 2023\\n\" }}"
           "{% for m in messages %}{{ '<|start_header_id|>' + m['role'] + '<|end_header_id|>\\n\\n' + m['content'] | trim + '<|eot_id|>' }}{% endfor %}")
 gemma = "{{ bos_token }}{%- for message in loop_messages -%}{{ '<start_of_turn>' + role + '\\n' }}{{ message['content'] | trim }}{{ '<end_of_turn>\\n' }}{%- endfor -%}"
-for name, t in [("chatml", chatml), ("qwen", qwen), ("llama3", llama3), ("gemma", gemma), ("none", "{{ messages }}")]:
-    put("fuzz_chat_template", name, t + "\0Be brief.\0Hi <|im_end|> there\0Hello!\0Bye")
+deepseek = ("{{bos_token}}{{ns.system_prompt}}{%- for message in messages %}{%- if message['role'] == 'user' %}"
+            "{{'<\uff5cUser\uff5c>' + message['content']}}{%- endif %}{%- if message['role'] == 'assistant' %}"
+            "{{'<\uff5cAssistant\uff5c>' + content + '<\uff5cend\u2581of\u2581sentence\uff5c>'}}{%- endif %}{%- endfor -%}"
+            "{% if add_generation_prompt %}{{'<\uff5cAssistant\uff5c><think>\\n'}}{% endif %}")
+for name, t in [("chatml", chatml), ("qwen", qwen), ("llama3", llama3), ("gemma", gemma), ("deepseek", deepseek),
+                ("none", "{{ messages }}")]:
+    put("fuzz_chat_template", name, (t + "\0Be brief.\0Hi <|im_end|> there\0Hello!</think>Bye\0Bye").encode("utf-8"))
 
 # ---- PDF helper answers
 meta = {"title": "T", "author": "", "subject": "", "keywords": "", "creator": "", "producer": "", "creation_date": "",
