@@ -16,11 +16,14 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "engine/backend/backend.h"
 #include "engine/kv/kv_geometry.h"
 #include "engine/model/model.h"
+#include "engine/model/synth_model.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "tests/support/test_paths.h"
@@ -425,6 +428,51 @@ TEST(ForwardPass, chunksNeverChangeTheLogitsBitForBit)
             EXPECT_EQ(0, std::memcmp(whole.data(), logits.data(), V * sizeof(float)))
                 << mc.path.filename() << " " << kvlens::to_string(mc.dtype) << ", chunks of " << chunk
                 << ": largest difference " << max_rel_diff(whole, logits);
+        }
+    }
+}
+
+// The same with twelve query heads per KV head, where an AVX2 prefill block
+// holds only two tokens (24 rows): a chunk of three then ends in a block of
+// one token, which is a prompt token like the others (forward_batch::step).
+// Before the step marks, a run's last token alone in its block took the
+// decode path, and no rule could keep it from that at two tokens a block.
+TEST(ForwardPass, chunksNeverChangeTheLogitsWithTwelveQueryHeadsPerKvHead)
+{
+    auto shape = kvlens::synth_shape_named("tiny");
+    ASSERT_TRUE(shape.ok());
+    shape->name = "tiny-g12";
+    shape->n_head = 12;
+    shape->n_head_kv = 1;
+    shape->n_embd = 384;   // heads of 32
+    const auto path = std::filesystem::temp_directory_path() / fmt::format("kvlens-tiny-g12-{}.gguf", ::getpid());
+    ASSERT_TRUE(kvlens::write_synth_model(*shape, kvlens::ggml_type::q8_0, path.string(), 5).ok());
+    auto m = kvlens::model::load(path.string());
+    std::filesystem::remove(path);
+    ASSERT_TRUE(m.ok()) << m.message();
+    std::vector<std::int32_t> prompt(150);
+    for (std::size_t i = 0; i < prompt.size(); ++i) prompt[i] = static_cast<std::int32_t>((i * 37 + 11) % 500);
+    const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
+    std::vector<std::int32_t> table(16);
+    std::iota(table.begin(), table.end(), 0);
+    for (kvlens::kv_dtype dtype : {kvlens::kv_dtype::f16, kvlens::kv_dtype::q8_0}) {
+        std::vector<float> whole;
+        for (int chunk : {150, 3, 5, 1}) {
+            auto be = two_thread_backend(**m, dtype, 16);
+            ASSERT_TRUE(be);
+            std::vector<float> logits(V);
+            for (std::size_t at = 0; at < prompt.size(); at += static_cast<std::size_t>(chunk)) {
+                const std::size_t n = std::min(prompt.size() - at, static_cast<std::size_t>(chunk));
+                kvlens::forward_batch b;
+                b.append_prompt({prompt.data() + at, n}, static_cast<std::int32_t>(at), table.data(), at + n == prompt.size());
+                ASSERT_TRUE(be->forward(b, logits.data(), nullptr).ok());
+            }
+            if (whole.empty()) {
+                whole = logits;
+                continue;
+            }
+            EXPECT_EQ(0, std::memcmp(whole.data(), logits.data(), V * sizeof(float)))
+                << kvlens::to_string(dtype) << ", chunks of " << chunk << ": largest difference " << max_rel_diff(whole, logits);
         }
     }
 }
