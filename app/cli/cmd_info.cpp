@@ -52,6 +52,7 @@ int run_info(const info_args& a) {
                             {"weight_bytes", i.weight_bytes},
                             {"kv_bytes_per_token", {{"f16", i.kv_bytes_per_token_f16}, {"q8_0", i.kv_bytes_per_token_q8_0}}},
                             {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
+                            {"rope", i.rope},
                             {"file_type", i.file_type}, {"tokenizer", (*tok)->model_name()},
                             {"pre_tokenizer", (*tok)->pre_name()}, {"backend", backend_line()},
                             {"default_system_prompt", (*tok)->default_system_prompt()},
@@ -70,6 +71,7 @@ int run_info(const info_args& a) {
                i.n_head / i.n_head_kv, i.head_dim);
     fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
+    fmt::print("rope           {}\n", i.rope);
     fmt::print("vocabulary     {} tokens ({} tokenizer, pre-tokenizer {}), chat template: {}\n", i.n_vocab,
                printable((*tok)->model_name()), kvlens::quoted((*tok)->pre_name()), (*tok)->chat_template_kind());
     const std::string& system = (*tok)->default_system_prompt();

@@ -182,6 +182,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
     for (const int w : c.layer_window) info.sliding_window = std::max(info.sliding_window, w);
     info.chat_template_kind = chat_kind_of(*f);
+    info.rope_freq_base = c.rope_freq_base;
+    info.rope_llama3_factors = !w.rope_freqs.empty();
+    info.rope_linear_factor = 1.0 / c.rope_freq_scale;
+    const double base = info.rope_freq_base;
+    info.rope = base == std::floor(base) && base < 1e15 ? fmt::format("base {:.0f}", base) : fmt::format("base {:g}", base);
+    if (info.rope_llama3_factors) info.rope += ", Llama 3.1 frequency factors";
+    if (info.rope_linear_factor != 1.0) info.rope += fmt::format(", linear scaling x{:g}", info.rope_linear_factor);
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
                                              "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K"};

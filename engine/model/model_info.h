@@ -26,7 +26,13 @@ struct model_info {
     std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
     int sliding_window = 0;                 // 0: every layer full attention
     std::map<std::string, int> tensor_types;  // "Q4_1" -> count
-    std::string chat_template_kind;         // "chatml", "llama3", "gemma", "none"
+    std::string chat_template_kind;         // "chatml", "llama3", "gemma", "deepseek", "none"
+    // RoPE as the full-attention layers apply it: the frequency base, Llama
+    // 3.1's per-pair factors (rope_freqs.weight), a linear scaling factor.
+    double rope_freq_base = 0;
+    bool rope_llama3_factors = false;
+    double rope_linear_factor = 1;   // positions divided by this (1: none)
+    std::string rope;                // the three in words: "base 500000, Llama 3.1 frequency factors"
     std::string file_type;                  // e.g. "Q4_1"
 };
 

@@ -1148,6 +1148,22 @@
         <source>(a base model: the first paragraph of the text it continues)</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>base %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, Llama 3.1 frequency factors (rope_freqs.weight)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, linear scaling ×%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

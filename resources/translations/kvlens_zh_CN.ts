@@ -1145,6 +1145,22 @@
         <source>(a base model: the first paragraph of the text it continues)</source>
         <translation>（基础模型：它是待续写文本的第一段）</translation>
     </message>
+    <message>
+        <source>base %1</source>
+        <translation>基数 %1</translation>
+    </message>
+    <message>
+        <source>, Llama 3.1 frequency factors (rope_freqs.weight)</source>
+        <translation>，Llama 3.1 频率因子（rope_freqs.weight）</translation>
+    </message>
+    <message>
+        <source>, linear scaling ×%1</source>
+        <translation>，线性缩放 ×%1</translation>
+    </message>
+    <message>
+        <source>RoPE</source>
+        <translation>RoPE 位置编码</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -166,6 +166,9 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     auto m = model::load(path.string());
     std::filesystem::remove(path);
     ASSERT_TRUE(m.ok()) << m.message();
+    // The model panel and `info` say when Llama 3.1's factors are applied.
+    EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos, arch == "llama3")
+        << (*m)->info().rope;
     auto tok = tokenizer::from_gguf((*m)->file());
     ASSERT_TRUE(tok.ok()) << tok.message();
     const auto ids = (*e)["prompt_ids"].get<std::vector<std::int32_t>>();

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QUrl>
 #include <QFile>
@@ -276,6 +277,9 @@ private slots:
         QVERIFY(w->modelPanel()->templateInfo().defaultSystem().contains(QStringLiteral("SmolLM")));
         const QString panel = w->modelPanel()->text();
         QVERIFY2(panel.contains(QStringLiteral("System prompt sent: You are a careful reading assistant")), qPrintable(panel));
+        // SmolLM2's RoPE: base 100000, no Llama 3.1 factors, no scaling.
+        QVERIFY2(panel.contains(QRegularExpression(QStringLiteral("RoPE: base 100\\D?000\n"))), qPrintable(panel));
+        QVERIFY(!panel.contains(QStringLiteral("frequency factors")));
         QVERIFY(panel.contains(QStringLiteral("SmolLM")));
         QTRY_VERIFY_WITH_TIMEOUT(w->taskPane()->promptPreview().contains(QStringLiteral("<|im_start|>system\nYou are a careful reading assistant")), 30000);
         QVERIFY(w->taskPane()->promptPreview().contains(QStringLiteral("Sales rose 12%")));

@@ -50,6 +50,9 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.architecture = fromStd(info.architecture);
     s.fileType = fromStd(info.file_type);
     s.chatTemplate = fromStd(info.chat_template_kind);
+    s.ropeBase = info.rope_freq_base;
+    s.ropeLlama3Factors = info.rope_llama3_factors;
+    s.ropeLinearFactor = info.rope_linear_factor;
     s.nLayer = info.n_layer;
     s.nHead = info.n_head;
     s.nHeadKv = info.n_head_kv;

@@ -46,6 +46,11 @@ struct ModelSummary {
     // How we know the model may think in <think>…</think> first (engine::hidden_reasoning):
     // "vocabulary" (both tags are tokens), "chat_template" (the template writes them), "" no sign of it.
     QString hiddenReasoning;
+    // RoPE of the full-attention layers (model_info): base, Llama 3.1's
+    // per-pair frequency factors, a linear scaling factor (1: none).
+    double ropeBase = 0;
+    bool ropeLlama3Factors = false;
+    double ropeLinearFactor = 1;
     // The file carries no chat template (a base model): runs send a
     // completion-style prompt (ui/model/prompt_builder.h: completionPrompt).
     bool baseModel = false;

@@ -180,6 +180,14 @@ void ModelPanel::rebuild()
                 .arg(s.nGlobalLayers)
                 .arg(formatBytes(double(s.globalKvBytesPerToken))));
     }
+    if (s.ropeBase > 0) {
+        QString rope = tr("base %1").arg(loc.toString(s.ropeBase, 'f', 0));
+        if (s.ropeLlama3Factors)
+            rope += tr(", Llama 3.1 frequency factors (rope_freqs.weight)");
+        if (s.ropeLinearFactor != 1.0)
+            rope += tr(", linear scaling ×%1").arg(loc.toString(s.ropeLinearFactor, 'g', 4));
+        row(tr("RoPE"), rope);
+    }
     row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
     row(tr("Weights"), formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));
     QStringList types;
