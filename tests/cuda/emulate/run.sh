@@ -6,7 +6,8 @@
 # libcudart/libcublas and with the host code of a KVLENS_CUDA=ON build
 # (default build-cuda, already built: kvlens-cli), then runs the emulator's own
 # tensor-core check (test_emu_wmma), the GPU kernel test
-# and `kvlens-cli verify` on tiny synthetic models, llama and gemma3 (prefill
+# and `kvlens-cli verify` on tiny synthetic models, llama, gemma3 and llama
+# with Llama 3.1's RoPE factors (prefill
 # through the cuBLAS path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
 # headers. Slow (several minutes) and heavy: a block runs as up to 256 threads at
 # once, so use a machine with cores to spare. Not a CTest test: a kernel-lab tool.
@@ -49,6 +50,10 @@ cd "$root"
 # gemma3 (post-norms, GeGLU, per-layer RoPE bases, a window of 8 the long prompt passes).
 "$out/kvlens-cli" synth-model --like tiny-gemma3 --type Q8_0 "$out/tiny-gemma3.gguf"
 "$out/kvlens-cli" verify --model "$out/tiny-gemma3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
+  --prompt "The key-value cache stores"
+# Llama 3.1's RoPE frequency factors (rope_freqs.weight) on the device too.
+"$out/kvlens-cli" synth-model --like check-llama3 --type Q8_0 "$out/check-llama3.gguf"
+"$out/kvlens-cli" verify --model "$out/check-llama3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
   --prompt "The key-value cache stores"
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
