@@ -85,6 +85,16 @@ double max_rel_diff(const std::vector<float>& a, const std::vector<float>& b) {
     return worst / scale;
 }
 
+// The prompt the step and chunk tests share: one sentence about the KV cache,
+// `times` times over (about 26 tokens each for SmolLM2), encoded with BOS.
+std::vector<std::int32_t> kv_sentences(const kvlens::tokenizer& tok, int times) {
+    std::string text;
+    for (int i = 0; i < times; ++i)
+        text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
+                "recomputing the prefix. ";
+    return tok.encode(text, true, false);
+}
+
 // A CPU backend for m (2 threads, batches up to 512, contexts up to 1024)
 // with a KV pool of n_blocks 16-token blocks; null when it cannot be made.
 std::unique_ptr<kvlens::backend> two_thread_backend(const kvlens::model& m, kvlens::kv_dtype dtype, int n_blocks) {
@@ -274,11 +284,7 @@ TEST(ForwardPass, draftTokensMarkedAsStepsMatchTheirDecodeStepsBitForBit)
     std::iota(table.begin(), table.end(), 0);
     for (kvlens::kv_dtype dtype : {kvlens::kv_dtype::f16, kvlens::kv_dtype::q8_0}) {
         for (int repeats : {1, 12}) {
-            std::string text;
-            for (int i = 0; i < repeats; ++i)
-                text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
-                        "recomputing the prefix. ";
-            const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
+            const std::vector<std::int32_t> prompt = kv_sentences(**tok, repeats);
             const std::vector<std::int32_t> fed(prompt.begin() + 1, prompt.begin() + 7);   // 6 tokens to check
             std::unique_ptr<kvlens::backend> stepwise, together;
             for (auto* be : {&stepwise, &together}) {
@@ -322,11 +328,8 @@ TEST(ForwardPass, aDecodeStepGivesItsLogitsWhateverElseTheBatchHolds)
     auto tok = kvlens::tokenizer::from_gguf((*m)->file());
     ASSERT_TRUE(tok.ok());
     const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
-    std::string text;
-    for (int i = 0; i < 9; ++i)   // about 240 tokens: each step's keys split across the threads
-        text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
-                "recomputing the prefix. ";
-    const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
+    // About 240 tokens: each step's keys split across the threads.
+    const std::vector<std::int32_t> prompt = kv_sentences(**tok, 9);
     ASSERT_LT(prompt.size(), 16u * 16u);
     constexpr int k_decoding = 4, k_chunk = 40;
     std::vector<std::vector<std::int32_t>> tables(k_decoding + 1, std::vector<std::int32_t>(16));
@@ -395,11 +398,7 @@ TEST(ForwardPass, chunksNeverChangeTheLogitsBitForBit)
         ASSERT_TRUE(m.ok()) << m.message();
         auto tok = kvlens::tokenizer::from_gguf((*m)->file());
         ASSERT_TRUE(tok.ok());
-        std::string text;
-        for (int i = 0; i < 20; ++i)   // about 600 tokens: past Gemma 3's window of 512
-            text += "The KV cache keeps the keys and values of past tokens, so decode reads them instead of "
-                    "recomputing the prefix. ";
-        const std::vector<std::int32_t> prompt = (*tok)->encode(text, true, false);
+        const std::vector<std::int32_t> prompt = kv_sentences(**tok, 20);   // about 600 tokens: past Gemma 3's window of 512
         const std::size_t V = static_cast<std::size_t>((*m)->info().n_vocab);
         kvlens::kv_geometry g = kvlens::make_kv_geometry((*m)->info(), mc.dtype, 16);
         g.layer_window = (*m)->config().layer_window;
