@@ -43,6 +43,16 @@ public:
         out = {t->type, n_in, n_out, t->data, row_bytes(t->type, n_in)};
         return true;
     }
+    // Rows [first, first + n_out) of a matrix of n_rows rows of n_in
+    // elements: one of the parts of a fused tensor (phi3's attn_qkv, whose
+    // rows are Q's, then K's, then V's, and its ffn_up, gate's then up's).
+    bool matrix_rows(const std::string& name, std::int64_t n_in, std::int64_t n_rows, std::int64_t first,
+                     std::int64_t n_out, weight_view& out) {
+        if (!matrix(name, n_in, n_rows, out)) return false;
+        out.data += first * out.row_bytes;
+        out.n_out = n_out;
+        return true;
+    }
     // A vector of n elements, converted to f32.
     bool vector(const std::string& name, std::int64_t n, f32_vector& out, bool optional = false) {
         const gguf_tensor* t = f_.tensor(name);
@@ -113,25 +123,45 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         w.output = w.tok_embd;
     }
 
-    if (c.architecture == arch::llama) {
-        if (!ld.vector("rope_freqs.weight", c.n_rot / 2, w.rope_freqs, true)) return fail();
-        for (const float ff : w.rope_freqs)
+    // RoPE frequency factors: Llama 3.1's, or phi3's LongRoPE pair.
+    const auto factors = [&](const char* name, f32_vector& out) -> status {
+        if (!ld.vector(name, c.n_rot / 2, out, true)) return fail();
+        for (const float ff : out)
             if (!(ff > 0) || !std::isfinite(ff))
-                return make_error(fmt::format("{}: rope_freqs.weight holds {}, not a positive factor", f->path(), ff));
+                return make_error(fmt::format("{}: {} holds {}, not a positive factor", f->path(), name, ff));
+        return {};
+    };
+    if (c.architecture == arch::llama)
+        if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
+    if (c.architecture == arch::phi3) {
+        if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();
+        if (status st = factors("rope_factors_long.weight", w.rope_factors_long); !st) return st.err();
     }
 
     w.layers.resize(static_cast<std::size_t>(c.n_layer));
     for (int il = 0; il < c.n_layer; ++il) {
         layer_weights& l = w.layers[static_cast<std::size_t>(il)];
         const std::string p = fmt::format("blk.{}.", il);
+        // phi3 files fuse Q, K and V (where they are not apart, as llama.cpp
+        // allows), and always gate and up: views of the fused tensors' rows.
+        const bool fused_qkv = c.architecture == arch::phi3 && f->tensor(p + "attn_qkv.weight");
+        const std::int64_t n_qkv = c.n_q() + 2LL * c.n_kv();
+        if (fused_qkv ? !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, 0, c.n_q(), l.wq) ||
+                            !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, c.n_q(), c.n_kv(), l.wk) ||
+                            !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, c.n_q() + c.n_kv(), c.n_kv(), l.wv)
+                      : !ld.matrix(p + "attn_q.weight", c.n_embd, c.n_q(), l.wq) ||
+                            !ld.matrix(p + "attn_k.weight", c.n_embd, c.n_kv(), l.wk) ||
+                            !ld.matrix(p + "attn_v.weight", c.n_embd, c.n_kv(), l.wv))
+            return fail();
+        const bool fused_up = c.architecture == arch::phi3;
+        if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
+                           !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, c.n_ff, c.n_ff, l.w_up)
+                     : !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate) ||
+                           !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
+            return fail();
         if (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
-            !ld.matrix(p + "attn_q.weight", c.n_embd, c.n_q(), l.wq) ||
-            !ld.matrix(p + "attn_k.weight", c.n_embd, c.n_kv(), l.wk) ||
-            !ld.matrix(p + "attn_v.weight", c.n_embd, c.n_kv(), l.wv) ||
             !ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||
             !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm) ||
-            !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate) ||
-            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up) ||
             !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down))
             return fail();
         if (c.has_qkv_bias &&
@@ -189,12 +219,24 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.rope = base == std::floor(base) && base < 1e15 ? fmt::format("base {:.0f}", base) : fmt::format("base {:g}", base);
     if (info.rope_llama3_factors) info.rope += ", Llama 3.1 frequency factors";
     if (info.rope_linear_factor != 1.0) info.rope += fmt::format(", linear scaling x{:g}", info.rope_linear_factor);
+    info.rope_longrope_factors = !w.rope_factors_short.empty() || !w.rope_factors_long.empty();
+    info.rope_original_ctx = c.rope_original_ctx;
+    info.rope_attn_factor = c.rope_attn_factor;
+    if (info.rope_longrope_factors)
+        info.rope += fmt::format(", LongRoPE factors (short up to a context of {} tokens, long beyond)",
+                                 info.rope_original_ctx);
+    if (info.rope_attn_factor != 1.0) info.rope += fmt::format(", attention factor x{:.4g}", info.rope_attn_factor);
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
                                              "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K"};
     const std::int64_t ft = f->get_int("general.file_type", -1);
     info.file_type = ft >= 0 && ft < 19 ? file_types[ft] : (ft == 32 ? "BF16" : "");
     return m;
+}
+
+const f32_vector& model::rope_factors_for(int n_ctx) const {
+    if (!weights_.rope_freqs.empty()) return weights_.rope_freqs;
+    return n_ctx > config_.rope_original_ctx ? weights_.rope_factors_long : weights_.rope_factors_short;
 }
 
 forward_counts model::count_forward(const forward_batch& b, std::int64_t kv_row_bytes) const {

@@ -44,6 +44,10 @@ struct model_weights {
     // rotated pair's angle is divided by its factor, in every layer, as
     // llama.cpp does (ggml_rope_ext's freq_factors).
     f32_vector rope_freqs;
+    // (n_rot / 2) each, or empty: a phi3 file's LongRoPE factors
+    // (rope_factors_short.weight, rope_factors_long.weight), used like
+    // rope_freqs; which of the two depends on the context (model::rope_factors_for).
+    f32_vector rope_factors_short, rope_factors_long;
     std::vector<layer_weights> layers;
 };
 
@@ -57,6 +61,12 @@ public:
     const model_info& info() const { return info_; }
     const gguf_file& file() const { return *file_; }
     std::shared_ptr<gguf_file> file_ptr() const { return file_; }
+
+    // The RoPE frequency factors for a context of n_ctx positions per
+    // sequence, as llama.cpp picks them: rope_freqs when the file has it,
+    // else LongRoPE's long factors when n_ctx exceeds the original context
+    // (model_config::rope_original_ctx), else its short ones; empty: none.
+    const f32_vector& rope_factors_for(int n_ctx) const;
 
     // FLOPs of the matrix products for one token (2 x multiply-adds).
     double matmul_flop_per_token() const { return matmul_flop_; }

@@ -42,13 +42,14 @@ bool optional_int(const gguf_file& f, const std::string& key, int fallback, int 
     return true;
 }
 
-// Tensors each layer of these architectures has at least (norms, q, k, v,
-// output, gate, up, down).
+// Tensors each layer has at least: norms, q, k, v, output, gate, up, down;
+// phi3 fuses q, k and v into one tensor and gate and up into another.
 constexpr std::int64_t k_min_tensors_per_layer = 9;
+constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 
 }  // namespace
 
-const char* supported_architectures() { return "llama, qwen2, qwen3, gemma3"; }
+const char* supported_architectures() { return "llama, qwen2, qwen3, gemma3, phi3"; }
 
 result<model_config> read_model_config(const gguf_file& f) {
     model_config c;
@@ -58,6 +59,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "qwen2") c.architecture = arch::qwen2;
     else if (c.arch_name == "qwen3") c.architecture = arch::qwen3;
     else if (c.arch_name == "gemma3") c.architecture = arch::gemma3;
+    else if (c.arch_name == "phi3") c.architecture = arch::phi3;
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -69,9 +71,10 @@ result<model_config> read_model_config(const gguf_file& f) {
         return make_error(why);
     // A layer count the tensors cannot back is refused before anything is sized by it.
     const auto n_tensors = static_cast<std::int64_t>(f.tensors().size());
-    if (static_cast<std::int64_t>(c.n_layer) * k_min_tensors_per_layer > n_tensors)
+    const std::int64_t per_layer = c.architecture == arch::phi3 ? k_min_tensors_per_phi3_layer : k_min_tensors_per_layer;
+    if (static_cast<std::int64_t>(c.n_layer) * per_layer > n_tensors)
         return make_error(fmt::format("metadata '{}block_count' = {} needs at least {} tensors; the file has {}", p,
-                                      c.n_layer, static_cast<std::int64_t>(c.n_layer) * k_min_tensors_per_layer, n_tensors));
+                                      c.n_layer, static_cast<std::int64_t>(c.n_layer) * per_layer, n_tensors));
     if (!optional_int(f, p + "attention.head_count_kv", c.n_head, 1, 1 << 24, c.n_head_kv, why)) return make_error(why);
     if (c.n_head % c.n_head_kv != 0)
         return make_error(fmt::format("head_count_kv {} does not divide head_count {}", c.n_head_kv, c.n_head));
@@ -86,17 +89,30 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.rms_eps = static_cast<float>(f.get_float(p + "attention.layer_norm_rms_epsilon", 1e-5));
     c.rope_freq_base = static_cast<float>(f.get_float(p + "rope.freq_base", 10000.0));
     // RoPE scaling: linear, or none. Llama 3.1's "llama3" scaling comes as
-    // the rope_freqs.weight tensor (model.cpp), whatever this key says. A
-    // scaling kvlens does not compute (YaRN, LongRoPE) changes every angle,
-    // so such a file is refused rather than run with the wrong positions.
+    // the rope_freqs.weight tensor, and phi3's LongRoPE as the
+    // rope_factors_long / _short tensors with the attention factor below
+    // (model.cpp), whatever this key says (Phi-3's converter writes none). A
+    // scaling kvlens does not compute (YaRN, or a LongRoPE file of another
+    // architecture) changes every angle, so such a file is refused rather
+    // than run with the wrong positions.
     const std::string scaling = f.get_string(p + "rope.scaling.type", "none");
     if (scaling == "linear") {
         const double factor = f.get_float(p + "rope.scaling.factor", 1.0);
         if (factor > 0) c.rope_freq_scale = static_cast<float>(1.0 / factor);
-    } else if (scaling != "none" && scaling != "" && scaling != "llama3") {
-        return make_error(fmt::format("RoPE scaling {} is not supported (supported: none, linear, llama3)",
+    } else if (scaling != "none" && scaling != "" && scaling != "llama3" &&
+               !(scaling == "longrope" && c.architecture == arch::phi3)) {
+        return make_error(fmt::format("RoPE scaling {} is not supported (supported: none, linear, llama3, and "
+                                      "longrope in phi3 files)",
                                       quoted(scaling)));
     }
+    const double attn_factor = f.get_float(p + "rope.scaling.attn_factor", 1.0);
+    if (!(attn_factor > 0 && attn_factor <= 16))
+        return make_error(fmt::format("metadata '{}rope.scaling.attn_factor' = {} is not a factor in (0, 16]", p,
+                                      attn_factor));
+    c.rope_attn_factor = static_cast<float>(attn_factor);
+    if (!optional_int(f, p + "rope.scaling.original_context_length", c.n_ctx_train, 1,
+                      std::numeric_limits<int>::max(), c.rope_original_ctx, why))
+        return make_error(why);
     c.rope_neox = c.architecture != arch::llama;
     c.has_qkv_bias = c.architecture == arch::qwen2;
     c.has_qk_norm = c.architecture == arch::qwen3;

@@ -12,14 +12,14 @@
 
 namespace kvlens {
 
-enum class arch { llama, qwen2, qwen3, gemma3 };
+enum class arch { llama, qwen2, qwen3, gemma3, phi3 };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
 
 struct model_config {
     arch architecture = arch::llama;
-    std::string arch_name;        // "llama", "qwen2", "qwen3", "gemma3"
+    std::string arch_name;        // "llama", "qwen2", "qwen3", "gemma3", "phi3"
     int n_layer = 0;
     int n_embd = 0;
     int n_ff = 0;
@@ -32,6 +32,13 @@ struct model_config {
     float rms_eps = 1e-5f;
     float rope_freq_base = 10000.0f;
     float rope_freq_scale = 1.0f; // linear scaling: 1 / factor
+    // rope.scaling.attn_factor: RoPE's cosines and sines are multiplied by it
+    // (ggml_rope_ext's attn_factor), so every score by its square; LongRoPE
+    // files (Phi-3 128k, Phi-3.5, Phi-4-mini) carry it. 1: none.
+    float rope_attn_factor = 1.0f;
+    // rope.scaling.original_context_length (else context_length): a phi3
+    // file's short RoPE factors serve contexts up to it, the long ones beyond.
+    int rope_original_ctx = 0;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
     bool has_qkv_bias = false;    // qwen2
     bool has_qk_norm = false;     // qwen3, gemma3
@@ -57,7 +64,7 @@ struct model_config {
 // Reads and validates the configuration; names the missing or bad key.
 result<model_config> read_model_config(const gguf_file& f);
 
-// The architectures read_model_config knows, for error messages: "llama, qwen2, qwen3, gemma3".
+// The architectures read_model_config knows, for error messages: "llama, qwen2, qwen3, gemma3, phi3".
 const char* supported_architectures();
 
 // Gemma 3's part of the configuration (gemma3.cpp): the layer pattern and

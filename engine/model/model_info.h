@@ -28,11 +28,16 @@ struct model_info {
     std::map<std::string, int> tensor_types;  // "Q4_1" -> count
     std::string chat_template_kind;         // "chatml", "llama3", "gemma", "deepseek", "none"
     // RoPE as the full-attention layers apply it: the frequency base, Llama
-    // 3.1's per-pair factors (rope_freqs.weight), a linear scaling factor.
+    // 3.1's per-pair factors (rope_freqs.weight), a linear scaling factor,
+    // phi3's LongRoPE factors (short ones up to rope_original_ctx tokens of
+    // context, long ones beyond) and the attention factor on cos and sin.
     double rope_freq_base = 0;
     bool rope_llama3_factors = false;
     double rope_linear_factor = 1;   // positions divided by this (1: none)
-    std::string rope;                // the three in words: "base 500000, Llama 3.1 frequency factors"
+    bool rope_longrope_factors = false;
+    int rope_original_ctx = 0;       // tokens
+    double rope_attn_factor = 1;     // 1: none
+    std::string rope;                // all in words: "base 500000, Llama 3.1 frequency factors"
     std::string file_type;                  // e.g. "Q4_1"
 };
 

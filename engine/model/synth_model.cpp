@@ -166,8 +166,18 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 }  // namespace
 
 std::vector<std::string> synth_shape_names() {
-    return {"tiny",         "tiny-gemma3", "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
-            "check-gemma3", "smollm2-135m", "gemma3-270m", "llama-1b",    "llama-8b"};
+    return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
+            "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "llama-1b",   "llama-8b"};
+}
+
+std::vector<float> phi3_rope_factors(int n_rot, bool long_factors) {
+    const int n = n_rot / 2;
+    std::vector<float> out;
+    for (int i = 0; i < n; ++i) {
+        const float t = n > 1 ? static_cast<float>(i) / static_cast<float>(n - 1) : 0.0f;
+        out.push_back(long_factors ? 1.5f + 6.5f * t : 1.0f + 0.25f * t);
+    }
+    return out;
 }
 
 std::vector<float> llama3_rope_factors(int n_rot, float base, float factor, float low, float high, int original_ctx) {
@@ -269,6 +279,13 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.llama3_original_ctx = 64;
             return c;
         }
+        if (c.arch == "phi3") {   // Phi-4-mini's kind: partial rotation (3/4 of each head), LongRoPE, own output
+            c.n_rot = 48;
+            c.tied_output = false;
+            // Under every context tried (the tests' 64, llama.cpp's 2048): the long factors apply.
+            c.longrope_original_ctx = 32;
+            return c;
+        }
     }
     if (name == "gemma3-270m") {
         synth_shape g = shape_of("gemma3-270m", 18, 640, 2048, 4, 1, 262144, 32768, 1000000.0f, true);
@@ -301,8 +318,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gemma = s.arch == "gemma3";
     const bool qk_norm = gemma || s.arch == "qwen3";
     const bool qkv_bias = s.arch == "qwen2";
-    if (!gemma && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3")
-        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3 or gemma3, not '{}'", s.arch));
+    const bool phi3 = s.arch == "phi3";
+    const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
+    if (!gemma && !phi3 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3")
+        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma3 or phi3, not '{}'", s.arch));
+    if (n_rot > head_dim || n_rot % 2 != 0)
+        return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
     const int block = static_cast<int>(traits_of(type).block_size);
     if (s.n_embd % block != 0 || s.n_ff % block != 0 || (s.n_head * head_dim) % block != 0)
         return make_error(fmt::format("shape {} has rows ({}, {}, {}) that are not a multiple of {}'s block of {}", s.name,
@@ -317,10 +338,16 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     w.set_u32(A + "feed_forward_length", static_cast<std::uint32_t>(s.n_ff));
     w.set_u32(A + "attention.head_count", static_cast<std::uint32_t>(s.n_head));
     w.set_u32(A + "attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
-    w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(head_dim));
+    w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
     w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma ? 1e-6f : 1e-5f);
     w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
+    if (phi3 && s.longrope_original_ctx > 0) {
+        const double scale = static_cast<double>(s.n_ctx) / s.longrope_original_ctx;
+        w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.longrope_original_ctx));
+        w.set_f32(A + "rope.scaling.attn_factor",
+                  static_cast<float>(std::sqrt(1.0 + std::log(scale) / std::log(s.longrope_original_ctx))));
+    }
     if (gemma) {
         w.set_u32(A + "attention.key_length", static_cast<std::uint32_t>(head_dim));
         w.set_u32(A + "attention.value_length", static_cast<std::uint32_t>(head_dim));
@@ -332,7 +359,15 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     }
     w.set_string("tokenizer.ggml.model", "gpt2");
     w.set_string("tokenizer.ggml.pre", "gpt-2");   // llama.cpp knows this spelling only
-    w.set_string_array("tokenizer.ggml.tokens", synth_vocab(s.n_vocab));
+    std::vector<std::string> vocab = synth_vocab(s.n_vocab);
+    // llama.cpp sets the right-strip flag of a model named like Phi-3 (as
+    // these are) on "</s>", "<unk>" and "<s>" and fails when one is missing:
+    // Phi-3's vocabulary has them, so a phi3 file gets them too.
+    if (phi3) {
+        const char* const spm_specials[] = {"<unk>", "<s>", "</s>"};
+        for (std::size_t i = 0; i < std::size(spm_specials); ++i) vocab[vocab.size() - 1 - i] = spm_specials[i];
+    }
+    w.set_string_array("tokenizer.ggml.tokens", vocab);
     std::vector<std::int32_t> types(static_cast<std::size_t>(s.n_vocab), 1);
     types[0] = types[1] = types[2] = 3;   // control tokens
     w.set_i32_array("tokenizer.ggml.token_type", types);
@@ -375,13 +410,25 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         std::memcpy(b.data(), f.data(), b.size());
         w.add_tensor("rope_freqs.weight", ggml_type::f32, {static_cast<std::int64_t>(f.size())}, std::move(b));
     }
+    if (phi3 && s.longrope_original_ctx > 0)
+        for (const bool long_factors : {false, true}) {
+            const std::vector<float> f = phi3_rope_factors(n_rot, long_factors);
+            std::vector<std::uint8_t> b(f.size() * 4);
+            std::memcpy(b.data(), f.data(), b.size());
+            w.add_tensor(long_factors ? "rope_factors_long.weight" : "rope_factors_short.weight", ggml_type::f32,
+                         {static_cast<std::int64_t>(f.size())}, std::move(b));
+        }
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         ones(p + "attn_norm.weight", s.n_embd);
-        matrix(p + "attn_q.weight", s.n_embd, s.n_head * head_dim, weights, type);
-        matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
-        matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
+        if (phi3) {
+            matrix(p + "attn_qkv.weight", s.n_embd, (s.n_head + 2 * s.n_head_kv) * head_dim, weights, type);
+        } else {
+            matrix(p + "attn_q.weight", s.n_embd, s.n_head * head_dim, weights, type);
+            matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
+            matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
+        }
         matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
         if (qkv_bias) {
             vec(p + "attn_q.bias", s.n_head * head_dim, 0.0f, 0.05f);
@@ -397,8 +444,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
         ones(p + "ffn_norm.weight", s.n_embd);
-        matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
-        matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
+        if (phi3) {
+            matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
+        } else {
+            matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
+            matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
+        }
         matrix(p + "ffn_down.weight", s.n_ff, s.n_embd, weights, type);
     }
     return w.write_file(path);

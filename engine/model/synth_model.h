@@ -27,9 +27,11 @@ struct synth_shape {
     int n_ctx = 0;
     float rope_base = 10000.0f;
     bool tied_output = true;
-    std::string arch = "llama";   // "llama", "qwen2" (Q/K/V biases), "qwen3" (QK norms) or
-                                  // "gemma3" (post-norms, QK norms, GeGLU, windows)
+    std::string arch = "llama";   // "llama", "qwen2" (Q/K/V biases), "qwen3" (QK norms),
+                                  // "gemma3" (post-norms, QK norms, GeGLU, windows) or
+                                  // "phi3" (Q, K and V fused into attn_qkv, gate and up into ffn_up)
     int head_dim = 0;             // 0: n_embd / n_head
+    int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma3: gemma3.attention.sliding_window (0: key not written)
     std::vector<int> swa_pattern; // gemma3: written as sliding_window_pattern when not empty (1: local)
     bool varied_norms = false;    // norm weights 1 + N(0, 0.2) and biases N(0, 0.05), not 1 and 0,
@@ -42,7 +44,16 @@ struct synth_shape {
     float llama3_low_freq_factor = 1.0f;
     float llama3_high_freq_factor = 4.0f;
     int llama3_original_ctx = 8192;
+    // phi3: LongRoPE as Phi-3.5 and Phi-4-mini files carry it: short and
+    // long per-pair factors (phi3_rope_factors), the original context and
+    // the attention factor sqrt(1 + ln(n_ctx / original) / ln(original));
+    // 0: none of it written.
+    int longrope_original_ctx = 0;
 };
+
+// The synthetic LongRoPE factors of n_rot / 2 pairs: short ones from 1 to
+// 1.25, long ones from 1.5 to 8, rising with the pair index like real ones.
+std::vector<float> phi3_rope_factors(int n_rot, bool long_factors);
 
 // Llama 3.1's per-pair RoPE frequency factors for head size n_rot and base:
 // 1 for wavelengths under original_ctx / high, `factor` above

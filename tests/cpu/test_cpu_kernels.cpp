@@ -513,6 +513,30 @@ TEST_F(CpuKernels, rope_turns_each_pair_by_its_positions_angle)
     }
 }
 
+// LongRoPE's attention factor multiplies the cosines and sines (ggml_rope_ext's
+// attn_factor): the rotated dimensions come out that many times longer, the
+// dimensions past n_rot (a partial rotation, Phi-4-mini's) stay as they were.
+TEST_F(CpuKernels, rope_attention_factor_scales_the_rotated_dimensions_only)
+{
+    const int n_heads = 3, head_dim = 64, n_rot = 48;
+    const float attn_factor = 1.25f;
+    std::mt19937 rng(13);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    std::vector<float> x(static_cast<std::size_t>(n_heads) * head_dim);
+    for (float& v : x) v = normal(rng);
+    for (bool neox : {false, true}) {
+        std::vector<float> plain = x, scaled = x;
+        rope(plain.data(), n_heads, head_dim, n_rot, 77, 10000.0f, 1.0f, neox);
+        rope(scaled.data(), n_heads, head_dim, n_rot, 77, 10000.0f, 1.0f, neox, nullptr, attn_factor);
+        for (int h = 0; h < n_heads; ++h)
+            for (int d = 0; d < head_dim; ++d) {
+                const std::size_t at = static_cast<std::size_t>(h * head_dim + d);
+                if (d < n_rot) EXPECT_NEAR(scaled[at], plain[at] * attn_factor, 1e-5f) << h << " " << d;
+                else EXPECT_EQ(scaled[at], x[at]) << h << " " << d;
+            }
+    }
+}
+
 // Llama 3.1's frequency factors (rope_freqs.weight) divide each pair's
 // angle: pair i turns by pos * scale * base^(-2i / n_rot) / factor_i, as
 // ggml_rope_ext's freq_factors do; a factor of 1 leaves the pair as it was.

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,44 @@ TEST(HostileGguf, aRopeScalingKvlensDoesNotComputeIsRefusedByName)
     for (const char* scaling : {"none", "linear", "llama3"}) {
         const auto bytes = llama_file([&](gguf_writer& w) { w.set_string("llama.rope.scaling.type", scaling); });
         EXPECT_EQ(config_error(bytes), "") << scaling;
+    }
+}
+
+// phi3 files carry LongRoPE (their converter may or may not write the
+// type): accepted there, with the attention factor it brings; a factor that
+// is no positive finite number up to 16 is refused by its key.
+TEST(HostileGguf, longRopeIsReadInPhi3FilesAndItsAttentionFactorChecked)
+{
+    const auto phi3 = [](const std::function<void(gguf_writer&)>& more) {
+        return llama_file([&](gguf_writer& w) {
+            w.set_string("general.architecture", "phi3");
+            w.set_u32("phi3.block_count", 1);
+            w.set_u32("phi3.embedding_length", 64);
+            w.set_u32("phi3.feed_forward_length", 128);
+            w.set_u32("phi3.attention.head_count", 4);
+            w.set_u32("phi3.context_length", 131072);
+            more(w);
+        });
+    };
+    auto f = gguf_file::parse(phi3([](gguf_writer& w) {
+        w.set_string("phi3.rope.scaling.type", "longrope");
+        w.set_f32("phi3.rope.scaling.attn_factor", 1.19f);
+        w.set_u32("phi3.rope.scaling.original_context_length", 4096);
+    }), "phi3.gguf");
+    ASSERT_TRUE(f.ok());
+    auto c = kvlens::read_model_config(**f);
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->architecture, kvlens::arch::phi3);
+    EXPECT_FLOAT_EQ(c->rope_attn_factor, 1.19f);
+    EXPECT_EQ(c->rope_original_ctx, 4096);
+    // Without the key, the original context is the training context.
+    auto plain = gguf_file::parse(phi3([](gguf_writer&) {}), "phi3.gguf");
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(kvlens::read_model_config(**plain)->rope_original_ctx, 131072);
+    for (const float bad : {0.0f, -1.0f, 17.0f, std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity()}) {
+        const std::string why = config_error(phi3([&](gguf_writer& w) { w.set_f32("phi3.rope.scaling.attn_factor", bad); }));
+        EXPECT_TRUE(contains(why, "'phi3.rope.scaling.attn_factor' = ")) << bad << ": " << why;
     }
 }
 

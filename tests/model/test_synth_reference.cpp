@@ -37,8 +37,10 @@ using namespace kvlens;
 
 namespace {
 
-// llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight).
-const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3"};
+// llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight);
+// phi3: Q, K and V fused, gate and up fused, 48 of 64 dimensions rotated,
+// LongRoPE's long factors and attention factor (the context passes the original 32).
+const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 
@@ -142,6 +144,29 @@ TEST(SynthReferenceData, holdsEveryArchitectureInEveryTypeTheModelAccepts)
     EXPECT_EQ(golden().logits.size(), n_floats);
 }
 
+// LongRoPE's two sets of factors, picked as llama.cpp picks them: the short
+// ones while a sequence's context fits the original context the model was
+// trained at (check-phi3: 32 tokens), the long ones beyond it; the backends
+// take them from rope_factors_for with their max_ctx.
+TEST(SynthPhi3, shortRopeFactorsServeContextsUpToTheOriginalAndLongOnesBeyond)
+{
+    auto shape = synth_shape_named("check-phi3");
+    ASSERT_TRUE(shape.ok()) << shape.message();
+    const auto path = std::filesystem::temp_directory_path() / fmt::format("kvlens_test_phi3_{}.gguf", ::getpid());
+    ASSERT_TRUE(write_synth_model(*shape, ggml_type::f32, path.string()).ok());
+    auto m = model::load(path.string());
+    std::filesystem::remove(path);
+    ASSERT_TRUE(m.ok()) << m.message();
+    ASSERT_EQ((*m)->config().rope_original_ctx, 32);
+    EXPECT_EQ((*m)->rope_factors_for(32), phi3_rope_factors(shape->n_rot, false));
+    EXPECT_EQ((*m)->rope_factors_for(33), phi3_rope_factors(shape->n_rot, true));
+    EXPECT_EQ((*m)->rope_factors_for(2048), phi3_rope_factors(shape->n_rot, true));
+    EXPECT_NE(phi3_rope_factors(shape->n_rot, false), phi3_rope_factors(shape->n_rot, true));
+    // sqrt(1 + ln(256 / 32) / ln(32)), what the converter writes for a context of 256.
+    EXPECT_NEAR((*m)->config().rope_attn_factor, std::sqrt(1.6), 1e-6);
+    EXPECT_EQ((*m)->config().n_rot, 48);
+}
+
 TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
 {
     const std::string arch = std::get<0>(GetParam());
@@ -169,6 +194,7 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     // The model panel and `info` say when Llama 3.1's factors are applied.
     EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos, arch == "llama3")
         << (*m)->info().rope;
+    EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
     auto tok = tokenizer::from_gguf((*m)->file());
     ASSERT_TRUE(tok.ok()) << tok.message();
     const auto ids = (*e)["prompt_ids"].get<std::vector<std::int32_t>>();

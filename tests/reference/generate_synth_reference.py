@@ -38,8 +38,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate_reference as ref  # noqa: E402
 
-# llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight).
-ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3"]
+# llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight); phi3:
+# Q, K and V fused, gate and up fused, partial rotation and LongRoPE factors.
+ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1

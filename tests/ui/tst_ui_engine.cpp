@@ -19,6 +19,7 @@
 #include <QLocale>
 #include <QtTest>
 
+#include "engine/model/synth_model.h"
 #include "tests/support/test_paths.h"
 #include "tests/support/tiny_model.h"
 #include "ui/charts/chart_panel.h"
@@ -284,6 +285,25 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w->taskPane()->promptPreview().contains(QStringLiteral("<|im_start|>system\nYou are a careful reading assistant")), 30000);
         QVERIFY(w->taskPane()->promptPreview().contains(QStringLiteral("Sales rose 12%")));
         QVERIFY(w->taskPane()->promptPreview().endsWith(QStringLiteral("<|im_start|>assistant\n")));
+    }
+
+    void aLongRopeModelSaysWhichFactorsItsContextTakes()
+    {
+        // A phi3 file with LongRoPE (check-phi3: trained at 256 tokens, an
+        // original context of 32): at the model's own context of 256 the
+        // engine applies the long factors, and the Model tab says so.
+        auto shape = kvlens::synth_shape_named("check-phi3");
+        QVERIFY(shape.ok());
+        const QString path = dir_.filePath(QStringLiteral("check-phi3.gguf"));
+        QVERIFY(kvlens::write_synth_model(*shape, kvlens::ggml_type::q8_0, path.toStdString()).ok());
+        MainWindow* w = open(path, 8);
+        QVERIFY(w);
+        const QString panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("Architecture: phi3")), qPrintable(panel));
+        QVERIFY2(panel.contains(QRegularExpression(
+                     QStringLiteral("LongRoPE long factors \\(this context of 256 tokens passes the original 32\\)"))),
+                 qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("attention factor ×1.265")), qPrintable(panel));
     }
 
     void brokenPdfIsAnErrorInTheWindow()

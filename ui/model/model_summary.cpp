@@ -53,6 +53,9 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.ropeBase = info.rope_freq_base;
     s.ropeLlama3Factors = info.rope_llama3_factors;
     s.ropeLinearFactor = info.rope_linear_factor;
+    s.ropeLongRopeFactors = info.rope_longrope_factors;
+    s.ropeOriginalCtx = info.rope_original_ctx;
+    s.ropeAttnFactor = info.rope_attn_factor;
     s.nLayer = info.n_layer;
     s.nHead = info.n_head;
     s.nHeadKv = info.n_head_kv;

@@ -47,10 +47,15 @@ struct ModelSummary {
     // "vocabulary" (both tags are tokens), "chat_template" (the template writes them), "" no sign of it.
     QString hiddenReasoning;
     // RoPE of the full-attention layers (model_info): base, Llama 3.1's
-    // per-pair frequency factors, a linear scaling factor (1: none).
+    // per-pair frequency factors, a linear scaling factor (1: none), phi3's
+    // LongRoPE factors (short up to ropeOriginalCtx tokens of context, long
+    // beyond) and the attention factor on cos and sin (1: none).
     double ropeBase = 0;
     bool ropeLlama3Factors = false;
     double ropeLinearFactor = 1;
+    bool ropeLongRopeFactors = false;
+    int ropeOriginalCtx = 0;
+    double ropeAttnFactor = 1;
     // The file carries no chat template (a base model): runs send a
     // completion-style prompt (ui/model/prompt_builder.h: completionPrompt).
     bool baseModel = false;

@@ -186,6 +186,15 @@ void ModelPanel::rebuild()
             rope += tr(", Llama 3.1 frequency factors (rope_freqs.weight)");
         if (s.ropeLinearFactor != 1.0)
             rope += tr(", linear scaling ×%1").arg(loc.toString(s.ropeLinearFactor, 'g', 4));
+        // LongRoPE: the engine applies the long factors when its context passes the original one.
+        if (s.ropeLongRopeFactors)
+            rope += s.contextLength > s.ropeOriginalCtx
+                        ? tr(", LongRoPE long factors (this context of %1 tokens passes the original %2)")
+                              .arg(loc.toString(s.contextLength), loc.toString(s.ropeOriginalCtx))
+                        : tr(", LongRoPE short factors (this context of %1 tokens fits the original %2)")
+                              .arg(loc.toString(s.contextLength), loc.toString(s.ropeOriginalCtx));
+        if (s.ropeAttnFactor != 1.0)
+            rope += tr(", attention factor ×%1").arg(loc.toString(s.ropeAttnFactor, 'g', 4));
         row(tr("RoPE"), rope);
     }
     row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));

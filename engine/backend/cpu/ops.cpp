@@ -26,7 +26,7 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 int rope_pairs(int n_rot) { return std::min(n_rot / 2, k_rope_max_pairs); }
 
 void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cs, float* sn,
-                 const float* freq_factors) {
+                 const float* freq_factors, float attn_factor) {
     // The angles depend on the pair index only; theta advances by repeated
     // multiplication, the same sequence of floats as a per-head loop.
     const int n_pairs = rope_pairs(n_rot);
@@ -34,8 +34,8 @@ void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* c
     float theta = static_cast<float>(pos) * freq_scale;
     for (int i = 0; i < n_pairs; ++i) {
         const float angle = freq_factors ? theta / freq_factors[i] : theta;
-        cs[i] = std::cos(angle);
-        sn[i] = std::sin(angle);
+        cs[i] = std::cos(angle) * attn_factor;
+        sn[i] = std::sin(angle) * attn_factor;
         theta *= theta_scale;
     }
 }
@@ -62,9 +62,9 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 }
 
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base, float freq_scale,
-          bool neox, const float* freq_factors) {
+          bool neox, const float* freq_factors, float attn_factor) {
     float cs[k_rope_max_pairs], sn[k_rope_max_pairs];   // (rope_pairs) cos and sin of each pair's angle
-    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn, freq_factors);
+    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn, freq_factors, attn_factor);
     rope_rotate(x, n_heads, head_dim, n_rot, cs, sn, neox);
 }
 

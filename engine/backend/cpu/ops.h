@@ -13,9 +13,11 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 // neox = false: pairs (2i, 2i+1) (GGUF llama); true: pairs (i, i + n_rot/2).
 // Only the first n_rot dimensions of each head rotate.
 // freq_factors: (n_rot / 2) or nullptr; each pair's angle is divided by its
-// factor (model_weights::rope_freqs, Llama 3.1's scaling).
+// factor (Llama 3.1's scaling, phi3's LongRoPE: model::rope_factors_for).
+// attn_factor multiplies each cos and sin (model_config::rope_attn_factor,
+// ggml_rope_ext's attn_factor), so the rotated dimensions scale by it.
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base,
-          float freq_scale, bool neox, const float* freq_factors = nullptr);
+          float freq_scale, bool neox, const float* freq_factors = nullptr, float attn_factor = 1.0f);
 
 // rope() in two steps, for callers that rotate many heads (every layer's Q
 // and K of a token) at one position: the cos and sin of each pair's angle
@@ -24,7 +26,7 @@ void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_ba
 constexpr int k_rope_max_pairs = 512;
 int rope_pairs(int n_rot);   // pairs rope_angles writes: min(n_rot / 2, k_rope_max_pairs)
 void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cos_out, float* sin_out,
-                 const float* freq_factors = nullptr);
+                 const float* freq_factors = nullptr, float attn_factor = 1.0f);
 void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs, const float* sn, bool neox);
 
 // y (n) = silu(gate) * up, element-wise. y may alias gate.

@@ -144,7 +144,7 @@ status cuda_backend::init(const cuda_device_info& dev) {
     CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
     CUBLAS_CHECK(cublasCreate(&cublas_));
     CUBLAS_CHECK(cublasSetStream(cublas_, stream_));
-    auto w = upload_weights(m_, stream_);
+    auto w = upload_weights(m_, o_.max_ctx, stream_);
     if (!w) return w.err();
     w_ = std::move(*w);
     if (auto st = allocate_scratch(); !st) return st;
@@ -300,7 +300,8 @@ status cuda_backend::layer(int il, int n, bool decode) {
     rp.n_rot = c_.n_rot;
     rp.freq_base = c_.rope_base(il);     // gemma3: local layers have their own base
     rp.freq_scale = c_.rope_scale(il);
-    rp.freq_factors = w_.rope_freqs;     // null unless the file has rope_freqs.weight
+    rp.freq_factors = w_.rope_freqs;     // null unless the file has factors for this context
+    rp.attn_factor = c_.rope_attn_factor;
     rp.neox = c_.rope_neox;
     if (auto st = launch_rope(rp, s); !st) return st;
     mark("rope");

@@ -88,7 +88,7 @@ status copy_pieces(const upload_plan& plan, std::uint8_t* dev, cudaStream_t s) {
 
 }  // namespace
 
-result<dev_weights> upload_weights(const model& m, cudaStream_t s) {
+result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) {
     const model_weights& w = m.weights();
     upload_plan plan;
     dev_weights d;
@@ -119,7 +119,7 @@ result<dev_weights> upload_weights(const model& m, cudaStream_t s) {
     if (auto st = matrix(d.tok_embd, w.tok_embd, "token_embd"); !st) return st.err();
     if (auto st = matrix(d.output, w.output, "output"); !st) return st.err();
     vector(d.output_norm, w.output_norm);
-    vector(d.rope_freqs, w.rope_freqs);
+    vector(d.rope_freqs, m.rope_factors_for(max_ctx));
     for (std::size_t il = 0; il < w.layers.size(); ++il) {
         const layer_weights& l = w.layers[il];
         dev_layer& o = d.layers[il];

@@ -34,7 +34,7 @@ struct dev_layer {
 struct dev_weights {
     dev_matrix tok_embd;                         // (n_vocab, n_embd)
     const float* output_norm = nullptr;          // (n_embd)
-    const float* rope_freqs = nullptr;           // (n_rot / 2) or null (model_weights::rope_freqs)
+    const float* rope_freqs = nullptr;           // (n_rot / 2) or null (model::rope_factors_for the context)
     dev_matrix output;                           // (n_vocab, n_embd); the embedding's bytes when tied
     std::vector<dev_layer> layers;
     device_buffer storage;                       // every byte above
@@ -44,6 +44,6 @@ struct dev_weights {
 
 // Checks every matrix's type and shape against the CUDA kernels, allocates
 // once (an out-of-memory error names the bytes needed and free) and copies.
-result<dev_weights> upload_weights(const model& m, cudaStream_t s);
+result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s);
 
 }  // namespace kvlens

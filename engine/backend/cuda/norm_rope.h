@@ -26,6 +26,7 @@ struct rope_params {
     int n_tokens = 0, n_head = 0, n_head_kv = 0, head_dim = 0, n_rot = 0;
     float freq_base = 10000.0f, freq_scale = 1.0f;
     const float* freq_factors = nullptr;   // (n_rot / 2) on the device, or null: each pair's angle / its factor
+    float attn_factor = 1.0f;           // cos and sin times this (model_config::rope_attn_factor)
     bool neox = false;                  // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
 };
 status launch_rope(const rope_params& p, cudaStream_t s);

@@ -20,9 +20,11 @@ __global__ void rope_kernel(rope_params p) {
                             : p.k + (static_cast<std::int64_t>(t) * p.n_head_kv + (h - p.n_head)) * p.head_dim;
     float theta = static_cast<float>(p.positions[t]) * p.freq_scale *
                   powf(p.freq_base, -2.0f * static_cast<float>(pair) / static_cast<float>(p.n_rot));
-    if (p.freq_factors) theta /= p.freq_factors[pair];   // Llama 3.1's scaling
+    if (p.freq_factors) theta /= p.freq_factors[pair];   // Llama 3.1's scaling, phi3's LongRoPE
     float s, c;
     sincosf(theta, &s, &c);
+    s *= p.attn_factor;
+    c *= p.attn_factor;
     const int a = p.neox ? pair : 2 * pair;
     const int b = p.neox ? pair + half : 2 * pair + 1;
     const float x0 = v[a], x1 = v[b];
