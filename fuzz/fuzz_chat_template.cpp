@@ -20,7 +20,9 @@ namespace {
 bool is_marker(std::string_view s) {
     static const std::string_view markers[] = {
         "<|im_start|>", "<|im_end|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
-        "<start_of_turn>", "<end_of_turn>", "<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<think>"};
+        "<start_of_turn>", "<end_of_turn>", "<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<think>",
+        "<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|endoftext|>",
+        "[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "</s>"};
     return std::find(std::begin(markers), std::end(markers), s) != std::end(markers);
 }
 
@@ -43,14 +45,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto all = [](std::string_view) { return true; };
     const auto none = [](std::string_view) { return false; };
     const auto gemma = [](std::string_view s) { return s == "<start_of_turn>" || s == "<end_of_turn>"; };
+    // Mistral 7B v0.1/v0.2: "[INST]" is text, "</s>" the EOS token.
+    const auto eos_only = [](std::string_view s) { return s == "</s>"; };
     for (const kvlens::chat_format& f : {kvlens::chat_format::detect(tmpl, all), kvlens::chat_format::detect(tmpl, none),
-                                         kvlens::chat_format::detect(tmpl, gemma)}) {
+                                         kvlens::chat_format::detect(tmpl, gemma), kvlens::chat_format::detect(tmpl, eos_only)}) {
         for (bool gen : {false, true}) {
             const auto segments = f.render_segments(messages, gen);
             std::string joined;
             for (const auto& s : segments) {
                 joined += s.text;
                 if (s.control && !is_marker(s.text)) std::abort();   // text is never control
+                // Markers the vocabulary lacks are text (Mistral v0.1/v0.2).
+                if (s.control && !f.markers_are_tokens && s.text.front() == '[') std::abort();
             }
             if (joined != f.render(messages, gen)) std::abort();
         }

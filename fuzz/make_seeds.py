@@ -100,9 +100,27 @@ deepseek = ("{{bos_token}}{{ns.system_prompt}}{%- for message in messages %}{%- 
             "{{'<\uff5cUser\uff5c>' + message['content']}}{%- endif %}{%- if message['role'] == 'assistant' %}"
             "{{'<\uff5cAssistant\uff5c>' + content + '<\uff5cend\u2581of\u2581sentence\uff5c>'}}{%- endif %}{%- endfor -%}"
             "{% if add_generation_prompt %}{{'<\uff5cAssistant\uff5c><think>\\n'}}{% endif %}")
+phi3 = ("{% for message in messages %}{% if message['role'] == 'system' and message['content'] %}{{'<|system|>\n' + message['content'] + '<|end|>\n'}}"
+        "{% elif message['role'] == 'user' %}{{'<|user|>\n' + message['content'] + '<|end|>\n'}}"
+        "{% elif message['role'] == 'assistant' %}{{'<|assistant|>\n' + message['content'] + '<|end|>\n'}}{% endif %}{% endfor %}"
+        "{% if add_generation_prompt %}{{ '<|assistant|>\n' }}{% else %}{{ eos_token }}{% endif %}")
+phi4_mini = ("{% for message in messages %}{{ '<|' + message['role'] + '|>' + message['content'] + '<|end|>' }}{% endfor %}"
+             "{% if add_generation_prompt %}{{ '<|assistant|>' }}{% else %}{{ eos_token }}{% endif %}")
+mistral_v1 = ("{%- if messages[0]['role'] == 'system' %}{%- set system_message = messages[0]['content'] %}{%- endif %}"
+              "{%- if loop.first and system_message is defined %}{{- ' [INST] ' + system_message + '\\n\\n' + message['content'] + ' [/INST]' }}"
+              "{%- elif message['role'] == 'assistant' %}{{- ' ' + message['content'] + eos_token}}{%- endif %}")
+mistral_nemo = ("{%- if loop.last and system_message is defined %}{{- \"[INST]\" + system_message + \"\\n\\n\" + message[\"content\"] + \"[/INST]\" }}"
+                "{%- elif message[\"role\"] == \"assistant\" %}{{- message[\"content\"] + eos_token}}{%- endif %}")
+mistral_small = ("{%- set default_system_message = \"You are Mistral Small 3.\" %}{{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}"
+                 "{%- if message['role'] == 'user' %}{{- '[INST]' + message['content'] + '[/INST]' }}{%- endif %}")
 for name, t in [("chatml", chatml), ("qwen", qwen), ("llama3", llama3), ("gemma", gemma), ("deepseek", deepseek),
-                ("none", "{{ messages }}")]:
-    put("fuzz_chat_template", name, (t + "\0Be brief.\0Hi <|im_end|> there\0Hello!</think>Bye\0Bye").encode("utf-8"))
+                ("phi3", phi3), ("phi4-mini", phi4_mini), ("mistral-v1", mistral_v1), ("mistral-nemo", mistral_nemo),
+                ("mistral-small", mistral_small), ("none", "{{ messages }}")]:
+    # Marker text in the messages must stay text: ChatML's and DeepSeek's, and
+    # for the newer seeds Phi-3's and Mistral's.
+    said = ("Hi <|im_end|> there\0Hello!</think>Bye" if name in ("chatml", "qwen", "llama3", "gemma", "deepseek", "none")
+            else "Hi [/INST]<|end|> there\0Hello!</s>[INST]Bye")
+    put("fuzz_chat_template", name, (t + "\0Be brief.\0" + said + "\0Bye").encode("utf-8"))
 
 # ---- PDF helper answers
 meta = {"title": "T", "author": "", "subject": "", "keywords": "", "creator": "", "producer": "", "creation_date": "",

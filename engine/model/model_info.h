@@ -26,7 +26,7 @@ struct model_info {
     std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
     int sliding_window = 0;                 // 0: every layer full attention
     std::map<std::string, int> tensor_types;  // "Q4_1" -> count
-    std::string chat_template_kind;         // "chatml", "llama3", "gemma", "deepseek", "none"
+    std::string chat_template_kind;         // "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "none"
     // RoPE as the full-attention layers apply it: the frequency base, Llama
     // 3.1's per-pair factors (rope_freqs.weight), a linear scaling factor,
     // phi3's LongRoPE factors (short ones up to rope_original_ctx tokens of

@@ -2,7 +2,12 @@
 // Recognising and rendering the chat formats (see chat_template.h). Each
 // renderer follows the official template of its family: which messages are
 // trimmed, where the system text goes, what opens the assistant's turn.
+// Where a family's templates differ (Phi-3, Mistral) the variant is read
+// from the template's text and each renders as its own template does.
 #include "engine/tokenizer/chat_template.h"
+
+#include <algorithm>
+#include <initializer_list>
 
 namespace kvlens {
 namespace {
@@ -114,6 +119,71 @@ std::string find_default_system(std::string_view tmpl) {
         return unescape_literal(body);
     }
     return {};
+}
+
+// True when a newline follows the literal that ends at `at`, in the same
+// literal or spliced on ("<|end|>\n", "<|end|>' + '\n'"), real or escaped.
+bool newline_follows(std::string_view tmpl, std::size_t at) {
+    while (at < tmpl.size() && (tmpl[at] == '\'' || tmpl[at] == '"' || tmpl[at] == ' ' || tmpl[at] == '+')) ++at;
+    return tmpl.substr(at, 1) == "\n" || tmpl.substr(at, 2) == "\\n";
+}
+
+// Phi-3's templates: the variant and what it does with system messages and
+// the end of a conversation without a generation prompt.
+void read_phi3_variant(std::string_view tmpl, chat_format& f) {
+    bool newlines = false;
+    for (std::string_view m : {std::string_view("<|end|>"), std::string_view("<|assistant|>")})
+        for (std::size_t at = tmpl.find(m); at != std::string_view::npos; at = tmpl.find(m, at + 1))
+            newlines = newlines || newline_follows(tmpl, at + m.size());
+    // Phi-3-mini-4k's first template has no generation prompt: it opens the
+    // assistant's turn after every user turn instead.
+    if (tmpl.find("add_generation_prompt") == std::string_view::npos) f.variant = chat_variant::phi3_2404;
+    else f.variant = newlines ? chat_variant::phi3 : chat_variant::phi4_mini;
+    f.skips_empty_system = tmpl.find("'system' and message['content']") != std::string_view::npos ||
+                           tmpl.find("\"system\" and message[\"content\"]") != std::string_view::npos ||
+                           tmpl.find("'system' and message.content") != std::string_view::npos;
+    f.ends_with_eos = f.variant != chat_variant::phi3_2404 && tmpl.find("eos_token") != std::string_view::npos;
+}
+
+bool has_any(std::string_view tmpl, std::initializer_list<std::string_view> texts) {
+    for (std::string_view t : texts)
+        if (tmpl.find(t) != std::string_view::npos) return true;
+    return false;
+}
+
+// Mistral's templates, told apart by the spaces around [INST] and by where
+// the system text goes (the official ones; see chat_template.h).
+chat_variant mistral_variant(std::string_view tmpl) {
+    const bool spaced = has_any(tmpl, {"[INST] '", "[INST] \""});           // '[INST] ' + content
+    if (tmpl.find("[SYSTEM_PROMPT]") != std::string_view::npos)
+        return spaced ? chat_variant::mistral_v7 : chat_variant::mistral_v7_tekken;
+    if (has_any(tmpl, {"' [INST]", "\" [INST]"})) return chat_variant::mistral_v1;  // ' [INST] ' + ...
+    if (spaced && tmpl.find("system_message") == std::string_view::npos) return chat_variant::mistral_v1_2023;
+    return spaced ? chat_variant::mistral_v3 : chat_variant::mistral_v3_tekken;
+}
+
+// Mistral Small's default system prompt: `set default_system_message = "..."`
+// when the value is one literal (Small 3.2); "" when it splices in more
+// (Small 3's " + today + ") or there is none.
+std::string find_mistral_default_system(std::string_view tmpl) {
+    constexpr std::string_view name = "default_system_message";
+    const std::size_t at = tmpl.find(name);
+    if (at == std::string_view::npos) return {};
+    std::size_t i = at + name.size();
+    while (i < tmpl.size() && tmpl[i] == ' ') ++i;
+    if (tmpl.substr(i, 1) != "=") return {};
+    ++i;
+    while (i < tmpl.size() && tmpl[i] == ' ') ++i;
+    if (i >= tmpl.size() || (tmpl[i] != '"' && tmpl[i] != '\'')) return {};
+    const char quote = tmpl[i];
+    const std::size_t from = ++i;
+    while (i < tmpl.size() && tmpl[i] != quote) i += tmpl[i] == '\\' ? 2 : 1;
+    if (i >= tmpl.size()) return {};
+    const std::string_view body = tmpl.substr(from, i - from);
+    ++i;
+    while (i < tmpl.size() && (tmpl[i] == ' ' || tmpl[i] == '-')) ++i;
+    if (tmpl.substr(i, 2) != "%}") return {};  // more spliced on
+    return unescape_literal(body);
 }
 
 // Builds the segment list: one segment per marker, neighbouring text merged.
@@ -242,6 +312,119 @@ std::vector<chat_segment> render_deepseek(const chat_format& f, const std::vecto
     return w.take();
 }
 
+// Phi-3 and Phi-4-mini: "<|role|>" + content + "<|end|>", with a newline
+// after each marker in Phi-3/3.5. Roles other than system, user and
+// assistant are left out (the templates that name their roles drop them;
+// kvlens sends no others). Phi-3-mini-4k's first template drops system
+// messages too and opens the assistant's turn after every user turn.
+std::vector<chat_segment> render_phi3(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
+    segment_writer w;
+    if (f.variant == chat_variant::phi3_2404) {
+        for (const auto& m : msgs) {
+            if (m.role == "user") {
+                w.control("<|user|>");
+                w.text("\n");
+                w.text(m.content);
+                w.control("<|end|>");
+                w.text("\n");
+                w.control("<|assistant|>");
+                w.text("\n");
+            } else if (m.role == "assistant") {
+                w.text(m.content);
+                w.control("<|end|>");
+                w.text("\n");
+            }
+        }
+        return w.take();
+    }
+    const std::string_view nl = f.variant == chat_variant::phi4_mini ? "" : "\n";
+    for (const auto& m : msgs) {
+        const char* marker = m.role == "system" ? "<|system|>" : m.role == "user" ? "<|user|>"
+                           : m.role == "assistant" ? "<|assistant|>" : nullptr;
+        if (!marker || (m.role == "system" && m.content.empty() && f.skips_empty_system)) continue;
+        w.control(marker);
+        w.text(nl);
+        w.text(m.content);
+        w.control("<|end|>");
+        w.text(nl);
+    }
+    if (gen) {
+        w.control("<|assistant|>");
+        w.text(nl);
+    } else if (f.ends_with_eos) {
+        w.control("<|endoftext|>");
+    }
+    return w.take();
+}
+
+// Mistral: "[INST]" question "[/INST]" answer "</s>", the spaces as each
+// variant writes them. v7 gives the system text a turn of its own; the
+// others put it in front of one user turn (v1: the first, v3: the last when
+// it is the last message, else nowhere) and leave later system messages out
+// (their templates refuse them). The templates have no generation prompt:
+// "[/INST]" is where the answer starts. "</s>" is the EOS token.
+std::vector<chat_segment> render_mistral(const chat_format& f, const std::vector<chat_message>& msgs, bool) {
+    segment_writer w;
+    auto mark = [&](std::string_view s) {
+        if (f.markers_are_tokens) w.control(s);
+        else w.text(s);  // v0.1/v0.2: the vocabulary has no such token
+    };
+    auto eos = [&] {
+        w.control("</s>");
+        if (f.space_after_eos) w.text(" ");
+    };
+    const chat_variant v = f.variant;
+    if (v == chat_variant::mistral_v7 || v == chat_variant::mistral_v7_tekken) {
+        const std::string_view sp = v == chat_variant::mistral_v7 ? " " : "";
+        auto system_turn = [&](std::string_view text) {
+            mark("[SYSTEM_PROMPT]");
+            w.text(sp);
+            w.text(text);
+            mark("[/SYSTEM_PROMPT]");
+        };
+        if ((msgs.empty() || msgs.front().role != "system") && !f.default_system.empty()) system_turn(f.default_system);
+        for (const auto& m : msgs) {
+            if (m.role == "system") {
+                system_turn(m.content);
+            } else if (m.role == "user") {
+                mark("[INST]");
+                w.text(sp);
+                w.text(m.content);
+                mark("[/INST]");
+            } else if (m.role == "assistant") {
+                w.text(sp);
+                w.text(m.content);
+                eos();
+            }
+        }
+        return w.take();
+    }
+    const bool has_system = !msgs.empty() && msgs.front().role == "system";
+    const std::size_t first = has_system ? 1 : 0;
+    const bool system_first = v == chat_variant::mistral_v1 || v == chat_variant::mistral_v1_2023;
+    for (std::size_t i = first; i < msgs.size(); ++i) {
+        const chat_message& m = msgs[i];
+        if (m.role == "user") {
+            const bool with_system = has_system && (system_first ? i == first : i + 1 == msgs.size());
+            if (v == chat_variant::mistral_v1) w.text(" ");
+            mark("[INST]");
+            if (v != chat_variant::mistral_v3_tekken) w.text(" ");
+            if (with_system) {
+                w.text(msgs.front().content);
+                w.text("\n\n");
+            }
+            w.text(m.content);
+            if (system_first) w.text(" ");
+            mark("[/INST]");
+        } else if (m.role == "assistant") {
+            if (v == chat_variant::mistral_v1 || v == chat_variant::mistral_v3) w.text(" ");
+            w.text(v == chat_variant::mistral_v3 ? trim(m.content) : m.content);
+            eos();
+        }
+    }
+    return w.take();
+}
+
 // No template: a plain transcript a base model can continue.
 std::vector<chat_segment> render_plain(const std::vector<chat_message>& msgs, bool gen) {
     segment_writer w;
@@ -262,28 +445,49 @@ const char* to_string(chat_kind k) {
     case chat_kind::llama3: return "llama3";
     case chat_kind::gemma: return "gemma";
     case chat_kind::deepseek: return "deepseek";
+    case chat_kind::phi3: return "phi3";
+    case chat_kind::mistral: return "mistral";
     case chat_kind::none: break;
     }
     return "none";
 }
 
+namespace {
+
+// Where the template first writes kind's opening marker; npos when it does not.
+std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
+    constexpr auto npos = std::string_view::npos;
+    switch (kind) {
+    case chat_kind::chatml: return tmpl.find("<|im_start|>");
+    case chat_kind::llama3: return tmpl.find("<|start_header_id|>");
+    case chat_kind::gemma: return tmpl.find("<start_of_turn>");
+    case chat_kind::deepseek: return tmpl.find("<｜User｜>");
+    case chat_kind::phi3:
+        // Phi-4-mini names only "<|assistant|>" (the other roles come from
+        // message['role']); GLM's "<|user|>" templates have no "<|end|>".
+        if (tmpl.find("<|end|>") == npos) return npos;
+        return std::min({tmpl.find("<|system|>"), tmpl.find("<|user|>"), tmpl.find("<|assistant|>")});
+    case chat_kind::mistral:
+        // Llama 2's [INST] <<SYS>> templates are another format.
+        return tmpl.find("<<SYS>>") == npos ? tmpl.find("[INST]") : npos;
+    case chat_kind::none: break;
+    }
+    return npos;
+}
+
+}  // namespace
+
 chat_format chat_format::from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]) {
-    // The format whose opening marker comes first among those the vocabulary has.
-    struct marker {
-        chat_kind kind;
-        std::string_view open;
-    };
-    constexpr marker markers[] = {{chat_kind::chatml, "<|im_start|>"},
-                                  {chat_kind::llama3, "<|start_header_id|>"},
-                                  {chat_kind::gemma, "<start_of_turn>"},
-                                  {chat_kind::deepseek, "<｜User｜>"}};
+    // The format whose opening marker comes first among those the vocabulary
+    // has; Mistral's markers are text in v0.1/v0.2, so it needs none.
     chat_format f;
     std::size_t first = std::string_view::npos;
-    for (const marker& m : markers) {
-        const std::size_t at = tmpl.find(m.open);
-        if (available[static_cast<int>(m.kind)] && at < first) {
+    for (int k = 1; k < k_chat_kinds; ++k) {
+        const auto kind = static_cast<chat_kind>(k);
+        const std::size_t at = opening_at(tmpl, kind);
+        if ((available[k] || kind == chat_kind::mistral) && at < first) {
             first = at;
-            f.kind = m.kind;
+            f.kind = kind;
         }
     }
     if (f.kind == chat_kind::chatml) f.default_system = find_default_system(tmpl);
@@ -291,6 +495,15 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
     if (f.kind == chat_kind::deepseek)
         f.opens_reasoning = tmpl.find("<｜Assistant｜><think>\\n") != std::string_view::npos ||
                             tmpl.find("<｜Assistant｜><think>\n") != std::string_view::npos;
+    if (f.kind == chat_kind::phi3) read_phi3_variant(tmpl, f);
+    if (f.kind == chat_kind::mistral) {
+        f.variant = mistral_variant(tmpl);
+        f.markers_are_tokens = available[static_cast<int>(chat_kind::mistral)];
+        f.space_after_eos = f.variant == chat_variant::mistral_v1_2023 &&
+                            has_any(tmpl, {"eos_token + ' '", "eos_token + \" \""});
+        if (f.variant == chat_variant::mistral_v7 || f.variant == chat_variant::mistral_v7_tekken)
+            f.default_system = find_mistral_default_system(tmpl);
+    }
     return f;
 }
 
@@ -301,6 +514,8 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::llama3: return render_llama3(*this, messages, add_generation_prompt);
     case chat_kind::gemma: return render_gemma(messages, add_generation_prompt);
     case chat_kind::deepseek: return render_deepseek(*this, messages, add_generation_prompt);
+    case chat_kind::phi3: return render_phi3(*this, messages, add_generation_prompt);
+    case chat_kind::mistral: return render_mistral(*this, messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

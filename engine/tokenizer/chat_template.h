@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // Chat formats, recognised from tokenizer.chat_template by their distinctive
 // markers together with the vocabulary (a format is chosen only when the
-// vocabulary has its marker tokens) and rendered natively (a template is never
-// executed): ChatML (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma
-// (<start_of_turn>), or none. The rendering is a list of segments, control
-// markers apart from message text, so that only the markers can become
-// control tokens (tokenizer::encode_chat): a document or a question that
-// contains "<|im_end|>" stays text. It never starts with BOS; the caller adds
-// BOS as the model asks (tokenizer::add_bos()).
+// vocabulary has its marker tokens; Mistral's may be plain text, see below)
+// and rendered natively (a template is never executed): ChatML
+// (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma (<start_of_turn>),
+// DeepSeek (<｜User｜>), Phi-3 (<|user|> ... <|end|>), Mistral ([INST] ...
+// [/INST]), or none. The rendering is a list of segments, control markers
+// apart from message text, so that only the markers can become control
+// tokens (tokenizer::encode_chat): a document or a question that contains
+// "<|im_end|>" or "[INST]" stays text. It never starts with BOS; the caller
+// adds BOS as the model asks (tokenizer::add_bos()).
 #pragma once
 
 #include <string>
@@ -20,10 +22,33 @@ namespace kvlens {
 
 // deepseek: DeepSeek-R1 and V3 and the R1 distillations ("<｜User｜>",
 // "<｜Assistant｜>"), whatever their architecture (the distills are qwen2 and llama).
-enum class chat_kind { none, chatml, llama3, gemma, deepseek };
-constexpr int k_chat_kinds = 5;
+// phi3: Phi-3, Phi-3.5, Phi-4-mini ("<|user|>", "<|end|>"; Phi-4 itself is ChatML-like).
+// mistral: Mistral 7B Instruct, Nemo, Small, Large ("[INST]", "[/INST]").
+enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral };
+constexpr int k_chat_kinds = 7;
 
-const char* to_string(chat_kind k);  // "none", "chatml", "llama3", "gemma", "deepseek"
+// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral"
+const char* to_string(chat_kind k);
+
+// The official templates of one kind that render differently, told apart by
+// their text. Renderings here are those of the Hugging Face templates
+// (tests/tokenizer/chat_formats_reference.py renders them with jinja2).
+enum class chat_variant {
+    standard,           // the kinds with one rendering
+    phi3_2404,          // Phi-3-mini-4k's first template, Phi-3-medium: no system turn,
+                        //   "<|assistant|>\n" written after every user turn
+    phi3,               // Phi-3, Phi-3.5: "<|user|>\nq<|end|>\n<|assistant|>\n"
+    phi4_mini,          // Phi-4-mini: "<|user|>q<|end|><|assistant|>", no newlines
+    mistral_v1_2023,    // Mistral 7B v0.1/v0.2 first templates: "[INST] q [/INST]a</s>",
+                        //   no system role (its text opens the first user turn here)
+    mistral_v1,         // v0.1/v0.2 since 2024: " [INST] s\n\nq [/INST] a</s>",
+                        //   the system text opens the first user turn
+    mistral_v3,         // v0.3, Large 2407: "[INST] q[/INST] a</s>" (answer trimmed),
+                        //   the system text opens the last user turn when that is the last message
+    mistral_v3_tekken,  // Nemo: "[INST]q[/INST]a</s>", the system text as in v3
+    mistral_v7,         // Large 2411: "[SYSTEM_PROMPT] s[/SYSTEM_PROMPT][INST] q[/INST] a</s>"
+    mistral_v7_tekken,  // Small 3 (2501 and later): the same without the spaces
+};
 
 // A piece of a rendered conversation: a format marker ("<|im_start|>"), which
 // may become a control token, or text (roles, contents, newlines), which never does.
@@ -34,17 +59,32 @@ struct chat_segment {
 
 struct chat_format {
     chat_kind kind = chat_kind::none;
+    chat_variant variant = chat_variant::standard;
     // ChatML: the system turn the template inserts when the conversation has
     // none (SmolLM2: "You are a helpful AI assistant named SmolLM, trained by
     // Hugging Face"); empty when it inserts none. Only a literal the template
     // outputs under a condition on the first message's role counts (an
     // unconditional or commented-out one does not): callers show it.
+    // Mistral v7: the template's default_system_message when it is a plain
+    // literal (Small 3.2); Small 3's holds today's date and is left out, so
+    // that a conversation always renders the same (kvlens sends its own).
     std::string default_system;
     // Llama 3.1+: the system turn always opens with the knowledge-cutoff lines.
     bool llama3_dated_system = false;
     // DeepSeek-R1 (its distills' revised template): the assistant's turn
     // opens with "<think>\n", so the model's first tokens are reasoning.
     bool opens_reasoning = false;
+    // Mistral: whether "[INST]", "[/INST]" are tokens of the vocabulary (v0.3
+    // and later). In the 32000-token vocabulary of v0.1/v0.2 they are plain
+    // text, split into ordinary pieces as in training: text segments then.
+    bool markers_are_tokens = true;
+    // Phi-3.5: an empty system message is left out.
+    bool skips_empty_system = false;
+    // Phi-3 (July 2024), Phi-3.5, Phi-4-mini: without a generation prompt the
+    // conversation ends in EOS ("<|endoftext|>").
+    bool ends_with_eos = false;
+    // Mistral 7B v0.1's first template: "</s> " after an answer.
+    bool space_after_eos = false;
 
     // From the template text and the vocabulary (has_token answers whether a
     // text is a token): of the formats whose markers the vocabulary has, the
@@ -56,21 +96,36 @@ struct chat_format {
                                    has_token("<|im_start|>") && has_token("<|im_end|>"),
                                    has_token("<|start_header_id|>") && has_token("<|eot_id|>"),
                                    has_token("<start_of_turn>") && has_token("<end_of_turn>"),
-                                   has_token("<｜User｜>") && has_token("<｜Assistant｜>")};
+                                   has_token("<｜User｜>") && has_token("<｜Assistant｜>"),
+                                   has_token("<|user|>") && has_token("<|assistant|>") && has_token("<|end|>"),
+                                   has_token("[INST]") && has_token("[/INST]")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
         else if (have[2]) f.kind = chat_kind::llama3;
         else if (have[3]) f.kind = chat_kind::gemma;
         else if (have[4]) f.kind = chat_kind::deepseek;
+        else if (have[5]) {
+            f.kind = chat_kind::phi3;
+            f.variant = chat_variant::phi3;
+        } else if (have[6]) {
+            // Without a template, SentencePiece pieces ("▁the") say v3/v7
+            // with spaces, tekken's byte-level ones say without.
+            const bool spm = has_token("▁the");
+            f.kind = chat_kind::mistral;
+            if (has_token("[SYSTEM_PROMPT]")) f.variant = spm ? chat_variant::mistral_v7 : chat_variant::mistral_v7_tekken;
+            else f.variant = spm ? chat_variant::mistral_v3 : chat_variant::mistral_v3_tekken;
+        }
         return f;
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
-    // available[k]: the vocabulary has the markers of chat_kind k.
+    // available[k]: the vocabulary has the markers of chat_kind k. Mistral is
+    // chosen without them too (v0.1/v0.2 write "[INST]" as text), with
+    // markers_are_tokens = available[mistral].
     static chat_format from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]);
 
     // The conversation as the model saw such conversations in training;
