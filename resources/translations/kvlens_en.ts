@@ -1164,6 +1164,26 @@
         <source>RoPE</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, LongRoPE long factors (this context of %1 tokens passes the original %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, LongRoPE short factors (this context of %1 tokens fits the original %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, attention factor ×%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>(no system role in this format: it opens the last user turn)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>nothing: this model&apos;s chat template leaves the system prompt out</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -1161,6 +1161,26 @@
         <source>RoPE</source>
         <translation>RoPE 位置编码</translation>
     </message>
+    <message>
+        <source>, LongRoPE long factors (this context of %1 tokens passes the original %2)</source>
+        <translation>，LongRoPE 长因子（当前上下文 %1 个 token，超过原始的 %2）</translation>
+    </message>
+    <message>
+        <source>, LongRoPE short factors (this context of %1 tokens fits the original %2)</source>
+        <translation>，LongRoPE 短因子（当前上下文 %1 个 token，不超过原始的 %2）</translation>
+    </message>
+    <message>
+        <source>, attention factor ×%1</source>
+        <translation>，注意力因子 ×%1</translation>
+    </message>
+    <message>
+        <source>(no system role in this format: it opens the last user turn)</source>
+        <translation>（此格式没有系统角色：它放在最后一个用户轮次的开头）</translation>
+    </message>
+    <message>
+        <source>nothing: this model&apos;s chat template leaves the system prompt out</source>
+        <translation>无：此模型的聊天模板不包含系统提示</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -14,6 +14,7 @@
 #include <time.h>
 
 #include "event_script.h"
+#include "ui/model/chat_preview.h"
 #include "ui/model/event_coalescer.h"
 #include "ui/model/experiment_caption.h"
 #include "ui/model/prompt_builder.h"
@@ -63,6 +64,29 @@ QString readAll(const QString& path)
 class TestUiModel : public QObject {
     Q_OBJECT
 private slots:
+    void theSystemPromptAsEachChatFormatMakesTheModelReadIt()
+    {
+        // ChatML gives it a turn of its own; Mistral v0.3 has no system role
+        // and puts it in front of the last question; Phi-3-mini's first
+        // template drops it: the Model tab then says the model sees nothing.
+        const QString system = QStringLiteral("Answer in one sentence.");
+        TemplateInfo chatml;
+        chatml.format.kind = kvlens::chat_kind::chatml;
+        QCOMPARE(systemAsSeen(chatml, system), system);
+        TemplateInfo mistral;
+        mistral.format.kind = kvlens::chat_kind::mistral;
+        mistral.format.variant = kvlens::chat_variant::mistral_v3;
+        QCOMPARE(systemAsSeen(mistral, system), system);
+        TemplateInfo phi3First;
+        phi3First.format.kind = kvlens::chat_kind::phi3;
+        phi3First.format.variant = kvlens::chat_variant::phi3_2404;
+        QCOMPARE(systemAsSeen(phi3First, system), QString());
+        TemplateInfo phi3;
+        phi3.format.kind = kvlens::chat_kind::phi3;
+        phi3.format.variant = kvlens::chat_variant::phi3;
+        QCOMPARE(systemAsSeen(phi3, system), system);
+    }
+
     void prefillProgressMidway()
     {
         const RunRecord r = feed(QString::fromUtf8(kRun), 3);  // queued, started, first chunk

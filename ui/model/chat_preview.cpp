@@ -46,6 +46,21 @@ QString systemAsSeen(const TemplateInfo& t, const QString& system)
             out += QString::fromStdString(s.text);
     }
     out = out.trimmed();
+    // Formats with no system role (Mistral's [INST] ones) put the system text
+    // into a user turn, and only when there is one: rendered with a question,
+    // the text before the question is what the model reads as the system prompt.
+    if (out.isEmpty() && !system.trimmed().isEmpty()) {
+        const std::string question = "\x01question\x01";
+        std::string text;
+        for (const kvlens::chat_segment& s :
+             t.format.render_segments({{"system", system.toStdString()}, {"user", question}}, false)) {
+            if (!s.control)
+                text += s.text;
+        }
+        const std::size_t at = text.find(question);
+        if (at != std::string::npos)
+            out = QString::fromStdString(text.substr(0, at)).trimmed();
+    }
     // Role names the template writes as text ("system\n", "user\n") are not
     // part of what the prompt says.
     for (const QString& role : {QStringLiteral("system"), QStringLiteral("user")}) {

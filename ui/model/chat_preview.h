@@ -28,8 +28,9 @@ struct TemplateInfo {
 TemplateInfo readTemplateInfo(const QString& modelPath);
 
 // The system turn the model reads when the window sends `system`: the text
-// the template puts around it (Llama 3.1+: the knowledge-cutoff lines; Gemma:
-// no system role, so it opens the first user turn). Markers left out.
+// the template puts around it (Llama 3.1+: the knowledge-cutoff lines; Gemma,
+// Mistral: no system role, so it opens a user turn). Markers left out; empty
+// when the template drops the system prompt (Phi-3-mini's first template).
 QString systemAsSeen(const TemplateInfo& t, const QString& system);
 
 // The whole prompt as rendered by the template, markers included, with the

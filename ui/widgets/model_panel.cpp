@@ -229,8 +229,20 @@ void ModelPanel::rebuild()
             seen = sent + QLatin1Char(' ') + tr("(a base model: the first paragraph of the text it continues)");
         else if (template_.format.llama3_dated_system)
             seen += QLatin1Char(' ') + tr("(the template always puts the knowledge-cutoff lines in front)");
-        if (template_.format.kind == kvlens::chat_kind::gemma && !s.baseModel)
-            seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the first user turn)");
+        const kvlens::chat_variant variant = template_.format.variant;
+        const bool opensFirstTurn = template_.format.kind == kvlens::chat_kind::gemma
+                                    || variant == kvlens::chat_variant::mistral_v1
+                                    || variant == kvlens::chat_variant::mistral_v1_2023;
+        const bool opensLastTurn =
+            variant == kvlens::chat_variant::mistral_v3 || variant == kvlens::chat_variant::mistral_v3_tekken;
+        if (!s.baseModel) {
+            if (opensFirstTurn)
+                seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the first user turn)");
+            else if (opensLastTurn)
+                seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the last user turn)");
+            else if (seen.isEmpty() && !sent.trimmed().isEmpty())
+                seen = tr("nothing: this model's chat template leaves the system prompt out");
+        }
         lines << tr("System prompt sent") + QStringLiteral(": ") + seen;
         lines << tr("Template's default") + QStringLiteral(": ")
                      + (template_.defaultSystem().isEmpty()
