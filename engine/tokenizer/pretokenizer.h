@@ -19,7 +19,8 @@ namespace kvlens {
 class pretokenizer {
 public:
     // name: a tokenizer.ggml.pre value ("smollm", "llama-bpe", "qwen2",
-    // "gpt2", "default", and the aliases that share their expressions).
+    // "gpt2", "tekken", "gpt-4o", "deepseek-v3", "default", ..., and the
+    // aliases that share their expressions); known_names() lists them all.
     static result<std::unique_ptr<pretokenizer>> create(std::string_view name);
     ~pretokenizer();
     pretokenizer(const pretokenizer&) = delete;

@@ -5,7 +5,7 @@
 Beyond the golden file (tests/reference/data/tokenize.json, default model
 only), this checks every pre-tokenizer and the SentencePiece path: it writes
 variants of the default model's GGUF with tokenizer.ggml.pre replaced
-(llama-bpe, qwen2, gpt-2, default) and a synthetic SentencePiece vocabulary
+(every name in PRE_NAMES) and a synthetic SentencePiece vocabulary
 made from the same tokens (scores = -rank, <0xXX> byte tokens, with and
 without add_space_prefix), tokenizes random multi-script texts with both
 tokenizers, and reports mismatches. Needs llama-cpp-python and the
@@ -13,6 +13,7 @@ kvlens_tokenizer_dump target (ninja kvlens_tokenizer_dump).
 
 Usage: compare.py --dump BUILD/tests/tokenizer/kvlens_tokenizer_dump
                   [--model SmolLM2.gguf] [--cases 3000] [--seed 1] [--work /tmp/tokcmp]
+                  [--pre tekken,gpt-4o] [--no-spm]
 """
 
 import argparse
@@ -147,6 +148,14 @@ def as_sentencepiece(add_space_prefix):
     return replace
 
 
+# The tokenizer.ggml.pre values checked: one or more per expression family
+# in engine/tokenizer/pretokenizer.cpp, and every alias whose llama.cpp
+# settings differ (ignore_merges). All are known to llama.cpp in
+# llama-cpp-python 0.3.16.
+PRE_NAMES = ["llama-bpe", "qwen2", "gpt-2", "default",
+             "midm-2.0", "dbrx", "smaug-bpe", "a.x-4.0", "mellum", "trillion",
+             "tekken", "gpt-4o", "seed-coder", "deepseek-llm", "deepseek-coder", "deepseek-v3", "viking"]
+
 # ---- random texts
 
 RANGES = [(0x20, 0x7E)] * 3 + [(0xA0, 0x24F), (0x370, 0x3FF), (0x400, 0x4FF), (0x590, 0x6FF), (0x900, 0x97F),
@@ -202,14 +211,18 @@ def main():
     ap.add_argument("--cases", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--work", default="/tmp/kvlens-tokcmp")
+    ap.add_argument("--pre", help="comma-separated tokenizer.ggml.pre values (default: PRE_NAMES and the shipped file)")
+    ap.add_argument("--no-spm", action="store_true", help="leave out the SentencePiece variants")
     args = ap.parse_args()
     model, work = Path(args.model), Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
 
-    variants = [("smollm (as shipped)", model, None)]
-    variants += [(f"pre={p}", work / f"pre-{p}.gguf", with_pre(p)) for p in ["llama-bpe", "qwen2", "gpt-2", "default"]]
-    variants += [("sentencepiece", work / "spm.gguf", as_sentencepiece(True)),
-                 ("sentencepiece, no space prefix", work / "spm-nopfx.gguf", as_sentencepiece(False))]
+    variants = [] if args.pre else [("smollm (as shipped)", model, None)]
+    pre_names = args.pre.split(",") if args.pre else PRE_NAMES
+    variants += [(f"pre={p}", work / f"pre-{p}.gguf", with_pre(p)) for p in pre_names]
+    if not args.no_spm:
+        variants += [("sentencepiece", work / "spm.gguf", as_sentencepiece(True)),
+                     ("sentencepiece, no space prefix", work / "spm-nopfx.gguf", as_sentencepiece(False))]
     failed = False
     for name, path, replace in variants:
         if replace:
