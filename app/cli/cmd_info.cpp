@@ -53,6 +53,7 @@ int run_info(const info_args& a) {
                             {"kv_bytes_per_token", {{"f16", i.kv_bytes_per_token_f16}, {"q8_0", i.kv_bytes_per_token_q8_0}}},
                             {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
                             {"rope", i.rope},
+                            {"attn_logit_softcap", i.attn_softcap}, {"final_logit_softcap", i.final_softcap},
                             {"file_type", i.file_type}, {"tokenizer", (*tok)->model_name()},
                             {"pre_tokenizer", (*tok)->pre_name()}, {"backend", backend_line()},
                             {"default_system_prompt", (*tok)->default_system_prompt()},
@@ -72,6 +73,9 @@ int run_info(const info_args& a) {
     fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
     fmt::print("rope           {}\n", i.rope);
+    if (i.attn_softcap > 0 || i.final_softcap > 0)
+        fmt::print("soft-capping   attention scores at {:g}, logits at {:g} (c * tanh(x / c); 0: none)\n",
+                   i.attn_softcap, i.final_softcap);
     fmt::print("vocabulary     {} tokens ({} tokenizer, pre-tokenizer {}), chat template: {}\n", i.n_vocab,
                printable((*tok)->model_name()), kvlens::quoted((*tok)->pre_name()), (*tok)->chat_template_kind());
     const std::string& system = (*tok)->default_system_prompt();

@@ -219,6 +219,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.rope = base == std::floor(base) && base < 1e15 ? fmt::format("base {:.0f}", base) : fmt::format("base {:g}", base);
     if (info.rope_llama3_factors) info.rope += ", Llama 3.1 frequency factors";
     if (info.rope_linear_factor != 1.0) info.rope += fmt::format(", linear scaling x{:g}", info.rope_linear_factor);
+    info.attn_softcap = c.attn_logit_softcap;
+    info.final_softcap = c.final_logit_softcap;
     info.rope_longrope_factors = !w.rope_factors_short.empty() || !w.rope_factors_long.empty();
     info.rope_original_ctx = c.rope_original_ctx;
     info.rope_attn_factor = c.rope_attn_factor;

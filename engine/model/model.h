@@ -27,9 +27,9 @@ struct layer_weights {
     weight_view wo;               // (n_embd, n_q)
     f32_vector bq, bk, bv;        // (n_q), (n_kv), (n_kv); empty without biases
     f32_vector q_norm, k_norm;    // (head_dim); empty without per-head norms
-    f32_vector post_attn_norm;    // (n_embd) on the attention output; empty unless gemma3
+    f32_vector post_attn_norm;    // (n_embd) on the attention output; empty unless gemma2 or gemma3
     f32_vector ffn_norm;          // (n_embd)
-    f32_vector post_ffw_norm;     // (n_embd) on the feed-forward output; empty unless gemma3
+    f32_vector post_ffw_norm;     // (n_embd) on the feed-forward output; empty unless gemma2 or gemma3
     weight_view w_gate;           // (n_ff, n_embd)
     weight_view w_up;             // (n_ff, n_embd)
     weight_view w_down;           // (n_embd, n_ff)

@@ -49,7 +49,7 @@ constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 
 }  // namespace
 
-const char* supported_architectures() { return "llama, qwen2, qwen3, gemma3, phi3"; }
+const char* supported_architectures() { return "llama, qwen2, qwen3, gemma2, gemma3, phi3"; }
 
 result<model_config> read_model_config(const gguf_file& f) {
     model_config c;
@@ -58,6 +58,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (c.arch_name == "llama") c.architecture = arch::llama;
     else if (c.arch_name == "qwen2") c.architecture = arch::qwen2;
     else if (c.arch_name == "qwen3") c.architecture = arch::qwen3;
+    else if (c.arch_name == "gemma2") c.architecture = arch::gemma2;
     else if (c.arch_name == "gemma3") c.architecture = arch::gemma3;
     else if (c.arch_name == "phi3") c.architecture = arch::phi3;
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
@@ -119,6 +120,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
+    if (c.architecture == arch::gemma2)
+        if (status st = read_gemma2_config(f, c); !st) return st.err();
 
     const gguf_value* tokens = f.find("tokenizer.ggml.tokens");
     const std::uint64_t n_tokens = tokens && tokens->as_array() ? tokens->as_array()->count : 0;

@@ -12,14 +12,14 @@
 
 namespace kvlens {
 
-enum class arch { llama, qwen2, qwen3, gemma3, phi3 };
+enum class arch { llama, qwen2, qwen3, gemma2, gemma3, phi3 };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
 
 struct model_config {
     arch architecture = arch::llama;
-    std::string arch_name;        // "llama", "qwen2", "qwen3", "gemma3", "phi3"
+    std::string arch_name;        // "llama", "qwen2", "qwen3", "gemma2", "gemma3", "phi3"
     int n_layer = 0;
     int n_embd = 0;
     int n_ff = 0;
@@ -50,7 +50,8 @@ struct model_config {
     float attn_scale = 0.0f;              // score scale; 0: 1 / sqrt(head_dim)
     float embd_scale = 1.0f;              // embeddings times this (gemma3: sqrt(n_embd))
     float final_logit_softcap = 0.0f;     // logits = c * tanh(logits / c); 0: none
-    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma3)
+    float attn_logit_softcap = 0.0f;      // scaled scores = c * tanh(s / c) before the softmax (gemma2); 0: none
+    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma2, gemma3)
     ffn_activation ffn_act = ffn_activation::silu;
 
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output
@@ -64,11 +65,13 @@ struct model_config {
 // Reads and validates the configuration; names the missing or bad key.
 result<model_config> read_model_config(const gguf_file& f);
 
-// The architectures read_model_config knows, for error messages: "llama, qwen2, qwen3, gemma3, phi3".
+// The architectures read_model_config knows, for error messages: "llama, qwen2, qwen3, gemma2, gemma3, phi3".
 const char* supported_architectures();
 
 // Gemma 3's part of the configuration (gemma3.cpp): the layer pattern and
 // window, RoPE bases, scales; called with the common keys already read.
 status read_gemma3_config(const gguf_file& f, model_config& c);
+// Gemma 2's (gemma2.cpp): alternating windows, soft-capped scores and logits.
+status read_gemma2_config(const gguf_file& f, model_config& c);
 
 }  // namespace kvlens

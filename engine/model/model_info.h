@@ -38,6 +38,10 @@ struct model_info {
     int rope_original_ctx = 0;       // tokens
     double rope_attn_factor = 1;     // 1: none
     std::string rope;                // all in words: "base 500000, Llama 3.1 frequency factors"
+    // Gemma's soft-capping, c * tanh(x / c): of the attention scores before
+    // the softmax (Gemma 2) and of the logits (Gemma 2, some Gemma 3); 0: none.
+    double attn_softcap = 0;
+    double final_softcap = 0;
     std::string file_type;                  // e.g. "Q4_1"
 };
 

@@ -167,7 +167,8 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
-            "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "llama-1b",   "llama-8b"};
+            "check-gemma2", "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "llama-1b",
+            "llama-8b"};
 }
 
 std::vector<float> phi3_rope_factors(int n_rot, bool long_factors) {
@@ -249,7 +250,8 @@ result<synth_shape> synth_shape_named(const std::string& name) {
     // multiple of 256, so every type's blocks fit; grouped-query attention;
     // norms and biases varied; embeddings small enough (0.1) that the layers'
     // share of the residual stream, not the input token, dominates the
-    // logits; gemma3 with a window of 8 and a global 6th layer.
+    // logits; gemma3 with a window of 8 and a global 6th layer, gemma2 with a
+    // window of 8 on its even layers.
     if (name.rfind("check-", 0) == 0) {
         synth_shape c = shape_of(name, 2, 256, 512, 4, 2, 288, 256, 10000.0f, true);
         c.varied_norms = true;
@@ -262,6 +264,15 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         }
         if (c.arch == "qwen3") {
             c.rope_base = 1000000.0f;
+            return c;
+        }
+        if (c.arch == "gemma2") {   // layers 0 and 2 windowed; caps near the scores' and logits' spread, so they bend them
+            c.n_layer = 4;
+            c.rope_base = 10000.0f;
+            c.head_dim = 64;
+            c.sliding_window = 8;
+            c.attn_softcap = 0.1f;
+            c.final_softcap = 3.0f;
             return c;
         }
         if (c.arch == "gemma3") {
@@ -315,13 +326,14 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         return make_error(fmt::format("synth-model cannot write weights of type {} (supported: {})", type_name(type),
                                       fmt::join(synth_type_names(), ", ")));
     const int head_dim = s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head;
-    const bool gemma = s.arch == "gemma3";
-    const bool qk_norm = gemma || s.arch == "qwen3";
+    const bool gemma2 = s.arch == "gemma2";
+    const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
+    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3";
     const bool qkv_bias = s.arch == "qwen2";
     const bool phi3 = s.arch == "phi3";
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
     if (!gemma && !phi3 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3")
-        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma3 or phi3, not '{}'", s.arch));
+        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma2, gemma3 or phi3, not '{}'", s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
     const int block = static_cast<int>(traits_of(type).block_size);
@@ -352,6 +364,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         w.set_u32(A + "attention.key_length", static_cast<std::uint32_t>(head_dim));
         w.set_u32(A + "attention.value_length", static_cast<std::uint32_t>(head_dim));
         if (s.sliding_window > 0) w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
+        if (gemma2 && s.attn_softcap > 0) w.set_f32(A + "attn_logit_softcapping", s.attn_softcap);
+        if (gemma2 && s.final_softcap > 0) w.set_f32(A + "final_logit_softcapping", s.final_softcap);
         if (!s.swa_pattern.empty()) {
             std::vector<std::int32_t> pat(s.swa_pattern.begin(), s.swa_pattern.end());
             w.set_i32_array(A + "attention.sliding_window_pattern", pat);

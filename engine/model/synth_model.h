@@ -28,11 +28,15 @@ struct synth_shape {
     float rope_base = 10000.0f;
     bool tied_output = true;
     std::string arch = "llama";   // "llama", "qwen2" (Q/K/V biases), "qwen3" (QK norms),
-                                  // "gemma3" (post-norms, QK norms, GeGLU, windows) or
+                                  // "gemma3" (post-norms, QK norms, GeGLU, windows),
+                                  // "gemma2" (post-norms, GeGLU, every other layer windowed,
+                                  // soft-capped scores and logits) or
                                   // "phi3" (Q, K and V fused into attn_qkv, gate and up into ffn_up)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
-    int sliding_window = 0;       // gemma3: gemma3.attention.sliding_window (0: key not written)
+    int sliding_window = 0;       // gemma2/3: ARCH.attention.sliding_window (0: key not written)
+    float attn_softcap = 0.0f;    // gemma2: gemma2.attn_logit_softcapping (0: not written, llama.cpp's 50)
+    float final_softcap = 0.0f;   // gemma2: gemma2.final_logit_softcapping (0: not written, llama.cpp's 30)
     std::vector<int> swa_pattern; // gemma3: written as sliding_window_pattern when not empty (1: local)
     bool varied_norms = false;    // norm weights 1 + N(0, 0.2) and biases N(0, 0.05), not 1 and 0,
                                   // so a norm or bias applied wrongly shows in the logits

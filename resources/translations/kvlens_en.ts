@@ -1184,6 +1184,18 @@
         <source>nothing: this model&apos;s chat template leaves the system prompt out</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>attention scores at ±%1 before the softmax</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logits at ±%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Soft-capping</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

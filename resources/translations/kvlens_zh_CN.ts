@@ -1181,6 +1181,18 @@
         <source>nothing: this model&apos;s chat template leaves the system prompt out</source>
         <translation>无：此模型的聊天模板不包含系统提示</translation>
     </message>
+    <message>
+        <source>attention scores at ±%1 before the softmax</source>
+        <translation>注意力分数在 softmax 之前截断于 ±%1</translation>
+    </message>
+    <message>
+        <source>logits at ±%1</source>
+        <translation>logits 截断于 ±%1</translation>
+    </message>
+    <message>
+        <source>Soft-capping</source>
+        <translation>软截断</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

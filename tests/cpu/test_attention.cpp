@@ -103,7 +103,8 @@ bool build(fixture& f, const std::vector<sequence_spec>& seqs, int n_head, int n
     return true;
 }
 
-std::vector<float> run(const fixture& f, int n_head, int window, const std::string& level, int threads) {
+std::vector<float> run(const fixture& f, int n_head, int window, const std::string& level, int threads,
+                       float softcap = 0) {
     test::attention_batch b;
     b.kv = &f.kv;
     b.dtype = f.geo.dtype;
@@ -113,6 +114,7 @@ std::vector<float> run(const fixture& f, int n_head, int window, const std::stri
     b.head_dim = f.geo.head_dim;
     b.window = window;
     b.scale = 1.0f / std::sqrt(static_cast<float>(f.geo.head_dim));
+    b.softcap = softcap;
     for (int p : f.positions) b.max_range = std::max(b.max_range, p + 1);
     b.q = f.q;
     b.positions = f.positions;
@@ -186,6 +188,33 @@ TEST_F(CpuAttention, windowChangesTheOutputAndBothPathsAgreeOnIt)
         ASSERT_TRUE(worst_error(win, full, f.v_values) > 1e-2);
         ASSERT_TRUE(worst_error(win, win_ref, f.v_values) <= 1e-3);
     }
+}
+
+// Gemma 2 caps the scaled scores, s -> c tanh(s / c), before the softmax:
+// with c near the scores' spread the outputs move by far more than the
+// tolerance, and every path caps as the scalar reference does: a decode
+// step straight from the cache, prefill blocks in lanes whose rows fill
+// whole registers (group 2) or are padded to them (group 9), with and
+// without a window. (The dims-in-lanes prefill path caps the same way; on
+// AVX2 every block goes in lanes unless KVLENS_NO_ROW_LANES is set.)
+TEST_F(CpuAttention, softCappedScoresChangeTheOutputAndEveryPathCapsThem)
+{
+    struct heads { int n_head, n_head_kv; };
+    for (const std::string& level : test::simd_levels())
+        for (kv_dtype dt : {kv_dtype::f16, kv_dtype::q8_0})
+            for (const heads h : {heads{8, 4}, heads{9, 1}}) {
+                fixture f;
+                ASSERT_TRUE(build(f, {{900, 1}, {300, 40}, {77, 77}, {20, 3}}, h.n_head, h.n_head_kv, 64, dt, 91u));
+                for (int window : {0, 50}) {
+                    const auto plain = run(f, h.n_head, window, level, 2);
+                    const auto capped = run(f, h.n_head, window, level, 2, 0.5f);
+                    const auto capped_ref = run(f, h.n_head, window, "scalar", 2, 0.5f);
+                    ASSERT_TRUE(!plain.empty() && !capped.empty() && !capped_ref.empty());
+                    EXPECT_GT(worst_error(capped, plain, f.v_values), 1e-2) << level << " group " << h.n_head / h.n_head_kv;
+                    EXPECT_LE(worst_error(capped, capped_ref, f.v_values), 1e-3)
+                        << level << " group " << h.n_head / h.n_head_kv << " window " << window;
+                }
+            }
 }
 
 // A decode token gives the same result whether its range is split into

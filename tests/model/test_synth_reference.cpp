@@ -39,8 +39,9 @@ namespace {
 
 // llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight);
 // phi3: Q, K and V fused, gate and up fused, 48 of 64 dimensions rotated,
-// LongRoPE's long factors and attention factor (the context passes the original 32).
-const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3"};
+// LongRoPE's long factors and attention factor (the context passes the original 32);
+// gemma2: layers 0 and 2 windowed (8 keys), scores capped at 0.1, logits at 3.
+const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 

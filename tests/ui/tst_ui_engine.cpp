@@ -306,6 +306,23 @@ private slots:
         QVERIFY2(panel.contains(QStringLiteral("attention factor ×1.265")), qPrintable(panel));
     }
 
+    void aGemma2ModelShowsItsSoftCapsAndWindows()
+    {
+        // check-gemma2: scores capped at 0.1, logits at 3, a window of 8 on
+        // layers 0 and 2 of 4: the Model tab names both caps and the two KV groups.
+        auto shape = kvlens::synth_shape_named("check-gemma2");
+        QVERIFY(shape.ok());
+        const QString path = dir_.filePath(QStringLiteral("check-gemma2.gguf"));
+        QVERIFY(kvlens::write_synth_model(*shape, kvlens::ggml_type::q8_0, path.toStdString()).ok());
+        MainWindow* w = open(path, 8);
+        QVERIFY(w);
+        const QString panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("Soft-capping: attention scores at ±0.1 before the softmax, logits at ±3")),
+                 qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("Sliding window: 8 tokens")), qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("2 local layers")), qPrintable(panel));
+    }
+
     void brokenPdfIsAnErrorInTheWindow()
     {
         const QString model = QString::fromStdString(kvlens::test::tiny_model_path("Q8_0"));

@@ -54,6 +54,8 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.ropeLlama3Factors = info.rope_llama3_factors;
     s.ropeLinearFactor = info.rope_linear_factor;
     s.ropeLongRopeFactors = info.rope_longrope_factors;
+    s.attnSoftcap = info.attn_softcap;
+    s.finalSoftcap = info.final_softcap;
     s.ropeOriginalCtx = info.rope_original_ctx;
     s.ropeAttnFactor = info.rope_attn_factor;
     s.nLayer = info.n_layer;

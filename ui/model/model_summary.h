@@ -54,6 +54,8 @@ struct ModelSummary {
     bool ropeLlama3Factors = false;
     double ropeLinearFactor = 1;
     bool ropeLongRopeFactors = false;
+    double attnSoftcap = 0;    // Gemma's soft-capping of the attention scores and logits (0: none)
+    double finalSoftcap = 0;
     int ropeOriginalCtx = 0;
     double ropeAttnFactor = 1;
     // The file carries no chat template (a base model): runs send a

@@ -197,6 +197,14 @@ void ModelPanel::rebuild()
             rope += tr(", attention factor ×%1").arg(loc.toString(s.ropeAttnFactor, 'g', 4));
         row(tr("RoPE"), rope);
     }
+    if (s.attnSoftcap > 0 || s.finalSoftcap > 0) {
+        QStringList caps;
+        if (s.attnSoftcap > 0)
+            caps << tr("attention scores at ±%1 before the softmax").arg(loc.toString(s.attnSoftcap, 'g', 4));
+        if (s.finalSoftcap > 0)
+            caps << tr("logits at ±%1").arg(loc.toString(s.finalSoftcap, 'g', 4));
+        row(tr("Soft-capping"), caps.join(QStringLiteral(", ")));
+    }
     row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
     row(tr("Weights"), formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));
     QStringList types;

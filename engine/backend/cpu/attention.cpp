@@ -168,6 +168,7 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
             }
             for (int g = 0; g < group; ++g) {
                 float* sg = scores + g * n_keys;
+                if (a.softcap > 0) soft_cap(sg, n_keys, a.softcap);
                 softmax(sg, n_keys);
                 for (int j = 0; j < n_keys; ++j) sg[j] = round_to_fp16(sg[j]);
             }
@@ -342,6 +343,7 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             j.block_size = bs;
             j.table = a.block_tables[it.t0];
             j.scale = a.scale;
+            j.softcap = a.softcap;
             j.o = state;
             j.m = state + static_cast<std::int64_t>(state_rows) * D;
             j.l = j.m + state_rows;

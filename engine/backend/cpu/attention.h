@@ -24,6 +24,8 @@ struct attention_args {
     int layer = 0;
     int window = 0;                    // sliding window in tokens; 0: full causal
     float scale = 1.0f;                // usually 1/sqrt(head_dim)
+    float softcap = 0.0f;              // scaled scores become softcap * tanh(s / softcap) before the softmax
+                                       // (Gemma 2's attention logit soft-capping); 0: none
     kv_dtype dtype = kv_dtype::f16;
     const kv_storage* kv = nullptr;
     const std::int32_t* const* block_tables = nullptr;  // (n_tokens) each its sequence's block ids

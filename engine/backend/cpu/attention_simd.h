@@ -64,6 +64,7 @@ struct flash_job {
     int block_size = 0;                // tokens per cache block
     const std::int32_t* table = nullptr;  // the sequence's block ids
     float scale = 1.0f;                // applied to each score
+    float softcap = 0.0f;              // then each visible score s = softcap * tanh(s / softcap); 0: none
 
     // Results, unnormalized: out = o / l. A row that saw no key has m = -inf, l = 0, o = 0.
     // A prefill job (not a step) may use rows up to its row count rounded up to

@@ -539,6 +539,8 @@ void flash_job_run(const flash_job& a) {
             const int lo = std::max(a.first[0], j0) - j0, hi = std::min(a.last[0], j0 + nk - 1) - j0;
             tile_scores_direct<DT>(qbuf, a.k_layer + a.head_offset, a.head_bytes, walk.offs_now, D, nk, lo, hi, a.scale,
                                    pbuf, a.n_heads, R, walk);
+            if (a.softcap > 0)
+                for (int r = 0; r < RT; ++r) soft_cap(pbuf + r * KT + lo, hi - lo + 1, a.softcap);
             online_softmax_rows(pbuf, RT, lo, hi, a.m, a.l, corr);
             for (int h = 0; h < a.n_heads; ++h)
                 accumulate_values_direct_rows<DT>(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
@@ -570,6 +572,7 @@ void flash_job_run(const flash_job& a) {
                 }
                 if constexpr (DT == kv_dtype::q8_0) tile_scores_q8(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
                 else tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
+                if (a.softcap > 0) soft_cap(s + lo, hi - lo + 1, a.softcap);
                 corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
             }
             int r = 0;

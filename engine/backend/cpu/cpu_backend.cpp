@@ -45,11 +45,6 @@ void gelu_tanh_mul(float* gate, float* up, float* y, std::int64_t n) {
     silu_mul(gate, up, y, n);
 }
 
-// logits = cap * tanh(logits / cap), Gemma's final soft-capping.
-void soft_cap(float* x, std::int64_t n, float cap) {
-    for (std::int64_t i = 0; i < n; ++i) x[i] = cap * std::tanh(x[i] / cap);
-}
-
 class cpu_backend final : public backend {
 public:
     cpu_backend(const model& m, const backend_options& o)
@@ -248,7 +243,7 @@ void cpu_backend::embed(const forward_batch& b) {
     const to_float_fn conv = to_float_for(e.type);
     for (std::size_t t = 0; t < b.size(); ++t)
         conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
-    if (c_.embd_scale != 1.0f)   // gemma3: sqrt(n_embd)
+    if (c_.embd_scale != 1.0f)   // gemma2, gemma3: sqrt(n_embd)
         for (std::size_t i = 0; i < b.size() * c_.n_embd; ++i) x_[i] *= c_.embd_scale;
 }
 
@@ -397,6 +392,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     a.layer = kv_layer;
     a.window = c_.layer_window[static_cast<std::size_t>(il)];
     a.scale = c_.score_scale();
+    a.softcap = c_.attn_logit_softcap;
     a.dtype = geo_.dtype;
     a.kv = &kv;
     a.block_tables = tables;
@@ -409,7 +405,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 
     hint_next_product(gate_up, 2);
     mm(l.wo, att_.data(), xb_.data(), groups_);
-    if (!l.post_attn_norm.empty())   // gemma3
+    if (!l.post_attn_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
 
@@ -432,7 +428,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
         hint_next_product(out, 1);
     }
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
-    if (!l.post_ffw_norm.empty())   // gemma3
+    if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
 }

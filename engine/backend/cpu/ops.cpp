@@ -79,6 +79,10 @@ void silu_mul(const float* gate, const float* up, float* y, std::int64_t n) {
     }
 }
 
+void soft_cap(float* x, std::int64_t n, float cap) {
+    for (std::int64_t i = 0; i < n; ++i) x[i] = cap * std::tanh(x[i] / cap);
+}
+
 void add_inplace(float* y, const float* x, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) y[i] += x[i];
 }

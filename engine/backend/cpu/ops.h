@@ -32,6 +32,10 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 // y (n) = silu(gate) * up, element-wise. y may alias gate.
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n);
 
+// x (n) = cap * tanh(x / cap): Gemma's soft-capping of logits and (Gemma 2)
+// of attention scores, with tanhf as llama.cpp's ggml_tanh.
+void soft_cap(float* x, std::int64_t n, float cap);
+
 // y (n) += x (n).
 void add_inplace(float* y, const float* x, std::int64_t n);
 

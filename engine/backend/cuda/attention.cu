@@ -100,7 +100,11 @@ __global__ void __launch_bounds__(threads) split_k_attention_kernel(attention_pa
                 for (int i = 0; i < max_head_dim / warp_size; ++i)
                     if (lane + 32 * i < hd) sdot += q_s[g * hd + lane + 32 * i] * kr[i];
                 sdot = warp_sum(sdot);
-                if (lane == 0) s_s[g * attention_tile + jj] = sdot * p.scale;
+                if (lane == 0) {
+                    float sc = sdot * p.scale;
+                    if (p.softcap > 0) sc = p.softcap * tanhf(sc / p.softcap);   // Gemma 2
+                    s_s[g * attention_tile + jj] = sc;
+                }
             }
             if (lane == 0) off_s[jj] = off;
         }

@@ -32,6 +32,7 @@ struct attention_params {
     int n_head = 0;
     int window = 0;              // sliding window in tokens; 0: full causal
     float scale = 1.0f;          // 1 / sqrt(head_dim)
+    float softcap = 0.0f;        // scaled scores = softcap * tanh(s / softcap) before the softmax (Gemma 2); 0: none
     paged_kv_view kv;            // this layer
     int n_splits = 1;            // splits per (token, head); 1: no partials
     int split_len = 0;           // keys per split, a multiple of attention_tile; 0: each token's

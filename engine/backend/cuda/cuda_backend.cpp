@@ -333,6 +333,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     ap.n_head = c_.n_head;
     ap.window = c_.layer_window.empty() ? 0 : c_.layer_window[static_cast<std::size_t>(il)];
     ap.scale = c_.score_scale();
+    ap.softcap = c_.attn_logit_softcap;
     ap.kv = kv;
     if (decode) {
         // Split-K over the context; each token's split length follows its own
@@ -347,7 +348,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
 
     if (auto st = matmul(l.wo, att_, n, xb_, mm_, s); !st) return st;
     mark("wo matmul");
-    if (l.post_attn_norm) {   // gemma3
+    if (l.post_attn_norm) {   // gemma2, gemma3
         if (auto st = launch_rms_norm(xb_, nullptr, l.post_attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
         mark("post_attention_norm");
     }
@@ -370,7 +371,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     }
     if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
     mark("down matmul");
-    if (l.post_ffw_norm) {   // gemma3
+    if (l.post_ffw_norm) {   // gemma2, gemma3
         if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
         mark("post_ffw_norm");
     }
@@ -389,7 +390,7 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("batch inputs copy");
     if (auto st = launch_get_rows(w_.tok_embd, d_tokens(), n, x_, stream_); !st) return st;
     mark("embedding rows");
-    if (c_.embd_scale != 1.0f) {   // gemma3: sqrt(n_embd)
+    if (c_.embd_scale != 1.0f) {   // gemma2, gemma3: sqrt(n_embd)
         if (auto st = launch_scale(x_, c_.embd_scale, static_cast<std::int64_t>(n) * c_.n_embd, stream_); !st) return st;
         mark("embedding scale");
     }

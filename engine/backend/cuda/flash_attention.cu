@@ -204,7 +204,8 @@ __global__ void __launch_bounds__(fa_threads) flash_attention_kernel(attention_p
                 for (int c = 0; c < 32; ++c) {
                     const int key = j0 + 32 * half_i + c;
                     const bool vis = serve && key >= first && key <= pos;
-                    const float sc = vis ? srow[c] * p.scale : -INFINITY;
+                    float sc = vis ? srow[c] * p.scale : -INFINITY;
+                    if (vis && p.softcap > 0) sc = p.softcap * tanhf(sc / p.softcap);   // Gemma 2
                     srow[c] = sc;
                     tmax = fmaxf(tmax, sc);
                 }

@@ -59,6 +59,10 @@ cd "$root"
 "$out/kvlens-cli" synth-model --like check-phi3 --type Q8_0 "$out/check-phi3.gguf"
 "$out/kvlens-cli" verify --model "$out/check-phi3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
   --prompt "The key-value cache stores"
+# gemma2: attention scores soft-capped (0.1) in both kernels, windows on even layers.
+"$out/kvlens-cli" synth-model --like check-gemma2 --type Q8_0 "$out/check-gemma2.gguf"
+"$out/kvlens-cli" verify --model "$out/check-gemma2.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
+  --prompt "The key-value cache stores"
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
   --backend cuda --kv-budget 2 2>&1 > /dev/null | grep '^kvlens:')"
