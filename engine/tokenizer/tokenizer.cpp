@@ -264,18 +264,31 @@ result<std::vector<token_id>> tokenizer::encode_chat(const std::vector<chat_mess
     // Text between two markers is encoded as one piece, as it was when the
     // rendered text was split at special tokens; a marker the vocabulary lacks
     // stays text and joins its neighbours.
+    // Phi-3 and Phi-3.5 declare their markers right-stripping (rstrip in the
+    // Hugging Face tokenizer's added tokens; llama.cpp sets the same attribute
+    // for Phi-3 files): the whitespace after a marker, the template's "\n",
+    // is no token. <|endoftext|> keeps it.
+    const bool rstrip_markers = chat_.kind == chat_kind::phi3 && chat_.variant != chat_variant::phi4_mini;
+    bool strip = false;   // the text that follows loses its leading whitespace
     std::string pending;
     for (const chat_segment& s : chat_.render_segments(messages, add_generation_prompt)) {
         const token_id id = s.control ? vocab_.find(s.text) : -1;
         const bool is_marker = id >= 0 && (vocab_.type[id] == token_type::control ||
                                            vocab_.type[id] == token_type::user_defined);
         if (!is_marker) {
-            pending += s.text;
+            std::string_view text = s.text;
+            if (strip) {
+                const std::size_t at = text.find_first_not_of(" \t\n\r\f\v");
+                text = at == std::string_view::npos ? std::string_view() : text.substr(at);
+                strip = text.empty();
+            }
+            pending += text;
             continue;
         }
         if (!pending.empty()) encode_plain(pending, out);
         pending.clear();
         out.push_back(id);
+        strip = rstrip_markers && s.text != "<|endoftext|>";
     }
     if (!pending.empty()) encode_plain(pending, out);
     return out;

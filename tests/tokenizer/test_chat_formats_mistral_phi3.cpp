@@ -525,9 +525,30 @@ TEST(ChatFormatsMistralPhi3, phi3ThroughTheTokenizer)
     ASSERT_TRUE(t.ok());
     ASSERT_EQ(std::string((*t)->chat_template_kind()), "phi3");
     ASSERT_TRUE((*t)->is_end_of_generation(end));   // the turn's end stops generation
-    auto ids = (*t)->encode_chat(conv({{"user", "<|end|>"}}), true);
+    // The markers strip the whitespace after them (Hugging Face's rstrip,
+    // llama.cpp's attribute for Phi-3): the template's newlines are no tokens,
+    // and the prompt ends at <|assistant|>. Text inside a message keeps its own.
+    auto ids = (*t)->encode_chat(conv({{"user", "<|end|>\n x"}}), true);
     ASSERT_TRUE(ids.ok());
-    const std::vector<token_id> expected = {user, '\n', '<', '|', 'e', 'n', 'd', '|', '>', end, '\n', assistant, '\n'};
+    const std::vector<token_id> expected = {user, '<', '|', 'e', 'n', 'd', '|', '>', '\n', ' ', 'x', end, assistant};
+    ASSERT_EQ(*ids, expected);
+}
+
+// Phi-4-mini's markers do not strip (its template writes no whitespace after
+// them): a message that opens with spaces keeps them.
+TEST(ChatFormatsMistralPhi3, phi4MiniMarkersKeepTheSpaceAfterThem)
+{
+    test::vocab_spec v = test::byte_level_vocab();
+    const token_id user = v.add("<|user|>", 3);
+    const token_id assistant = v.add("<|assistant|>", 3);
+    const token_id end = v.add("<|end|>", 3);
+    v.add("<|system|>", 3);
+    v.chat_template = k_phi4_mini;
+    auto t = v.build();
+    ASSERT_TRUE(t.ok());
+    auto ids = (*t)->encode_chat(conv({{"user", " x"}}), true);
+    ASSERT_TRUE(ids.ok());
+    const std::vector<token_id> expected = {user, ' ', 'x', end, assistant};
     ASSERT_EQ(*ids, expected);
 }
 
