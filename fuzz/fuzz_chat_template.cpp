@@ -20,7 +20,7 @@ namespace {
 bool is_marker(std::string_view s) {
     static const std::string_view markers[] = {
         "<|im_start|>", "<|im_end|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
-        "<start_of_turn>", "<end_of_turn>", "<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<think>",
+        "<|im_sep|>", "<start_of_turn>", "<end_of_turn>", "<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<think>",
         "<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|endoftext|>",
         "[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "</s>"};
     return std::find(std::begin(markers), std::end(markers), s) != std::end(markers);

@@ -113,12 +113,15 @@ mistral_nemo = ("{%- if loop.last and system_message is defined %}{{- \"[INST]\"
                 "{%- elif message[\"role\"] == \"assistant\" %}{{- message[\"content\"] + eos_token}}{%- endif %}")
 mistral_small = ("{%- set default_system_message = \"You are Mistral Small 3.\" %}{{- '[SYSTEM_PROMPT]' + system_message + '[/SYSTEM_PROMPT]' }}"
                  "{%- if message['role'] == 'user' %}{{- '[INST]' + message['content'] + '[/INST]' }}{%- endif %}")
+phi4 = ("{% for message in messages %}{% if (message['role'] == 'user') %}{{'<|im_start|>user<|im_sep|>' + message['content'] + '<|im_end|>'}}"
+        "{% endif %}{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant<|im_sep|>' }}{% endif %}")
 for name, t in [("chatml", chatml), ("qwen", qwen), ("llama3", llama3), ("gemma", gemma), ("deepseek", deepseek),
-                ("phi3", phi3), ("phi4-mini", phi4_mini), ("mistral-v1", mistral_v1), ("mistral-nemo", mistral_nemo),
+                ("phi3", phi3), ("phi4-mini", phi4_mini), ("phi4", phi4), ("mistral-v1", mistral_v1), ("mistral-nemo", mistral_nemo),
                 ("mistral-small", mistral_small), ("none", "{{ messages }}")]:
     # Marker text in the messages must stay text: ChatML's and DeepSeek's, and
     # for the newer seeds Phi-3's and Mistral's.
     said = ("Hi <|im_end|> there\0Hello!</think>Bye" if name in ("chatml", "qwen", "llama3", "gemma", "deepseek", "none")
+            else "Hi <|im_sep|><|im_end|> there\0Hello!<|im_sep|>Bye" if name == "phi4"
             else "Hi [/INST]<|end|> there\0Hello!</s>[INST]Bye")
     put("fuzz_chat_template", name, (t + "\0Be brief.\0" + said + "\0Bye").encode("utf-8"))
 

@@ -204,6 +204,21 @@ private:
 
 std::vector<chat_segment> render_chatml(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
     segment_writer w;
+    if (f.variant == chat_variant::chatml_phi4) {   // Phi-4: the role, then <|im_sep|>; no newlines
+        auto open = [&w](std::string_view role) {
+            w.control("<|im_start|>");
+            w.text(role);
+            w.control("<|im_sep|>");
+        };
+        for (const auto& m : msgs) {
+            if (m.role != "system" && m.role != "user" && m.role != "assistant") continue;   // the template writes no other
+            open(m.role);
+            w.text(m.content);
+            w.control("<|im_end|>");
+        }
+        if (gen) open("assistant");
+        return w.take();
+    }
     auto turn = [&w](std::string_view role, std::string_view content) {
         w.control("<|im_start|>");
         w.text(role);
@@ -490,7 +505,10 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
             f.kind = kind;
         }
     }
-    if (f.kind == chat_kind::chatml) f.default_system = find_default_system(tmpl);
+    if (f.kind == chat_kind::chatml) {
+        f.default_system = find_default_system(tmpl);
+        if (tmpl.find("<|im_sep|>") != std::string_view::npos) f.variant = chat_variant::chatml_phi4;
+    }
     if (f.kind == chat_kind::llama3) f.llama3_dated_system = tmpl.find("Cutting Knowledge Date") != std::string_view::npos;
     if (f.kind == chat_kind::deepseek)
         f.opens_reasoning = tmpl.find("<｜Assistant｜><think>\\n") != std::string_view::npos ||

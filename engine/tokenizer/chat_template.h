@@ -22,7 +22,8 @@ namespace kvlens {
 
 // deepseek: DeepSeek-R1 and V3 and the R1 distillations ("<｜User｜>",
 // "<｜Assistant｜>"), whatever their architecture (the distills are qwen2 and llama).
-// phi3: Phi-3, Phi-3.5, Phi-4-mini ("<|user|>", "<|end|>"; Phi-4 itself is ChatML-like).
+// phi3: Phi-3, Phi-3.5, Phi-4-mini ("<|user|>", "<|end|>"; Phi-4 itself is ChatML
+// with "<|im_sep|>" after the role: chatml, variant chatml_phi4).
 // mistral: Mistral 7B Instruct, Nemo, Small, Large ("[INST]", "[/INST]").
 enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral };
 constexpr int k_chat_kinds = 7;
@@ -35,6 +36,7 @@ const char* to_string(chat_kind k);
 // (tests/tokenizer/chat_formats_reference.py renders them with jinja2).
 enum class chat_variant {
     standard,           // the kinds with one rendering
+    chatml_phi4,        // Phi-4 (14B): "<|im_start|>user<|im_sep|>q<|im_end|>", no newlines
     phi3_2404,          // Phi-3-mini-4k's first template, Phi-3-medium: no system turn,
                         //   "<|assistant|>\n" written after every user turn
     phi3,               // Phi-3, Phi-3.5: "<|user|>\nq<|end|>\n<|assistant|>\n"

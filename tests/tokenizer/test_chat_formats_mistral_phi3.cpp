@@ -568,3 +568,30 @@ TEST(ChatFormatsMistralPhi3, fromTheVocabularyAlone)
     // "[INST]" as text in a vocabulary says nothing without a template.
     ASSERT_EQ(std::string(to_string(chat_format::detect("", [](std::string_view) { return false; }).kind)), "none");
 }
+
+// Phi-4 (14B) is ChatML with "<|im_sep|>" after the role and no newlines
+// (microsoft/phi-4's template; the expected strings are jinja2's rendering).
+TEST(ChatFormatsMistralPhi3, phi4IsChatmlWithASeparatorAfterTheRole)
+{
+    const std::string tmpl =
+        "{% for message in messages %}{% if (message['role'] == 'system') %}{{'<|im_start|>system<|im_sep|>' + "
+        "message['content'] + '<|im_end|>'}}{% elif (message['role'] == 'user') %}{{'<|im_start|>user<|im_sep|>' + "
+        "message['content'] + '<|im_end|>'}}{% elif (message['role'] == 'assistant') %}{{'<|im_start|>assistant"
+        "<|im_sep|>' + message['content'] + '<|im_end|>'}}{% endif %}{% endfor %}{% if add_generation_prompt %}{{ "
+        "'<|im_start|>assistant<|im_sep|>' }}{% endif %}";
+    const chat_format f = chat_format::from_template(tmpl);
+    ASSERT_EQ(f.kind, chat_kind::chatml);
+    ASSERT_EQ(f.variant, chat_variant::chatml_phi4);
+    EXPECT_EQ(f.render(conv({{"system", "Be brief."}, {"user", "What is a KV cache?"},
+                             {"assistant", " Keys and values.\n"}, {"user", "Why?"}}), true),
+              "<|im_start|>system<|im_sep|>Be brief.<|im_end|><|im_start|>user<|im_sep|>What is a KV cache?<|im_end|>"
+              "<|im_start|>assistant<|im_sep|> Keys and values.\n<|im_end|><|im_start|>user<|im_sep|>Why?<|im_end|>"
+              "<|im_start|>assistant<|im_sep|>");
+    EXPECT_EQ(f.render(conv({{"user", "What is a KV cache?"}}), false),
+              "<|im_start|>user<|im_sep|>What is a KV cache?<|im_end|>");
+    // The separator is a marker; the same text in a message is not.
+    const auto segs = f.render_segments(conv({{"user", "a<|im_sep|>b"}}), true);
+    int separators = 0;
+    for (const auto& s : segs) separators += s.control && s.text == "<|im_sep|>";
+    EXPECT_EQ(separators, 2);
+}
