@@ -42,27 +42,25 @@ libs=("$build/engine/libkvlens_engine.a" "$build/engine/remote/libkvlens_remote.
 cd "$root"
 "$out/test_emu_wmma"
 [[ "${EMU_SKIP_KERNEL_TEST:-0}" == 1 ]] || "$out/test_cuda_kernels"
-"$out/kvlens-cli" synth-model --like tiny --type Q4_1 "$out/tiny.gguf"
-# A prompt long enough (>= 32 tokens: 64 query rows of the tiny model's group of 2)
-# for the tensor-core prefill attention, and a short one for split-K.
-"$out/kvlens-cli" verify --model "$out/tiny.gguf" --steps 4 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
-  --prompt "The key-value cache stores"
-# gemma3 (post-norms, GeGLU, per-layer RoPE bases, a window of 8 the long prompt passes).
-"$out/kvlens-cli" synth-model --like tiny-gemma3 --type Q8_0 "$out/tiny-gemma3.gguf"
-"$out/kvlens-cli" verify --model "$out/tiny-gemma3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
-  --prompt "The key-value cache stores"
-# Llama 3.1's RoPE frequency factors (rope_freqs.weight) on the device too.
-"$out/kvlens-cli" synth-model --like check-llama3 --type Q8_0 "$out/check-llama3.gguf"
-"$out/kvlens-cli" verify --model "$out/check-llama3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
-  --prompt "The key-value cache stores"
-# phi3: fused Q/K/V and gate/up, 48 of 64 dimensions rotated, LongRoPE's factors and attention factor.
-"$out/kvlens-cli" synth-model --like check-phi3 --type Q8_0 "$out/check-phi3.gguf"
-"$out/kvlens-cli" verify --model "$out/check-phi3.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
-  --prompt "The key-value cache stores"
-# gemma2: attention scores soft-capped (0.1) in both kernels, windows on even layers.
-"$out/kvlens-cli" synth-model --like check-gemma2 --type Q8_0 "$out/check-gemma2.gguf"
-"$out/kvlens-cli" verify --model "$out/check-gemma2.gguf" --steps 3 --prompt "$(printf 'tensor cores %.0s' {1..12})" \
-  --prompt "The key-value cache stores"
+# Each synthetic model against the CPU: a prompt long enough (>= 32 tokens: 64
+# query rows of the tiny model's group of 2) for the tensor-core prefill
+# attention, and a short one for split-K. SHAPE TYPE STEPS, what it covers:
+#   tiny          the llama path;
+#   tiny-gemma3   post-norms, GeGLU, per-layer RoPE bases, a window of 8 the long prompt passes;
+#   check-llama3  Llama 3.1's RoPE frequency factors (rope_freqs.weight);
+#   check-phi3    fused Q/K/V and gate/up, 48 of 64 dimensions rotated, LongRoPE's factors and attention factor;
+#   check-gemma2  attention scores soft-capped (0.1) in both kernels, windows on even layers.
+while read -r shape type steps; do
+  "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
+  "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
+    --prompt "The key-value cache stores"
+done <<'MODELS'
+tiny Q4_1 4
+tiny-gemma3 Q8_0 3
+check-llama3 Q8_0 3
+check-phi3 Q8_0 3
+check-gemma2 Q8_0 3
+MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
   --backend cuda --kv-budget 2 2>&1 > /dev/null | grep '^kvlens:')"
