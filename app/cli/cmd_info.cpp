@@ -66,7 +66,8 @@ int run_info(const info_args& a) {
     using kvlens::printable;
     fmt::print("model          {}\n", printable(i.path, 1024));
     fmt::print("name           {}\n", printable(i.name));
-    fmt::print("architecture   {}  ({})\n", printable(i.architecture), printable(i.file_type));
+    if (i.file_type.empty()) fmt::print("architecture   {}\n", printable(i.architecture));   // no general.file_type
+    else fmt::print("architecture   {}  ({})\n", printable(i.architecture), printable(i.file_type));
     fmt::print("layers         {}\n", i.n_layer);
     fmt::print("heads          {} query, {} key/value (GQA group {}), head_dim {}\n", i.n_head, i.n_head_kv,
                i.n_head / i.n_head_kv, i.head_dim);

@@ -6,6 +6,7 @@
 #include <QPushButton>
 
 #include "ui/app_settings.h"
+#include "ui/i18n.h"
 
 #include <QEvent>
 #include <QFileInfo>
@@ -156,7 +157,7 @@ void ModelPanel::rebuild()
         return;
     }
     row(tr("Architecture"), s.architecture);
-    row(tr("Runs on"), s.backend);
+    row(tr("Runs on"), i18n::backendText(s.backend));   // as the status bar says it, in the current language
     row(tr("Model file"), QFileInfo(s.path).fileName());
     row(tr("Layers"), loc.toString(s.nLayer));
     QString heads = tr("%1 query heads, %2 KV heads").arg(s.nHead).arg(s.nHeadKv);
@@ -206,7 +207,9 @@ void ModelPanel::rebuild()
         row(tr("Soft-capping"), caps.join(QStringLiteral(", ")));
     }
     row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
-    row(tr("Weights"), formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));
+    // The file type as general.file_type names it; files without the key (synthetic ones) name none.
+    row(tr("Weights"), s.fileType.isEmpty() ? formatBytes(double(s.weightBytes))
+                                            : formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));
     QStringList types;
     for (auto it = s.tensorTypes.begin(); it != s.tensorTypes.end(); ++it)
         types << QStringLiteral("%1 × %2").arg(it.key()).arg(it.value());
