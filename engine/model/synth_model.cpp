@@ -167,8 +167,8 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
-            "check-gemma2", "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "llama-1b",
-            "llama-8b"};
+            "check-gemma2", "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "gemma2-2b",
+            "llama-1b",     "llama-8b"};
 }
 
 std::vector<float> phi3_rope_factors(int n_rot, bool long_factors) {
@@ -303,6 +303,13 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         g.arch = "gemma3";
         g.head_dim = 256;
         g.sliding_window = 512;
+        return g;
+    }
+    if (name == "gemma2-2b") {   // Gemma 2 2B: windows of 4096 on even layers, llama.cpp's default caps
+        synth_shape g = shape_of("gemma2-2b", 26, 2304, 9216, 8, 4, 256000, 8192, 10000.0f, true);
+        g.arch = "gemma2";
+        g.head_dim = 256;
+        g.sliding_window = 4096;
         return g;
     }
     if (name == "smollm2-135m") return shape_of("smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true);

@@ -284,7 +284,7 @@ void flash_lanes_run(const flash_job& a) {
         decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
         if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
         else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
-        if (a.softcap > 0) soft_cap(sT, static_cast<std::int64_t>(nk) * R, a.softcap);   // masked rows too: lanes_softmax drops them
+        if (a.softcap > 0) soft_cap_scores(sT, nk * R, a.softcap);   // masked rows too: lanes_softmax drops them
         lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
         // The next tile's rows, a share with each step of the value sum (D / DB
         // steps: 2 keys, 8 lines, per step at SmolLM2's geometry on AVX2). Two

@@ -16,7 +16,6 @@
 
 #include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
-#include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/query_i16.h"
 
 #define KVLENS_SIMD_BODY "engine/backend/cpu/attention_simd_body.h"

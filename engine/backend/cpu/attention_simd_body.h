@@ -303,6 +303,30 @@ inline void tile_scores_direct(const float* q, const std::uint8_t* k_first_head,
     }
 }
 
+// Gemma 2's score cap, s[0..n) = cap * tanh(s / cap), a register at a time:
+// tanh(y) = 1 - 2 / (exp(2y) + 1), whose exp clamps (so large |y| give +-1).
+// Against tanhf (the scalar reference's) it differs by about 1e-7 of cap:
+// nothing beside the probabilities' f16 rounding. A Gemma 2 2B-sized file
+// (synth-model gemma2-2b, Q4_0), pp256 @ d1024, 2 threads, alternated: 46.7
+// and 47.1 tok/s with scalar tanhf, 51.6 and 51.9 with this, 50.8 and 51.6
+// with no cap at all.
+inline void soft_cap_scores(float* s, int n, float cap) {
+    constexpr int W = V::width;
+    const V::reg two_over_cap = V::set1(2.0f / cap), vcap = V::set1(cap), one = V::set1(1.0f), two = V::set1(2.0f);
+    const auto capped = [&](V::reg x) {
+        const V::reg e = V::exp(V::mul(x, two_over_cap));
+        return V::mul(vcap, V::sub(one, V::div(two, V::add(e, one))));
+    };
+    int i = 0;
+    for (; i + W <= n; i += W) V::store(s + i, capped(V::load(s + i)));
+    if (i < n) {   // the tail through a register's worth of scratch
+        alignas(64) float t[W] = {};
+        std::copy(s + i, s + n, t);
+        V::store(t, capped(V::load(t)));
+        std::copy(t, t + (n - i), s + i);
+    }
+}
+
 // Online softmax step of n rows (KT apart from s) that see the same keys
 // lo..hi: each row's s becomes exp(s - m_new) rounded to f16 (0 outside
 // lo..hi), its l and m are updated, and corr gets the factor exp(m_old -
@@ -540,7 +564,7 @@ void flash_job_run(const flash_job& a) {
             tile_scores_direct<DT>(qbuf, a.k_layer + a.head_offset, a.head_bytes, walk.offs_now, D, nk, lo, hi, a.scale,
                                    pbuf, a.n_heads, R, walk);
             if (a.softcap > 0)
-                for (int r = 0; r < RT; ++r) soft_cap(pbuf + r * KT + lo, hi - lo + 1, a.softcap);
+                for (int r = 0; r < RT; ++r) soft_cap_scores(pbuf + r * KT + lo, hi - lo + 1, a.softcap);
             online_softmax_rows(pbuf, RT, lo, hi, a.m, a.l, corr);
             for (int h = 0; h < a.n_heads; ++h)
                 accumulate_values_direct_rows<DT>(a.o + static_cast<std::int64_t>(h) * R * D, pbuf + h * R * KT, corr + h * R,
@@ -572,7 +596,7 @@ void flash_job_run(const flash_job& a) {
                 }
                 if constexpr (DT == kv_dtype::q8_0) tile_scores_q8(qh8 + r * query_row_bytes(D), kq, kd, D, lo, hi, a.scale, s);
                 else tile_scores(qh + r * D, kbuf, D, lo, hi, a.scale, s);
-                if (a.softcap > 0) soft_cap(s + lo, hi - lo + 1, a.softcap);
+                if (a.softcap > 0) soft_cap_scores(s + lo, hi - lo + 1, a.softcap);
                 corr[r] = online_softmax(s, lo, hi, m[r], l[r]);
             }
             int r = 0;

@@ -32,8 +32,10 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 // y (n) = silu(gate) * up, element-wise. y may alias gate.
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n);
 
-// x (n) = cap * tanh(x / cap): Gemma's soft-capping of logits and (Gemma 2)
-// of attention scores, with tanhf as llama.cpp's ggml_tanh.
+// x (n) = cap * tanh(x / cap): Gemma's soft-capping of the logits, and of the
+// attention scores in the scalar reference path (Gemma 2), with tanhf as
+// llama.cpp's ggml_tanh. The SIMD attention paths cap in registers
+// (attention_simd_body.h, soft_cap_scores).
 void soft_cap(float* x, std::int64_t n, float cap);
 
 // y (n) += x (n).
