@@ -168,7 +168,7 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma2", "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "gemma2-2b",
-            "llama-1b",     "llama-8b"};
+            "phi3.5-mini",  "llama-1b",     "llama-8b"};
 }
 
 std::vector<float> phi3_rope_factors(int n_rot, bool long_factors) {
@@ -311,6 +311,12 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         g.head_dim = 256;
         g.sliding_window = 4096;
         return g;
+    }
+    if (name == "phi3.5-mini") {   // Phi-3.5-mini: fused tensors, LongRoPE from an original 4096
+        synth_shape p = shape_of("phi3.5-mini", 32, 3072, 8192, 32, 32, 32064, 131072, 10000.0f, false);
+        p.arch = "phi3";
+        p.longrope_original_ctx = 4096;
+        return p;
     }
     if (name == "smollm2-135m") return shape_of("smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true);
     if (name == "llama-1b") {   // Llama 3.2 1B: its RoPE factors too
