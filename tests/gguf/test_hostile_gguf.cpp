@@ -125,6 +125,41 @@ TEST(HostileGguf, longRopeIsReadInPhi3FilesAndItsAttentionFactorChecked)
     }
 }
 
+// Gemma 2's caps and window come from the file; llama.cpp's defaults (50,
+// 30, 4096 on the even layers) where it says nothing, and a cap that is no
+// positive number, or a window of 0, is refused by its key.
+TEST(HostileGguf, gemma2CapsAndWindowAreReadOrRefusedByKey)
+{
+    const auto gemma2 = [](const std::function<void(gguf_writer&)>& more) {
+        return llama_file([&](gguf_writer& w) {
+            w.set_string("general.architecture", "gemma2");
+            w.set_u32("gemma2.block_count", 1);
+            w.set_u32("gemma2.embedding_length", 64);
+            w.set_u32("gemma2.feed_forward_length", 128);
+            w.set_u32("gemma2.attention.head_count", 4);
+            more(w);
+        });
+    };
+    auto plain = gguf_file::parse(gemma2([](gguf_writer&) {}), "gemma2.gguf");
+    ASSERT_TRUE(plain.ok());
+    auto c = kvlens::read_model_config(**plain);
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->architecture, kvlens::arch::gemma2);
+    EXPECT_FLOAT_EQ(c->attn_logit_softcap, 50.0f);
+    EXPECT_FLOAT_EQ(c->final_logit_softcap, 30.0f);
+    EXPECT_EQ(c->layer_window[0], 4096);
+    for (const float bad : {0.0f, -2.0f, std::numeric_limits<float>::quiet_NaN()}) {
+        const std::string why =
+            config_error(gemma2([&](gguf_writer& w) { w.set_f32("gemma2.attn_logit_softcapping", bad); }));
+        EXPECT_TRUE(contains(why, "gemma2.attn_logit_softcapping = ")) << bad << ": " << why;
+        const std::string why_final =
+            config_error(gemma2([&](gguf_writer& w) { w.set_f32("gemma2.final_logit_softcapping", bad); }));
+        EXPECT_TRUE(contains(why_final, "gemma2.final_logit_softcapping = ")) << bad << ": " << why_final;
+    }
+    const std::string why = config_error(gemma2([](gguf_writer& w) { w.set_u32("gemma2.attention.sliding_window", 0); }));
+    EXPECT_TRUE(contains(why, "gemma2.attention.sliding_window = 0")) << why;
+}
+
 TEST(HostileGguf, anArrayCostsNoMemoryBeyondTheFile)
 {
     // 8 MiB of u8 elements: one value object each would be ~400 MiB.
