@@ -88,6 +88,26 @@ struct chat_format {
     // Mistral 7B v0.1's first template: "</s> " after an answer.
     bool space_after_eos = false;
 
+    // Phi-3 and Phi-3.5 declare their markers right-stripping (rstrip in the
+    // Hugging Face tokenizer's added tokens; llama.cpp sets the same
+    // attribute for Phi-3 files): the whitespace after a marker, the
+    // template's "\n", is no token when encoded. Phi-4-mini writes none.
+    bool markers_strip_space_after() const {
+        return kind == chat_kind::phi3 && variant != chat_variant::phi4_mini;
+    }
+    // Where the system text goes: a turn of its own, in front of the first or
+    // of the last user turn (formats without a system role), or nowhere.
+    enum class system_place { own_turn, first_user_turn, last_user_turn, dropped };
+    system_place where_system_goes() const {
+        if (kind == chat_kind::gemma || variant == chat_variant::mistral_v1 ||
+            variant == chat_variant::mistral_v1_2023)
+            return system_place::first_user_turn;
+        if (variant == chat_variant::mistral_v3 || variant == chat_variant::mistral_v3_tekken)
+            return system_place::last_user_turn;
+        if (variant == chat_variant::phi3_2404) return system_place::dropped;
+        return system_place::own_turn;
+    }
+
     // From the template text and the vocabulary (has_token answers whether a
     // text is a token): of the formats whose markers the vocabulary has, the
     // one whose opening marker comes first in the template; none when the

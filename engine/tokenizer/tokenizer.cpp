@@ -264,11 +264,9 @@ result<std::vector<token_id>> tokenizer::encode_chat(const std::vector<chat_mess
     // Text between two markers is encoded as one piece, as it was when the
     // rendered text was split at special tokens; a marker the vocabulary lacks
     // stays text and joins its neighbours.
-    // Phi-3 and Phi-3.5 declare their markers right-stripping (rstrip in the
-    // Hugging Face tokenizer's added tokens; llama.cpp sets the same attribute
-    // for Phi-3 files): the whitespace after a marker, the template's "\n",
-    // is no token. <|endoftext|> keeps it.
-    const bool rstrip_markers = chat_.kind == chat_kind::phi3 && chat_.variant != chat_variant::phi4_mini;
+    // Phi-3's markers strip the whitespace after them (chat_format::
+    // markers_strip_space_after); <|endoftext|> keeps it.
+    const bool rstrip_markers = chat_.markers_strip_space_after();
     bool strip = false;   // the text that follows loses its leading whitespace
     std::string pending;
     for (const chat_segment& s : chat_.render_segments(messages, add_generation_prompt)) {

@@ -240,19 +240,21 @@ void ModelPanel::rebuild()
             seen = sent + QLatin1Char(' ') + tr("(a base model: the first paragraph of the text it continues)");
         else if (template_.format.llama3_dated_system)
             seen += QLatin1Char(' ') + tr("(the template always puts the knowledge-cutoff lines in front)");
-        const kvlens::chat_variant variant = template_.format.variant;
-        const bool opensFirstTurn = template_.format.kind == kvlens::chat_kind::gemma
-                                    || variant == kvlens::chat_variant::mistral_v1
-                                    || variant == kvlens::chat_variant::mistral_v1_2023;
-        const bool opensLastTurn =
-            variant == kvlens::chat_variant::mistral_v3 || variant == kvlens::chat_variant::mistral_v3_tekken;
+        using place = kvlens::chat_format::system_place;
         if (!s.baseModel) {
-            if (opensFirstTurn)
+            switch (template_.format.where_system_goes()) {
+            case place::first_user_turn:
                 seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the first user turn)");
-            else if (opensLastTurn)
+                break;
+            case place::last_user_turn:
                 seen += QLatin1Char(' ') + tr("(no system role in this format: it opens the last user turn)");
-            else if (seen.isEmpty() && !sent.trimmed().isEmpty())
-                seen = tr("nothing: this model's chat template leaves the system prompt out");
+                break;
+            case place::dropped:
+            case place::own_turn:
+                if (seen.isEmpty() && !sent.trimmed().isEmpty())
+                    seen = tr("nothing: this model's chat template leaves the system prompt out");
+                break;
+            }
         }
         lines << tr("System prompt sent") + QStringLiteral(": ") + seen;
         lines << tr("Template's default") + QStringLiteral(": ")
