@@ -2,15 +2,21 @@
 // Recognising and rendering the chat formats (see chat_template.h). Each
 // renderer follows the official template of its family: which messages are
 // trimmed, where the system text goes, what opens the assistant's turn.
-// Where a family's templates differ (Phi-3, Mistral) the variant is read
-// from the template's text and each renders as its own template does.
+// Where a family's templates differ (Phi-3, Mistral, Granite, SmolLM3's
+// ChatML) the variant is read from the template's text and each renders as
+// its own template does. Granite, OLMo 2 and SmolLM3 render in
+// chat_template_render_granite_olmo2_smollm3.cpp.
 #include "engine/tokenizer/chat_template.h"
 
 #include <algorithm>
 #include <initializer_list>
 
+#include "engine/tokenizer/chat_template_render.h"
+
 namespace kvlens {
 namespace {
+
+using chat_render::segment_writer;
 
 // Jinja's trim: strips leading and trailing whitespace.
 std::string trim(std::string_view s) {
@@ -186,23 +192,8 @@ std::string find_mistral_default_system(std::string_view tmpl) {
     return unescape_literal(body);
 }
 
-// Builds the segment list: one segment per marker, neighbouring text merged.
-class segment_writer {
-public:
-    void control(std::string_view s) { add(true, s); }
-    void text(std::string_view s) { add(false, s); }
-    std::vector<chat_segment> take() { return std::move(out_); }
-
-private:
-    void add(bool control, std::string_view s) {
-        if (s.empty()) return;
-        if (!control && !out_.empty() && !out_.back().control) out_.back().text += s;
-        else out_.push_back({control, std::string(s)});
-    }
-    std::vector<chat_segment> out_;
-};
-
 std::vector<chat_segment> render_chatml(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
+    if (f.variant == chat_variant::chatml_smollm3) return chat_render::render_smollm3(msgs, gen);
     segment_writer w;
     if (f.variant == chat_variant::chatml_phi4) {   // Phi-4: the role, then <|im_sep|>; no newlines
         auto open = [&w](std::string_view role) {
@@ -462,12 +453,26 @@ const char* to_string(chat_kind k) {
     case chat_kind::deepseek: return "deepseek";
     case chat_kind::phi3: return "phi3";
     case chat_kind::mistral: return "mistral";
+    case chat_kind::granite: return "granite";
+    case chat_kind::olmo2: return "olmo2";
     case chat_kind::none: break;
     }
     return "none";
 }
 
 namespace {
+
+// True when the template's "<|user|>" turn is the message's content and a
+// newline: "'<|user|>\n' + message['content'] + '\n'" (OLMo 2, Tulu 3).
+bool question_ends_in_newline(std::string_view tmpl) {
+    const std::size_t user = tmpl.find("<|user|>");
+    if (user == std::string_view::npos) return false;
+    for (std::string_view content : {"message['content']", "message[\"content\"]", "message.content"}) {
+        const std::size_t at = tmpl.find(content, user);
+        if (at != std::string_view::npos && newline_follows(tmpl, at + content.size())) return true;
+    }
+    return false;
+}
 
 // Where the template first writes kind's opening marker; npos when it does not.
 std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
@@ -485,6 +490,12 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
     case chat_kind::mistral:
         // Llama 2's [INST] <<SYS>> templates are another format.
         return tmpl.find("<<SYS>>") == npos ? tmpl.find("[INST]") : npos;
+    case chat_kind::granite: return tmpl.find("<|start_of_role|>");
+    case chat_kind::olmo2:
+        // Phi-3 ends a turn in "<|end|>", Zephyr a question in EOS, GLM writes
+        // "<|user|>" around no message['content']: Tulu's question ends in a newline.
+        if (tmpl.find("<|end|>") != npos || !question_ends_in_newline(tmpl)) return npos;
+        return std::min({tmpl.find("<|system|>"), tmpl.find("<|user|>"), tmpl.find("<|assistant|>")});
     case chat_kind::none: break;
     }
     return npos;
@@ -494,13 +505,14 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
 
 chat_format chat_format::from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]) {
     // The format whose opening marker comes first among those the vocabulary
-    // has; Mistral's markers are text in v0.1/v0.2, so it needs none.
+    // has; Mistral's markers are text in v0.1/v0.2, so it needs none, nor
+    // does OLMo 2 (its markers may be plain text in its vocabulary).
     chat_format f;
     std::size_t first = std::string_view::npos;
     for (int k = 1; k < k_chat_kinds; ++k) {
         const auto kind = static_cast<chat_kind>(k);
         const std::size_t at = opening_at(tmpl, kind);
-        if ((available[k] || kind == chat_kind::mistral) && at < first) {
+        if ((available[k] || kind == chat_kind::mistral || kind == chat_kind::olmo2) && at < first) {
             first = at;
             f.kind = kind;
         }
@@ -508,6 +520,10 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
     if (f.kind == chat_kind::chatml) {
         f.default_system = find_default_system(tmpl);
         if (tmpl.find("<|im_sep|>") != std::string_view::npos) f.variant = chat_variant::chatml_phi4;
+        if (tmpl.find("## Metadata") != std::string_view::npos && tmpl.find("Reasoning Mode") != std::string_view::npos) {
+            f.variant = chat_variant::chatml_smollm3;
+            f.default_system = chat_render::k_smollm3_think_instructions;
+        }
     }
     if (f.kind == chat_kind::llama3) f.llama3_dated_system = tmpl.find("Cutting Knowledge Date") != std::string_view::npos;
     if (f.kind == chat_kind::deepseek)
@@ -522,6 +538,12 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
         if (f.variant == chat_variant::mistral_v7 || f.variant == chat_variant::mistral_v7_tekken)
             f.default_system = find_mistral_default_system(tmpl);
     }
+    // Granite 3.1+ take the system message out of the loop (to put a dated
+    // default in its place when there is none); 3.0 loops over every message.
+    if (f.kind == chat_kind::granite)
+        f.variant = tmpl.find("loop_messages") != std::string_view::npos ? chat_variant::granite_3_1
+                                                                          : chat_variant::granite_3_0;
+    if (f.kind == chat_kind::olmo2) f.markers_are_tokens = available[static_cast<int>(chat_kind::olmo2)];
     return f;
 }
 
@@ -534,6 +556,8 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::deepseek: return render_deepseek(*this, messages, add_generation_prompt);
     case chat_kind::phi3: return render_phi3(*this, messages, add_generation_prompt);
     case chat_kind::mistral: return render_mistral(*this, messages, add_generation_prompt);
+    case chat_kind::granite: return chat_render::render_granite(*this, messages, add_generation_prompt);
+    case chat_kind::olmo2: return chat_render::render_olmo2(*this, messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Chat formats, recognised from tokenizer.chat_template by their distinctive
 // markers together with the vocabulary (a format is chosen only when the
-// vocabulary has its marker tokens; Mistral's may be plain text, see below)
-// and rendered natively (a template is never executed): ChatML
+// vocabulary has its marker tokens; Mistral's and OLMo 2's may be plain
+// text, see below) and rendered natively (a template is never executed): ChatML
 // (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma (<start_of_turn>),
 // DeepSeek (<｜User｜>), Phi-3 (<|user|> ... <|end|>), Mistral ([INST] ...
-// [/INST]), or none. The rendering is a list of segments, control markers
+// [/INST]), Granite (<|start_of_role|>), OLMo 2 (<|user|>\n ... without
+// <|end|>), or none. The rendering is a list of segments, control markers
 // apart from message text, so that only the markers can become control
 // tokens (tokenizer::encode_chat): a document or a question that contains
 // "<|im_end|>" or "[INST]" stays text. It never starts with BOS; the caller
@@ -25,10 +26,13 @@ namespace kvlens {
 // phi3: Phi-3, Phi-3.5, Phi-4-mini ("<|user|>", "<|end|>"; Phi-4 itself is ChatML
 // with "<|im_sep|>" after the role: chatml, variant chatml_phi4).
 // mistral: Mistral 7B Instruct, Nemo, Small, Large ("[INST]", "[/INST]").
-enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral };
-constexpr int k_chat_kinds = 7;
+// granite: IBM Granite 3.0-3.3 Instruct ("<|start_of_role|>user<|end_of_role|>q<|end_of_text|>\n").
+// olmo2: OLMo 2 Instruct, AllenAI's Tulu 3 format ("<|user|>\nq\n<|assistant|>\na<|endoftext|>";
+// no "<|end|>", which is Phi-3's). SmolLM3 is ChatML: chatml, variant chatml_smollm3.
+enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2 };
+constexpr int k_chat_kinds = 9;
 
-// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral"
+// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2"
 const char* to_string(chat_kind k);
 
 // The official templates of one kind that render differently, told apart by
@@ -37,6 +41,11 @@ const char* to_string(chat_kind k);
 enum class chat_variant {
     standard,           // the kinds with one rendering
     chatml_phi4,        // Phi-4 (14B): "<|im_start|>user<|im_sep|>q<|im_end|>", no newlines
+    chatml_smollm3,     // SmolLM3: a system turn of "## Metadata" (cutoff, date, reasoning
+                        //   mode) and "## Custom Instructions", left unclosed; "/no_think"
+                        //   in the system text opens answers with an empty think block;
+                        //   "Today Date" is always 08 July 2025 (its release), as Llama 3.1's
+                        //   is the template's 26 Jul 2024: the same chat renders the same daily
     phi3_2404,          // Phi-3-mini-4k's first template, Phi-3-medium: no system turn,
                         //   "<|assistant|>\n" written after every user turn
     phi3,               // Phi-3, Phi-3.5: "<|user|>\nq<|end|>\n<|assistant|>\n"
@@ -50,6 +59,9 @@ enum class chat_variant {
     mistral_v3_tekken,  // Nemo: "[INST]q[/INST]a</s>", the system text as in v3
     mistral_v7,         // Large 2411: "[SYSTEM_PROMPT] s[/SYSTEM_PROMPT][INST] q[/INST] a</s>"
     mistral_v7_tekken,  // Small 3 (2501 and later): the same without the spaces
+    granite_3_0,        // Granite 3.0: each message a turn; no default system turn
+    granite_3_1,        // Granite 3.1, 3.2, 3.3: the same; their default system turn
+                        //   (dated) is left out, see default_system
 };
 
 // A piece of a rendered conversation: a format marker ("<|im_start|>"), which
@@ -70,6 +82,11 @@ struct chat_format {
     // Mistral v7: the template's default_system_message when it is a plain
     // literal (Small 3.2); Small 3's holds today's date and is left out, so
     // that a conversation always renders the same (kvlens sends its own).
+    // Granite 3.1-3.3: left out for the same reason ("Knowledge Cutoff Date:
+    // April 2024.\nToday's Date: <today>.\nYou are Granite, developed by IBM.
+    // You are a helpful AI assistant."; Granite 3.0 has none).
+    // SmolLM3: the instructions its system turn holds when the conversation
+    // has no system message (the reasoning one; no date in it).
     std::string default_system;
     // Llama 3.1+: the system turn always opens with the knowledge-cutoff lines.
     bool llama3_dated_system = false;
@@ -79,6 +96,7 @@ struct chat_format {
     // Mistral: whether "[INST]", "[/INST]" are tokens of the vocabulary (v0.3
     // and later). In the 32000-token vocabulary of v0.1/v0.2 they are plain
     // text, split into ordinary pieces as in training: text segments then.
+    // OLMo 2: the same for "<|system|>", "<|user|>", "<|assistant|>".
     bool markers_are_tokens = true;
     // Phi-3.5: an empty system message is left out.
     bool skips_empty_system = false;
@@ -120,7 +138,10 @@ struct chat_format {
                                    has_token("<start_of_turn>") && has_token("<end_of_turn>"),
                                    has_token("<｜User｜>") && has_token("<｜Assistant｜>"),
                                    has_token("<|user|>") && has_token("<|assistant|>") && has_token("<|end|>"),
-                                   has_token("[INST]") && has_token("[/INST]")};
+                                   has_token("[INST]") && has_token("[/INST]"),
+                                   has_token("<|start_of_role|>") && has_token("<|end_of_role|>") &&
+                                       has_token("<|end_of_text|>"),
+                                   has_token("<|user|>") && has_token("<|assistant|>")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
@@ -137,17 +158,22 @@ struct chat_format {
             f.kind = chat_kind::mistral;
             if (has_token("[SYSTEM_PROMPT]")) f.variant = spm ? chat_variant::mistral_v7 : chat_variant::mistral_v7_tekken;
             else f.variant = spm ? chat_variant::mistral_v3 : chat_variant::mistral_v3_tekken;
+        } else if (have[7]) {
+            f.kind = chat_kind::granite;
+            f.variant = chat_variant::granite_3_1;
         }
+        // OLMo 2 is never chosen from the vocabulary alone: GLM's vocabularies
+        // have "<|user|>" and "<|assistant|>" too, for another format.
         return f;
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
     // available[k]: the vocabulary has the markers of chat_kind k. Mistral is
     // chosen without them too (v0.1/v0.2 write "[INST]" as text), with
-    // markers_are_tokens = available[mistral].
+    // markers_are_tokens = available[mistral]; OLMo 2 likewise.
     static chat_format from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]);
 
     // The conversation as the model saw such conversations in training;
