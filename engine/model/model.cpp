@@ -5,8 +5,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/model/matrix_types.h"
 #include "engine/quant/quant_formats.h"
@@ -114,7 +116,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     w.tok_embd = {emb->type, c.n_embd, c.n_vocab, emb->data, row_bytes(emb->type, c.n_embd)};
 
     if (!ld.vector("output_norm.weight", c.n_embd, w.output_norm)) return fail();
-    if (f->tensor("output.weight")) {
+    // Gemma (1) always multiplies by its embedding, as llama.cpp does.
+    if (f->tensor("output.weight") && c.architecture != arch::gemma) {
         if (!ld.matrix("output.weight", c.n_embd, c.n_vocab, w.output)) return fail();
     } else {
         if (!matrix_type_accepted(emb->type))
@@ -174,6 +177,16 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         if (c.has_qk_norm && (!ld.vector(p + "attn_q_norm.weight", c.head_dim, l.q_norm) ||
                               !ld.vector(p + "attn_k_norm.weight", c.head_dim, l.k_norm)))
             return fail();
+        // Biases llama.cpp would add where its graph has them, and kvlens
+        // does not: such a file is refused, not run without them.
+        for (const char* bias : {"attn_q.bias", "attn_k.bias", "attn_v.bias", "attn_output.bias", "ffn_gate.bias",
+                                 "ffn_up.bias", "ffn_down.bias"}) {
+            const bool added = c.has_qkv_bias && std::string_view(bias).substr(0, 6) != "attn_o" &&
+                               std::string_view(bias).substr(0, 4) == "attn";
+            if (!added && f->tensor(p + bias))
+                return make_error(fmt::format("{}: tensor '{}{}' is a bias kvlens does not add in a {} model", f->path(),
+                                              p, bias, c.arch_name));
+        }
     }
 
     // Counted figures: FLOPs of the matrix products and bytes a decode step reads.
@@ -228,6 +241,24 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         info.rope += fmt::format(", LongRoPE factors (short up to a context of {} tokens, long beyond)",
                                  info.rope_original_ctx);
     if (info.rope_attn_factor != 1.0) info.rope += fmt::format(", attention factor x{:.4g}", info.rope_attn_factor);
+    for (int il = 0; il < c.n_layer; ++il)
+        if (!c.rotates(il)) info.unrotated_layers.push_back(il);
+    if (static_cast<int>(info.unrotated_layers.size()) == c.n_layer) info.rope += ", in no layer (the file turns it off)";
+    else if (!info.unrotated_layers.empty())
+        info.rope += fmt::format(", not in {} of {} layers (NoPE: layer{} {})", info.unrotated_layers.size(), c.n_layer,
+                                 info.unrotated_layers.size() == 1 ? "" : "s", fmt::join(info.unrotated_layers, ", "));
+    info.embedding_scale = c.embd_scale;
+    info.attention_scale = c.attn_scale;
+    info.residual_scale = c.residual_scale;
+    info.logit_scale = c.logit_scale;
+    std::vector<std::string> scales;
+    if (c.embd_scale != 1.0f) scales.push_back(fmt::format("embeddings x{:.6g}", c.embd_scale));
+    if (c.attn_scale > 0)
+        scales.push_back(fmt::format("attention scores x{:.6g} (instead of 1/sqrt({}) = {:.6g})", c.attn_scale, c.head_dim,
+                                     1.0 / std::sqrt(static_cast<double>(c.head_dim))));
+    if (c.residual_scale != 1.0f) scales.push_back(fmt::format("block outputs x{:.6g} before the residual add", c.residual_scale));
+    if (c.logit_scale != 1.0f) scales.push_back(fmt::format("logits / {:.6g}", c.logit_scale));
+    info.scales = fmt::format("{}", fmt::join(scales, ", "));
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
                                              "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K"};

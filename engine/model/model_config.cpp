@@ -49,7 +49,7 @@ constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 
 }  // namespace
 
-const char* supported_architectures() { return "llama, qwen2, qwen3, gemma2, gemma3, phi3"; }
+const char* supported_architectures() { return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3"; }
 
 result<model_config> read_model_config(const gguf_file& f) {
     model_config c;
@@ -58,9 +58,12 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (c.arch_name == "llama") c.architecture = arch::llama;
     else if (c.arch_name == "qwen2") c.architecture = arch::qwen2;
     else if (c.arch_name == "qwen3") c.architecture = arch::qwen3;
+    else if (c.arch_name == "gemma") c.architecture = arch::gemma;
     else if (c.arch_name == "gemma2") c.architecture = arch::gemma2;
     else if (c.arch_name == "gemma3") c.architecture = arch::gemma3;
     else if (c.arch_name == "phi3") c.architecture = arch::phi3;
+    else if (c.arch_name == "granite") c.architecture = arch::granite;
+    else if (c.arch_name == "smollm3") c.architecture = arch::smollm3;
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -114,10 +117,18 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (!optional_int(f, p + "rope.scaling.original_context_length", c.n_ctx_train, 1,
                       std::numeric_limits<int>::max(), c.rope_original_ctx, why))
         return make_error(why);
-    c.rope_neox = c.architecture != arch::llama;
+    // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
+    c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite && c.architecture != arch::smollm3;
     c.has_qkv_bias = c.architecture == arch::qwen2;
     c.has_qk_norm = c.architecture == arch::qwen3;
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);
+    c.layer_rope.assign(static_cast<std::size_t>(c.n_layer), 1);
+    if (c.architecture == arch::gemma)
+        if (status st = read_gemma_config(f, c); !st) return st.err();
+    if (c.architecture == arch::granite)
+        if (status st = read_granite_config(f, c); !st) return st.err();
+    if (c.architecture == arch::smollm3)
+        if (status st = read_smollm3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma2)

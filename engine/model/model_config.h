@@ -12,14 +12,14 @@
 
 namespace kvlens {
 
-enum class arch { llama, qwen2, qwen3, gemma2, gemma3, phi3 };
+enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3 };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
 
 struct model_config {
     arch architecture = arch::llama;
-    std::string arch_name;        // "llama", "qwen2", "qwen3", "gemma2", "gemma3", "phi3"
+    std::string arch_name;        // "llama", "qwen2", ..., "granite", "smollm3" (supported_architectures())
     int n_layer = 0;
     int n_embd = 0;
     int n_ff = 0;
@@ -54,9 +54,20 @@ struct model_config {
     bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma2, gemma3)
     ffn_activation ffn_act = ffn_activation::silu;
 
+    // Granite: each block's output (attention's, the feed-forward's) times
+    // residual_scale before it joins the residual stream; the logits divided
+    // by logit_scale. 1: none.
+    float residual_scale = 1.0f;
+    float logit_scale = 1.0f;
+    // (n_layer) 1 where the layer rotates Q and K; SmolLM3 leaves every
+    // fourth layer unrotated (NoPE), a Granite file with
+    // rope.scaling.finetuned false every layer.
+    std::vector<char> layer_rope;
+
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output
     int n_kv() const { return n_head_kv * head_dim; }   // width of K and V rows
     bool is_swa(int il) const { return layer_window[static_cast<std::size_t>(il)] > 0; }
+    bool rotates(int il) const { return layer_rope[static_cast<std::size_t>(il)] != 0; }
     float rope_base(int il) const { return is_swa(il) ? rope_freq_base_swa : rope_freq_base; }
     float rope_scale(int il) const { return is_swa(il) ? rope_freq_scale_swa : rope_freq_scale; }
     float score_scale() const { return attn_scale > 0 ? attn_scale : 1.0f / std::sqrt(static_cast<float>(head_dim)); }
@@ -65,7 +76,7 @@ struct model_config {
 // Reads and validates the configuration; names the missing or bad key.
 result<model_config> read_model_config(const gguf_file& f);
 
-// The architectures read_model_config knows, for error messages: "llama, qwen2, qwen3, gemma2, gemma3, phi3".
+// The architectures read_model_config knows, for error messages: "llama, qwen2, ...".
 const char* supported_architectures();
 
 // Gemma 3's part of the configuration (gemma3.cpp): the layer pattern and
@@ -73,5 +84,10 @@ const char* supported_architectures();
 status read_gemma3_config(const gguf_file& f, model_config& c);
 // Gemma 2's (gemma2.cpp): alternating windows, soft-capped scores and logits.
 status read_gemma2_config(const gguf_file& f, model_config& c);
+// The llama family's variants (llama_variants.cpp): Gemma (1)'s scales and
+// GeGLU, Granite's four scales, SmolLM3's unrotated layers.
+status read_gemma_config(const gguf_file& f, model_config& c);
+status read_granite_config(const gguf_file& f, model_config& c);
+status read_smollm3_config(const gguf_file& f, model_config& c);
 
 }  // namespace kvlens

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace kvlens {
 
@@ -26,7 +27,7 @@ struct model_info {
     std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
     int sliding_window = 0;                 // 0: every layer full attention
     std::map<std::string, int> tensor_types;  // "Q4_1" -> count
-    std::string chat_template_kind;         // "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "none"
+    std::string chat_template_kind;         // chat_format's kind: "chatml", "llama3", "gemma", ..., "none"
     // RoPE as the full-attention layers apply it: the frequency base, Llama
     // 3.1's per-pair factors (rope_freqs.weight), a linear scaling factor,
     // phi3's LongRoPE factors (short ones up to rope_original_ctx tokens of
@@ -42,6 +43,16 @@ struct model_info {
     // the softmax (Gemma 2) and of the logits (Gemma 2, some Gemma 3); 0: none.
     double attn_softcap = 0;
     double final_softcap = 0;
+    // Scales besides llama's (1, and scores times 1 / sqrt(head_dim)): the
+    // embeddings' (Gemma: sqrt(n_embd); Granite's embedding_scale), the
+    // scores' when the file sets it (Granite; 0: 1 / sqrt(head_dim)), the
+    // block outputs' before the residual add and the logits' divisor (Granite).
+    double embedding_scale = 1;
+    double attention_scale = 0;
+    double residual_scale = 1;
+    double logit_scale = 1;
+    std::vector<int> unrotated_layers;   // layers (from 0) without RoPE: SmolLM3's NoPE layers
+    std::string scales;                  // all in words: "embeddings x12, scores x0.015625, ..."; empty: none
     std::string file_type;                  // e.g. "Q4_1"
 };
 

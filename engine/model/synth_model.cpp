@@ -167,8 +167,9 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
-            "check-gemma2", "check-gemma3", "check-phi3",   "smollm2-135m", "gemma3-270m", "gemma2-2b",
-            "phi3.5-mini",  "llama-1b",     "llama-8b"};
+            "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
+            "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
+            "llama-1b",     "llama-8b"};
 }
 
 std::vector<float> phi3_rope_factors(int n_rot, bool long_factors) {
@@ -283,7 +284,19 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.sliding_window = 8;
             return c;
         }
-        if (c.arch == "llama") return c;
+        if (c.arch == "llama" || c.arch == "gemma") return c;
+        if (c.arch == "granite") {   // scales as far from 1 as Granite 3's (12, 1/128 for heads of 128, 0.22, 8)
+            c.granite_embedding_scale = 6.0f;
+            c.granite_attention_scale = 0.05f;
+            c.granite_residual_scale = 0.4f;
+            c.granite_logit_scale = 3.0f;
+            return c;
+        }
+        if (c.arch == "smollm3") {   // layer 3 unrotated
+            c.n_layer = 4;
+            c.rope_base = 5000000.0f;
+            return c;
+        }
         if (c.arch == "llama3") {   // llama with Llama 3.1's RoPE factors, scaled to reach the prompt's positions
             c.arch = "llama";
             c.llama3_rope_factor = 8.0f;
@@ -318,6 +331,20 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         p.longrope_original_ctx = 4096;
         return p;
     }
+    if (name == "granite-3-2b") {   // Granite 3.1 2B: its four scales
+        synth_shape g = shape_of("granite-3-2b", 40, 2048, 8192, 32, 8, 49155, 131072, 5000000.0f, true);
+        g.arch = "granite";
+        g.granite_embedding_scale = 12.0f;
+        g.granite_attention_scale = 0.015625f;
+        g.granite_residual_scale = 0.22f;
+        g.granite_logit_scale = 8.0f;
+        return g;
+    }
+    if (name == "smollm3-3b") {   // SmolLM3 3B: 9 of 36 layers unrotated
+        synth_shape l = shape_of("smollm3-3b", 36, 2048, 11008, 16, 4, 128256, 65536, 5000000.0f, true);
+        l.arch = "smollm3";
+        return l;
+    }
     if (name == "smollm2-135m") return shape_of("smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true);
     if (name == "llama-1b") {   // Llama 3.2 1B: its RoPE factors too
         synth_shape l = shape_of("llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true);
@@ -345,8 +372,11 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool qkv_bias = s.arch == "qwen2";
     const bool phi3 = s.arch == "phi3";
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
-    if (!gemma && !phi3 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3")
-        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma2, gemma3 or phi3, not '{}'", s.arch));
+    const bool granite = s.arch == "granite";
+    if (!gemma && !phi3 && !granite && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
+        s.arch != "gemma" && s.arch != "smollm3")
+        return make_error(fmt::format(
+            "synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite or smollm3, not '{}'", s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
     const int block = static_cast<int>(traits_of(type).block_size);
@@ -365,13 +395,19 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     w.set_u32(A + "attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma ? 1e-6f : 1e-5f);
+    w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" ? 1e-6f : 1e-5f);
     w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
     if (phi3 && s.longrope_original_ctx > 0) {
         const double scale = static_cast<double>(s.n_ctx) / s.longrope_original_ctx;
         w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.longrope_original_ctx));
         w.set_f32(A + "rope.scaling.attn_factor",
                   static_cast<float>(std::sqrt(1.0 + std::log(scale) / std::log(s.longrope_original_ctx))));
+    }
+    if (granite) {
+        w.set_f32(A + "logit_scale", s.granite_logit_scale);
+        if (s.granite_embedding_scale != 0) w.set_f32(A + "embedding_scale", s.granite_embedding_scale);
+        if (s.granite_attention_scale != 0) w.set_f32(A + "attention.scale", s.granite_attention_scale);
+        if (s.granite_residual_scale != 0) w.set_f32(A + "residual_scale", s.granite_residual_scale);
     }
     if (gemma) {
         w.set_u32(A + "attention.key_length", static_cast<std::uint32_t>(head_dim));

@@ -31,7 +31,9 @@ struct synth_shape {
                                   // "gemma3" (post-norms, QK norms, GeGLU, windows),
                                   // "gemma2" (post-norms, GeGLU, every other layer windowed,
                                   // soft-capped scores and logits) or
-                                  // "phi3" (Q, K and V fused into attn_qkv, gate and up into ffn_up)
+                                  // "phi3" (Q, K and V fused into attn_qkv, gate and up into ffn_up),
+                                  // "gemma" (Gemma 1: GeGLU, scaled embeddings), "granite" (the
+                                  // granite_* scales below) or "smollm3" (every 4th layer unrotated)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3: ARCH.attention.sliding_window (0: key not written)
@@ -53,6 +55,12 @@ struct synth_shape {
     // the attention factor sqrt(1 + ln(n_ctx / original) / ln(original));
     // 0: none of it written.
     int longrope_original_ctx = 0;
+    // granite: granite.embedding_scale, .attention.scale, .residual_scale and
+    // .logit_scale (the last one always written: llama.cpp requires it).
+    float granite_embedding_scale = 0.0f;   // 0: not written
+    float granite_attention_scale = 0.0f;   // 0: not written
+    float granite_residual_scale = 0.0f;    // 0: not written
+    float granite_logit_scale = 1.0f;
 };
 
 // The synthetic LongRoPE factors of n_rot / 2 pairs: short ones from 1 to

@@ -1196,6 +1196,34 @@
         <source>Soft-capping</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, in no layer (the file turns it off)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, not in %1 of %2 layers (NoPE, no positions: layers %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>embeddings ×%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention scores ×%1 (instead of 1/√%2 = %3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>block outputs ×%1 before the residual add</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>logits ÷%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Scales</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -1193,6 +1193,34 @@
         <source>Soft-capping</source>
         <translation>软截断</translation>
     </message>
+    <message>
+        <source>, in no layer (the file turns it off)</source>
+        <translation>，所有层都不使用（文件关闭了 RoPE）</translation>
+    </message>
+    <message>
+        <source>, not in %1 of %2 layers (NoPE, no positions: layers %3)</source>
+        <translation>，%2 层中有 %1 层不使用（NoPE，无位置信息：第 %3 层）</translation>
+    </message>
+    <message>
+        <source>embeddings ×%1</source>
+        <translation>嵌入 ×%1</translation>
+    </message>
+    <message>
+        <source>attention scores ×%1 (instead of 1/√%2 = %3)</source>
+        <translation>注意力分数 ×%1（而非 1/√%2 = %3）</translation>
+    </message>
+    <message>
+        <source>block outputs ×%1 before the residual add</source>
+        <translation>各块输出在残差相加前 ×%1</translation>
+    </message>
+    <message>
+        <source>logits ÷%1</source>
+        <translation>logits ÷%1</translation>
+    </message>
+    <message>
+        <source>Scales</source>
+        <translation>缩放系数</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

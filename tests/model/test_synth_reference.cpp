@@ -41,7 +41,11 @@ namespace {
 // phi3: Q, K and V fused, gate and up fused, 48 of 64 dimensions rotated,
 // LongRoPE's long factors and attention factor (the context passes the original 32);
 // gemma2: layers 0 and 2 windowed (8 keys), scores capped at 0.1, logits at 3.
-const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2"};
+// gemma: Gemma 1 (GeGLU, embeddings times 16, the embedding as output).
+// granite: embeddings times 6, scores times 0.05, block outputs times 0.4, logits / 3.
+// smollm3: 4 layers, the last one unrotated (NoPE).
+const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3",
+                               "gemma2", "gemma", "granite", "smollm3"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 

@@ -323,6 +323,36 @@ private slots:
         QVERIFY2(panel.contains(QStringLiteral("2 local layers")), qPrintable(panel));
     }
 
+    void graniteAndSmolLM3ShowTheirScalesAndUnrotatedLayers()
+    {
+        // check-granite: embeddings ×6, scores ×0.05, block outputs ×0.4,
+        // logits ÷3. check-smollm3: layer 3 of 4 without RoPE. A run on
+        // each finishes (the engine computes them; test_synth_reference
+        // holds the numbers to llama.cpp).
+        auto granite = kvlens::synth_shape_named("check-granite");
+        QVERIFY(granite.ok());
+        const QString granitePath = dir_.filePath(QStringLiteral("check-granite.gguf"));
+        QVERIFY(kvlens::write_synth_model(*granite, kvlens::ggml_type::q8_0, granitePath.toStdString()).ok());
+        MainWindow* w = open(granitePath, 8);
+        QVERIFY(w);
+        QString panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("Scales: embeddings ×6, attention scores ×0.05 (instead of 1/√64 = "
+                                               "0.125), block outputs ×0.4 before the residual add, logits ÷3")),
+                 qPrintable(panel));
+        const int run = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(run)->isFinished(), 120000);
+
+        auto smollm3 = kvlens::synth_shape_named("check-smollm3");
+        QVERIFY(smollm3.ok());
+        const QString smolPath = dir_.filePath(QStringLiteral("check-smollm3.gguf"));
+        QVERIFY(kvlens::write_synth_model(*smollm3, kvlens::ggml_type::q8_0, smolPath.toStdString()).ok());
+        w = open(smolPath, 8);
+        QVERIFY(w);
+        panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral(", not in 1 of 4 layers (NoPE, no positions: layers 3)")), qPrintable(panel));
+        QVERIFY2(!panel.contains(QStringLiteral("Scales:")), qPrintable(panel));
+    }
+
     void brokenPdfIsAnErrorInTheWindow()
     {
         const QString model = QString::fromStdString(kvlens::test::tiny_model_path("Q8_0"));

@@ -58,6 +58,12 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.finalSoftcap = info.final_softcap;
     s.ropeOriginalCtx = info.rope_original_ctx;
     s.ropeAttnFactor = info.rope_attn_factor;
+    for (const int il : info.unrotated_layers)
+        s.unrotatedLayers << il;
+    s.embeddingScale = info.embedding_scale;
+    s.attentionScale = info.attention_scale;
+    s.residualScale = info.residual_scale;
+    s.logitScale = info.logit_scale;
     s.nLayer = info.n_layer;
     s.nHead = info.n_head;
     s.nHeadKv = info.n_head_kv;

@@ -4,6 +4,7 @@
 // bytes per token with its formula written out.
 #pragma once
 
+#include <QList>
 #include <QMap>
 #include <QMetaType>
 #include <QString>
@@ -58,6 +59,13 @@ struct ModelSummary {
     double finalSoftcap = 0;
     int ropeOriginalCtx = 0;
     double ropeAttnFactor = 1;
+    QList<int> unrotatedLayers;   // layers (from 0) RoPE leaves out: SmolLM3's NoPE layers
+    // Scales besides llama's: embeddings (Gemma, Granite), scores set by the
+    // file (Granite; 0: 1/sqrt(headDim)), block outputs, the logits' divisor (Granite).
+    double embeddingScale = 1;
+    double attentionScale = 0;
+    double residualScale = 1;
+    double logitScale = 1;
     // The file carries no chat template (a base model): runs send a
     // completion-style prompt (ui/model/prompt_builder.h: completionPrompt).
     bool baseModel = false;

@@ -2,6 +2,8 @@
 // ModelPanel.
 #include "ui/widgets/model_panel.h"
 
+#include <cmath>
+
 #include <QHBoxLayout>
 #include <QPushButton>
 
@@ -196,8 +198,33 @@ void ModelPanel::rebuild()
                               .arg(loc.toString(s.contextLength), loc.toString(s.ropeOriginalCtx));
         if (s.ropeAttnFactor != 1.0)
             rope += tr(", attention factor ×%1").arg(loc.toString(s.ropeAttnFactor, 'g', 4));
+        // Layers without RoPE see no positions: SmolLM3's NoPE layers, or none rotating at all.
+        if (!s.unrotatedLayers.isEmpty() && s.unrotatedLayers.size() == s.nLayer) {
+            rope += tr(", in no layer (the file turns it off)");
+        } else if (!s.unrotatedLayers.isEmpty()) {
+            QStringList layers;
+            for (const int il : s.unrotatedLayers)
+                layers << loc.toString(il);
+            rope += tr(", not in %1 of %2 layers (NoPE, no positions: layers %3)")
+                        .arg(s.unrotatedLayers.size())
+                        .arg(s.nLayer)
+                        .arg(layers.join(QStringLiteral(", ")));
+        }
         row(tr("RoPE"), rope);
     }
+    QStringList scales;
+    if (s.embeddingScale != 1.0)
+        scales << tr("embeddings ×%1").arg(loc.toString(s.embeddingScale, 'g', 6));
+    if (s.attentionScale > 0 && s.headDim > 0)
+        scales << tr("attention scores ×%1 (instead of 1/√%2 = %3)")
+                      .arg(loc.toString(s.attentionScale, 'g', 6), loc.toString(s.headDim),
+                           loc.toString(1.0 / std::sqrt(double(s.headDim)), 'g', 4));
+    if (s.residualScale != 1.0)
+        scales << tr("block outputs ×%1 before the residual add").arg(loc.toString(s.residualScale, 'g', 6));
+    if (s.logitScale != 1.0)
+        scales << tr("logits ÷%1").arg(loc.toString(s.logitScale, 'g', 6));
+    if (!scales.isEmpty())
+        row(tr("Scales"), scales.join(QStringLiteral(", ")));
     if (s.attnSoftcap > 0 || s.finalSoftcap > 0) {
         QStringList caps;
         if (s.attnSoftcap > 0)

@@ -115,6 +115,7 @@ public:
 private:
     void embed(const forward_batch& b);
     void layer(int il, const forward_batch& b, int n);
+    void add_residual(int n);
     // Row groups (see plan_row_groups): products over a batch's rows, a call per group.
     struct row_group {
         int begin = 0;                  // first row
@@ -370,6 +371,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
             for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
             for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
         }
+        if (!c_.rotates(il)) continue;   // smollm3's NoPE layers
         const float* cs = rope_cos(il, t);
         const float* sn = cs + rope_pairs(c_.n_rot);
         rope_rotate(q, c_.n_head, HD, c_.n_rot, cs, sn, c_.rope_neox);
@@ -407,7 +409,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     mm(l.wo, att_.data(), xb_.data(), groups_);
     if (!l.post_attn_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
-    add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
+    add_residual(n);
 
     // Feed-forward block (SwiGLU, or GeGLU for gemma3).
     for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.ffn_norm.data(), &xb_[t * E], E, c_.rms_eps);
@@ -430,7 +432,15 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
-    add_inplace(x_.data(), xb_.data(), static_cast<std::int64_t>(n) * E);
+    add_residual(n);
+}
+
+// x += xb for n tokens, xb first times the residual scale (granite).
+void cpu_backend::add_residual(int n) {
+    const std::int64_t len = static_cast<std::int64_t>(n) * c_.n_embd;
+    if (c_.residual_scale != 1.0f)
+        for (std::int64_t i = 0; i < len; ++i) xb_[static_cast<std::size_t>(i)] *= c_.residual_scale;
+    add_inplace(x_.data(), xb_.data(), len);
 }
 
 status cpu_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
@@ -458,6 +468,10 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
                  &xb_[static_cast<std::size_t>(i) * E], E, c_.rms_eps);
     hint_qkv(0);   // the next forward's first product
     if (n_logits > 0) mm(w_.output, xb_.data(), logits, logit_groups_);
+    if (c_.logit_scale != 1.0f) {   // granite: times 1 / logit_scale, as llama.cpp scales them
+        const float inv = 1.0f / c_.logit_scale;
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(n_logits) * c_.n_vocab; ++i) logits[i] *= inv;
+    }
     if (c_.final_logit_softcap > 0) soft_cap(logits, static_cast<std::int64_t>(n_logits) * c_.n_vocab, c_.final_logit_softcap);
 
     if (counts) *counts = m_.count_forward(b, geo_.row_bytes());

@@ -70,6 +70,7 @@ private:
     std::size_t batch_copy_ints(int n_rows) const { return 4 * static_cast<std::size_t>(o_.max_batch) + static_cast<std::size_t>(n_rows) * table_stride_; }
     status enqueue_step(int n, int n_logits, int n_rows, float* logits_dst);
     status layer(int il, int n, bool decode);
+    status add_residual(int n, cudaStream_t s);
     status run_decode_graph(int n, int n_logits);
     void drop_graphs();
     void mark(const char* op) { if (timer_) timer_->mark(op, stream_); }
@@ -289,22 +290,24 @@ status cuda_backend::layer(int il, int n, bool decode) {
         if (auto st = launch_rms_norm(k_, nullptr, l.k_norm, k_, n * c_.n_head_kv, HD, c_.rms_eps, s); !st) return st;
         mark("q/k norm");
     }
-    rope_params rp;
-    rp.q = q_;
-    rp.k = k_;
-    rp.positions = d_positions();
-    rp.n_tokens = n;
-    rp.n_head = c_.n_head;
-    rp.n_head_kv = c_.n_head_kv;
-    rp.head_dim = HD;
-    rp.n_rot = c_.n_rot;
-    rp.freq_base = c_.rope_base(il);     // gemma3: local layers have their own base
-    rp.freq_scale = c_.rope_scale(il);
-    rp.freq_factors = w_.rope_freqs;     // null unless the file has factors for this context
-    rp.attn_factor = c_.rope_attn_factor;
-    rp.neox = c_.rope_neox;
-    if (auto st = launch_rope(rp, s); !st) return st;
-    mark("rope");
+    if (c_.rotates(il)) {   // smollm3's NoPE layers skip it
+        rope_params rp;
+        rp.q = q_;
+        rp.k = k_;
+        rp.positions = d_positions();
+        rp.n_tokens = n;
+        rp.n_head = c_.n_head;
+        rp.n_head_kv = c_.n_head_kv;
+        rp.head_dim = HD;
+        rp.n_rot = c_.n_rot;
+        rp.freq_base = c_.rope_base(il);     // gemma3: local layers have their own base
+        rp.freq_scale = c_.rope_scale(il);
+        rp.freq_factors = w_.rope_freqs;     // null unless the file has factors for this context
+        rp.attn_factor = c_.rope_attn_factor;
+        rp.neox = c_.rope_neox;
+        if (auto st = launch_rope(rp, s); !st) return st;
+        mark("rope");
+    }
 
     paged_kv_view kv;
     kv.dtype = geo_.dtype;
@@ -352,8 +355,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
         if (auto st = launch_rms_norm(xb_, nullptr, l.post_attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
         mark("post_attention_norm");
     }
-    if (auto st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s); !st) return st;
-    mark("residual add");
+    if (auto st = add_residual(n, s); !st) return st;
 
     // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU).
     if (auto st = launch_rms_norm(x_, nullptr, l.ffn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
@@ -375,7 +377,17 @@ status cuda_backend::layer(int il, int n, bool decode) {
         if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
         mark("post_ffw_norm");
     }
-    const status st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * E, s);
+    return add_residual(n, s);
+}
+
+// x += xb for n tokens, xb first times the residual scale (granite).
+status cuda_backend::add_residual(int n, cudaStream_t s) {
+    const std::int64_t len = static_cast<std::int64_t>(n) * c_.n_embd;
+    if (c_.residual_scale != 1.0f) {
+        if (auto st = launch_scale(xb_, c_.residual_scale, len, s); !st) return st;
+        mark("residual scale");
+    }
+    const status st = launch_add(x_, xb_, len, s);
     mark("residual add");
     return st;
 }
@@ -402,6 +414,12 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("output_norm");
     if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
     mark("output matmul");
+    if (c_.logit_scale != 1.0f) {   // granite: times 1 / logit_scale, as llama.cpp scales them
+        if (auto st = launch_scale(logits_, 1.0f / c_.logit_scale, static_cast<std::int64_t>(n_logits) * c_.n_vocab,
+                                   stream_); !st)
+            return st;
+        mark("logit scale");
+    }
     if (c_.final_logit_softcap > 0) {
         if (auto st = launch_soft_cap(logits_, c_.final_logit_softcap, static_cast<std::int64_t>(n_logits) * c_.n_vocab,
                                       stream_); !st)

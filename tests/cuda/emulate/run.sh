@@ -49,7 +49,9 @@ cd "$root"
 #   tiny-gemma3   post-norms, GeGLU, per-layer RoPE bases, a window of 8 the long prompt passes;
 #   check-llama3  Llama 3.1's RoPE frequency factors (rope_freqs.weight);
 #   check-phi3    fused Q/K/V and gate/up, 48 of 64 dimensions rotated, LongRoPE's factors and attention factor;
-#   check-gemma2  attention scores soft-capped (0.1) in both kernels, windows on even layers.
+#   check-gemma2  attention scores soft-capped (0.1) in both kernels, windows on even layers;
+#   check-granite embedding, score, residual and logit scales;
+#   check-smollm3 the last of 4 layers unrotated (NoPE).
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -60,6 +62,8 @@ tiny-gemma3 Q8_0 3
 check-llama3 Q8_0 3
 check-phi3 Q8_0 3
 check-gemma2 Q8_0 3
+check-granite Q8_0 3
+check-smollm3 Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \

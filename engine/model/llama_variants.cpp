@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// The llama family's variants, as llama.cpp (0.3.16's) reads their GGUF
+// metadata; each is the llama block with a few numbers changed:
+//   - gemma (Gemma 1): embeddings times sqrt(n_embd), GeGLU (tanh), NeoX
+//     RoPE, the output matrix always the embedding (an output.weight in the
+//     file is not read, as llama.cpp does not read it).
+//   - granite (Granite 3.x dense): embeddings times granite.embedding_scale,
+//     scores times granite.attention.scale (for 1 / sqrt(head_dim)), each
+//     block's output times granite.residual_scale before the residual add,
+//     logits divided by granite.logit_scale (required, as in llama.cpp); an
+//     absent optional scale, or one of 0, is none. With
+//     granite.rope.scaling.finetuned false no layer rotates.
+//   - smollm3: layer il rotates unless (il + 1) % 4 == 0 (llama.cpp's
+//     n_no_rope_layer_step, fixed at 4, no key in the file).
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "engine/model/model_config.h"
+
+namespace kvlens {
+
+namespace {
+
+constexpr int k_smollm3_no_rope_step = 4;
+constexpr double k_largest_scale = 1e6;
+
+// An optional positive scale `key`; absent or 0 (llama.cpp's "unset") gives `fallback`.
+status read_scale(const gguf_file& f, const std::string& key, bool required, float fallback, float& out) {
+    const gguf_value* v = f.find(key);
+    if (!v) {
+        if (required) return make_error(fmt::format("missing metadata '{}'", key));
+        out = fallback;
+        return {};
+    }
+    if (!v->is_float() && !v->is_integer()) return make_error(fmt::format("metadata '{}' is not a number", key));
+    const double x = v->as_float();
+    if (x == 0 && !required) {
+        out = fallback;
+        return {};
+    }
+    if (!(x > 0 && x < k_largest_scale))
+        return make_error(fmt::format("metadata '{}' = {} is not a positive scale", key, x));
+    out = static_cast<float>(x);
+    return {};
+}
+
+}  // namespace
+
+status read_gemma_config(const gguf_file&, model_config& c) {
+    c.ffn_act = ffn_activation::gelu_tanh;
+    c.embd_scale = std::sqrt(static_cast<float>(c.n_embd));
+    return {};
+}
+
+status read_granite_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_scale(f, "granite.logit_scale", true, 1.0f, c.logit_scale); !st) return st;
+    if (auto st = read_scale(f, "granite.embedding_scale", false, 1.0f, c.embd_scale); !st) return st;
+    if (auto st = read_scale(f, "granite.residual_scale", false, 1.0f, c.residual_scale); !st) return st;
+    if (auto st = read_scale(f, "granite.attention.scale", false, 0.0f, c.attn_scale); !st) return st;
+    if (!f.get_bool("granite.rope.scaling.finetuned", true)) c.layer_rope.assign(c.layer_rope.size(), 0);
+    return {};
+}
+
+status read_smollm3_config(const gguf_file&, model_config& c) {
+    for (int il = 0; il < c.n_layer; ++il)
+        if ((il + 1) % k_smollm3_no_rope_step == 0) c.layer_rope[static_cast<std::size_t>(il)] = 0;
+    return {};
+}
+
+}  // namespace kvlens

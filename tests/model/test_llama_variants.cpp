@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// The llama family's variants read as llama.cpp reads them: Gemma (1),
+// Granite's four scales and SmolLM3's unrotated layers, from synth-model
+// files; a bad or missing scale refused with its key named; a bias the
+// engine would not add refused with the tensor named. (Their numbers are
+// held to llama.cpp in test_synth_reference.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "engine/gguf/gguf_reader.h"
+#include "engine/model/model.h"
+#include "engine/model/model_config.h"
+#include "engine/model/synth_model.h"
+#include "tests/support/text_checks.h"
+
+using namespace kvlens;
+using kvlens::test::contains;
+
+namespace {
+
+// The bytes of a synth-model file of `shape` (F32 weights), changed by `edit`.
+std::vector<std::uint8_t> synth_bytes(const synth_shape& shape) {
+    const auto path = std::filesystem::temp_directory_path() /
+                      ("kvlens_test_variants_" + shape.name + "_" + std::to_string(::getpid()) + ".gguf");
+    if (const status st = write_synth_model(shape, ggml_type::f32, path.string(), 1); !st) {
+        ADD_FAILURE() << st.message();
+        return {};
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::filesystem::remove(path);
+    return bytes;
+}
+
+result<std::unique_ptr<model>> load(std::vector<std::uint8_t> bytes) {
+    auto f = gguf_file::parse(std::move(bytes), "variant.gguf");
+    if (!f) return f.err();
+    return model::from_file(*f);
+}
+
+result<model_config> config_of(const synth_shape& shape) {
+    auto f = gguf_file::parse(synth_bytes(shape), "variant.gguf");
+    if (!f) return f.err();
+    return read_model_config(**f);
+}
+
+synth_shape granite(const std::function<void(synth_shape&)>& edit = [](synth_shape&) {}) {
+    synth_shape s = *synth_shape_named("check-granite");
+    edit(s);
+    return s;
+}
+
+// Every occurrence of `from` in the bytes replaced by `to` (same length).
+void relabel(std::vector<std::uint8_t>& bytes, const std::string& from, const std::string& to) {
+    ASSERT_EQ(from.size(), to.size());
+    for (std::size_t i = 0; i + from.size() <= bytes.size(); ++i)
+        if (std::equal(from.begin(), from.end(), bytes.begin() + static_cast<std::ptrdiff_t>(i)))
+            std::copy(to.begin(), to.end(), bytes.begin() + static_cast<std::ptrdiff_t>(i));
+}
+
+}  // namespace
+
+TEST(LlamaVariants, gemmaScalesItsEmbeddingsUsesGegluAndMultipliesByItsEmbedding)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-gemma")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::gemma);
+    EXPECT_FLOAT_EQ(c.embd_scale, 16.0f);   // sqrt(256)
+    EXPECT_EQ(c.ffn_act, ffn_activation::gelu_tanh);
+    EXPECT_TRUE(c.rope_neox);
+    EXPECT_FLOAT_EQ(c.score_scale(), 0.125f);   // 1 / sqrt(64)
+    EXPECT_EQ((*m)->weights().output.data, (*m)->weights().tok_embd.data);
+}
+
+TEST(LlamaVariants, graniteReadsItsFourScalesAndRotatesAdjacentPairs)
+{
+    auto c = config_of(granite());
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->architecture, arch::granite);
+    EXPECT_FLOAT_EQ(c->embd_scale, 6.0f);
+    EXPECT_FLOAT_EQ(c->score_scale(), 0.05f);
+    EXPECT_FLOAT_EQ(c->residual_scale, 0.4f);
+    EXPECT_FLOAT_EQ(c->logit_scale, 3.0f);
+    EXPECT_FALSE(c->rope_neox);
+    for (int il = 0; il < c->n_layer; ++il) EXPECT_TRUE(c->rotates(il)) << il;
+}
+
+TEST(LlamaVariants, graniteWithoutOptionalScalesKeepsLlamasNumbers)
+{
+    auto c = config_of(granite([](synth_shape& s) {
+        s.granite_embedding_scale = s.granite_attention_scale = s.granite_residual_scale = 0;
+    }));
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_FLOAT_EQ(c->embd_scale, 1.0f);
+    EXPECT_FLOAT_EQ(c->score_scale(), 0.125f);
+    EXPECT_FLOAT_EQ(c->residual_scale, 1.0f);
+}
+
+TEST(LlamaVariants, aGraniteFileWithoutItsLogitScaleIsRefusedByKey)
+{
+    auto bytes = synth_bytes(granite());
+    relabel(bytes, "granite.logit_scale", "granite.logit_scalX");
+    auto f = gguf_file::parse(std::move(bytes), "variant.gguf");
+    ASSERT_TRUE(f.ok());
+    auto c = read_model_config(**f);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.message(), "missing metadata 'granite.logit_scale'");
+}
+
+TEST(LlamaVariants, aGraniteScaleThatIsNoPositiveNumberIsRefusedByKey)
+{
+    for (const float bad : {-2.0f, std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()}) {
+        auto c = config_of(granite([&](synth_shape& s) { s.granite_residual_scale = bad; }));
+        ASSERT_FALSE(c.ok()) << bad;
+        EXPECT_TRUE(contains(c.message(), "metadata 'granite.residual_scale' = ")) << c.message();
+        EXPECT_TRUE(contains(c.message(), "is not a positive scale")) << c.message();
+    }
+    // The logit scale divides: 0 is refused there, not read as "none".
+    auto c = config_of(granite([](synth_shape& s) { s.granite_logit_scale = 0; }));
+    ASSERT_FALSE(c.ok());
+    EXPECT_TRUE(contains(c.message(), "metadata 'granite.logit_scale' = 0 is not a positive scale")) << c.message();
+}
+
+TEST(LlamaVariants, smollm3LeavesEveryFourthLayerUnrotated)
+{
+    synth_shape s = *synth_shape_named("check-smollm3");
+    s.n_layer = 9;
+    auto c = config_of(s);
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->architecture, arch::smollm3);
+    EXPECT_FALSE(c->rope_neox);
+    const std::vector<bool> expected = {true, true, true, false, true, true, true, false, true};
+    for (int il = 0; il < c->n_layer; ++il) EXPECT_EQ(c->rotates(il), expected[static_cast<std::size_t>(il)]) << il;
+}
+
+TEST(LlamaVariants, aBiasTheEngineWouldNotAddIsRefusedWithTheTensorNamed)
+{
+    // A qwen2 file (Q, K and V biases) relabelled llama: llama.cpp would add
+    // them; kvlens adds them for qwen2 only, so it refuses the file.
+    auto bytes = synth_bytes(*synth_shape_named("check-qwen2"));
+    ASSERT_TRUE(load(bytes).ok());
+    relabel(bytes, "qwen2", "llama");
+    auto m = load(std::move(bytes));
+    ASSERT_FALSE(m.ok());
+    EXPECT_TRUE(contains(m.message(), "tensor 'blk.0.attn_q.bias' is a bias kvlens does not add in a llama model"))
+        << m.message();
+}
