@@ -12,6 +12,11 @@
 //     granite.rope.scaling.finetuned false no layer rotates.
 //   - smollm3: layer il rotates unless (il + 1) % 4 == 0 (llama.cpp's
 //     n_no_rope_layer_step, fixed at 4, no key in the file).
+//   - olmo2 (OLMo 2): no norm before a block; RMS norms over the whole Q and
+//     K rows (not per head) before RoPE (NeoX pairs), and after each block's
+//     output before its residual add. OLMo 3's sliding windows (the
+//     olmo2.attention.sliding_window key) are refused: llama.cpp 0.3.16,
+//     which kvlens is held to, predates them.
 #include <cmath>
 #include <string>
 
@@ -60,6 +65,16 @@ status read_granite_config(const gguf_file& f, model_config& c) {
     if (auto st = read_scale(f, "granite.residual_scale", false, 1.0f, c.residual_scale); !st) return st;
     if (auto st = read_scale(f, "granite.attention.scale", false, 0.0f, c.attn_scale); !st) return st;
     if (!f.get_bool("granite.rope.scaling.finetuned", true)) c.layer_rope.assign(c.layer_rope.size(), 0);
+    return {};
+}
+
+status read_olmo2_config(const gguf_file& f, model_config& c) {
+    if (f.find("olmo2.attention.sliding_window"))
+        return make_error("olmo2.attention.sliding_window: OLMo 3's sliding-window layers are not supported");
+    c.has_pre_norms = false;
+    c.has_post_norms = true;
+    c.has_qk_norm = true;
+    c.qk_norm_whole = true;
     return {};
 }
 

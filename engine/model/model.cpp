@@ -162,10 +162,11 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                      : !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate) ||
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
-        if (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
-            !ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||
-            !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm) ||
+        if (!ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||
             !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down))
+            return fail();
+        if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
+                                !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm)))
             return fail();
         if (c.has_qkv_bias &&
             (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, true) || !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, true) ||
@@ -174,8 +175,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         if (c.has_post_norms && (!ld.vector(p + "post_attention_norm.weight", c.n_embd, l.post_attn_norm) ||
                                  !ld.vector(p + "post_ffw_norm.weight", c.n_embd, l.post_ffw_norm)))
             return fail();
-        if (c.has_qk_norm && (!ld.vector(p + "attn_q_norm.weight", c.head_dim, l.q_norm) ||
-                              !ld.vector(p + "attn_k_norm.weight", c.head_dim, l.k_norm)))
+        if (c.has_qk_norm && (!ld.vector(p + "attn_q_norm.weight", c.qk_norm_whole ? c.n_q() : c.head_dim, l.q_norm) ||
+                              !ld.vector(p + "attn_k_norm.weight", c.qk_norm_whole ? c.n_kv() : c.head_dim, l.k_norm)))
             return fail();
         // Biases llama.cpp would add where its graph has them, and kvlens
         // does not: such a file is refused, not run without them.
@@ -247,6 +248,16 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     else if (!info.unrotated_layers.empty())
         info.rope += fmt::format(", not in {} of {} layers (NoPE: layer{} {})", info.unrotated_layers.size(), c.n_layer,
                                  info.unrotated_layers.size() == 1 ? "" : "s", fmt::join(info.unrotated_layers, ", "));
+    info.pre_norms = c.has_pre_norms;
+    info.post_norms = c.has_post_norms;
+    info.qk_norm = !c.has_qk_norm   ? model_info::qk_norm_kind::none
+                   : c.qk_norm_whole ? model_info::qk_norm_kind::whole_rows
+                                     : model_info::qk_norm_kind::per_head;
+    info.norms = c.has_pre_norms && c.has_post_norms ? "before and after each block"
+                 : c.has_pre_norms                   ? "before each block"
+                                                     : "after each block";
+    if (info.qk_norm == model_info::qk_norm_kind::per_head) info.norms += ", Q and K per head";
+    if (info.qk_norm == model_info::qk_norm_kind::whole_rows) info.norms += ", Q and K over whole rows";
     info.embedding_scale = c.embd_scale;
     info.attention_scale = c.attn_scale;
     info.residual_scale = c.residual_scale;

@@ -49,7 +49,7 @@ constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 
 }  // namespace
 
-const char* supported_architectures() { return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3"; }
+const char* supported_architectures() { return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2"; }
 
 result<model_config> read_model_config(const gguf_file& f) {
     model_config c;
@@ -64,6 +64,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "phi3") c.architecture = arch::phi3;
     else if (c.arch_name == "granite") c.architecture = arch::granite;
     else if (c.arch_name == "smollm3") c.architecture = arch::smollm3;
+    else if (c.arch_name == "olmo2") c.architecture = arch::olmo2;
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -129,6 +130,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_granite_config(f, c); !st) return st.err();
     if (c.architecture == arch::smollm3)
         if (status st = read_smollm3_config(f, c); !st) return st.err();
+    if (c.architecture == arch::olmo2)
+        if (status st = read_olmo2_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma2)

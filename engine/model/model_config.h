@@ -12,7 +12,7 @@
 
 namespace kvlens {
 
-enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3 };
+enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2 };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
@@ -41,7 +41,9 @@ struct model_config {
     int rope_original_ctx = 0;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
     bool has_qkv_bias = false;    // qwen2
-    bool has_qk_norm = false;     // qwen3, gemma3
+    bool has_qk_norm = false;     // qwen3, gemma3, olmo2
+    bool qk_norm_whole = false;   // olmo2: Q's and K's norms span the whole row (n_q(), n_kv()), not a head
+    bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2)
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention
 
     // Gemma 3 and its kind; the defaults are the llama family's.
@@ -51,7 +53,7 @@ struct model_config {
     float embd_scale = 1.0f;              // embeddings times this (gemma3: sqrt(n_embd))
     float final_logit_softcap = 0.0f;     // logits = c * tanh(logits / c); 0: none
     float attn_logit_softcap = 0.0f;      // scaled scores = c * tanh(s / c) before the softmax (gemma2); 0: none
-    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma2, gemma3)
+    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma2, gemma3, olmo2)
     ffn_activation ffn_act = ffn_activation::silu;
 
     // Granite: each block's output (attention's, the feed-forward's) times
@@ -89,5 +91,6 @@ status read_gemma2_config(const gguf_file& f, model_config& c);
 status read_gemma_config(const gguf_file& f, model_config& c);
 status read_granite_config(const gguf_file& f, model_config& c);
 status read_smollm3_config(const gguf_file& f, model_config& c);
+status read_olmo2_config(const gguf_file& f, model_config& c);
 
 }  // namespace kvlens

@@ -51,6 +51,14 @@ struct model_info {
     double attention_scale = 0;
     double residual_scale = 1;
     double logit_scale = 1;
+    // Where the RMS norms are: before each block (pre-norm), after each
+    // block's output (gemma2, gemma3, olmo2), and on Q and K (per head:
+    // qwen3, gemma3; over the whole rows: olmo2).
+    bool pre_norms = true;
+    bool post_norms = false;
+    enum class qk_norm_kind { none, per_head, whole_rows };
+    qk_norm_kind qk_norm = qk_norm_kind::none;
+    std::string norms;                   // all in words: "before each block, Q and K per head"
     std::vector<int> unrotated_layers;   // layers (from 0) without RoPE: SmolLM3's NoPE layers
     std::string scales;                  // all in words: "embeddings x12, scores x0.015625, ..."; empty: none
     std::string file_type;                  // e.g. "Q4_1"

@@ -168,6 +168,7 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
+            "check-olmo2",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b"};
 }
@@ -292,6 +293,10 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.granite_logit_scale = 3.0f;
             return c;
         }
+        if (c.arch == "olmo2") {   // its own output matrix, as llama.cpp requires
+            c.tied_output = false;
+            return c;
+        }
         if (c.arch == "smollm3") {   // layer 3 unrotated
             c.n_layer = 4;
             c.rope_base = 5000000.0f;
@@ -373,10 +378,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool phi3 = s.arch == "phi3";
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
     const bool granite = s.arch == "granite";
-    if (!gemma && !phi3 && !granite && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
+    const bool olmo2 = s.arch == "olmo2";
+    if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
         s.arch != "gemma" && s.arch != "smollm3")
         return make_error(fmt::format(
-            "synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite or smollm3, not '{}'", s.arch));
+            "synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3 or olmo2, not '{}'",
+            s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
     const int block = static_cast<int>(traits_of(type).block_size);
@@ -395,7 +402,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     w.set_u32(A + "attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" ? 1e-6f : 1e-5f);
+    w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
     w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
     if (phi3 && s.longrope_original_ctx > 0) {
         const double scale = static_cast<double>(s.n_ctx) / s.longrope_original_ctx;
@@ -403,6 +410,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         w.set_f32(A + "rope.scaling.attn_factor",
                   static_cast<float>(std::sqrt(1.0 + std::log(scale) / std::log(s.longrope_original_ctx))));
     }
+    if (olmo2 && s.sliding_window > 0)   // OLMo 3's windows (kvlens refuses them)
+        w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
     if (granite) {
         w.set_f32(A + "logit_scale", s.granite_logit_scale);
         if (s.granite_embedding_scale != 0) w.set_f32(A + "embedding_scale", s.granite_embedding_scale);
@@ -484,7 +493,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
-        ones(p + "attn_norm.weight", s.n_embd);
+        if (!olmo2) ones(p + "attn_norm.weight", s.n_embd);
         if (phi3) {
             matrix(p + "attn_qkv.weight", s.n_embd, (s.n_head + 2 * s.n_head_kv) * head_dim, weights, type);
         } else {
@@ -502,11 +511,15 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "attn_q_norm.weight", head_dim);
             ones(p + "attn_k_norm.weight", head_dim);
         }
-        if (gemma) {
+        if (olmo2) {   // over the whole Q and K rows
+            ones(p + "attn_q_norm.weight", s.n_head * head_dim);
+            ones(p + "attn_k_norm.weight", s.n_head_kv * head_dim);
+        }
+        if (gemma || olmo2) {
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
-        ones(p + "ffn_norm.weight", s.n_embd);
+        if (!olmo2) ones(p + "ffn_norm.weight", s.n_embd);
         if (phi3) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {

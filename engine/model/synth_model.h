@@ -33,10 +33,11 @@ struct synth_shape {
                                   // soft-capped scores and logits) or
                                   // "phi3" (Q, K and V fused into attn_qkv, gate and up into ffn_up),
                                   // "gemma" (Gemma 1: GeGLU, scaled embeddings), "granite" (the
-                                  // granite_* scales below) or "smollm3" (every 4th layer unrotated)
+                                  // granite_* scales below), "smollm3" (every 4th layer unrotated) or
+                                  // "olmo2" (norms after the blocks and over whole Q and K rows only)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
-    int sliding_window = 0;       // gemma2/3: ARCH.attention.sliding_window (0: key not written)
+    int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
     float attn_softcap = 0.0f;    // gemma2: gemma2.attn_logit_softcapping (0: not written, llama.cpp's 50)
     float final_softcap = 0.0f;   // gemma2: gemma2.final_logit_softcapping (0: not written, llama.cpp's 30)
     std::vector<int> swa_pattern; // gemma3: written as sliding_window_pattern when not empty (1: local)

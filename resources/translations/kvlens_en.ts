@@ -1224,6 +1224,30 @@
         <source>Scales</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>before and after each block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>before each block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>after each block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, Q and K per head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, Q and K over whole rows</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>RMS norms</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

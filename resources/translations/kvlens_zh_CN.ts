@@ -1221,6 +1221,30 @@
         <source>Scales</source>
         <translation>缩放系数</translation>
     </message>
+    <message>
+        <source>before and after each block</source>
+        <translation>每个块之前和之后</translation>
+    </message>
+    <message>
+        <source>before each block</source>
+        <translation>每个块之前</translation>
+    </message>
+    <message>
+        <source>after each block</source>
+        <translation>每个块之后</translation>
+    </message>
+    <message>
+        <source>, Q and K per head</source>
+        <translation>，Q 和 K 按头归一化</translation>
+    </message>
+    <message>
+        <source>, Q and K over whole rows</source>
+        <translation>，Q 和 K 按整行归一化</translation>
+    </message>
+    <message>
+        <source>RMS norms</source>
+        <translation>RMS 归一化</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

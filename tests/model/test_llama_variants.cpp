@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // The llama family's variants read as llama.cpp reads them: Gemma (1),
-// Granite's four scales and SmolLM3's unrotated layers, from synth-model
+// Granite's four scales, SmolLM3's unrotated layers and OLMo 2's norms, from synth-model
 // files; a bad or missing scale refused with its key named; a bias the
 // engine would not add refused with the tensor named. (Their numbers are
 // held to llama.cpp in test_synth_reference.)
@@ -142,6 +142,34 @@ TEST(LlamaVariants, smollm3LeavesEveryFourthLayerUnrotated)
     EXPECT_FALSE(c->rope_neox);
     const std::vector<bool> expected = {true, true, true, false, true, true, true, false, true};
     for (int il = 0; il < c->n_layer; ++il) EXPECT_EQ(c->rotates(il), expected[static_cast<std::size_t>(il)]) << il;
+}
+
+TEST(LlamaVariants, olmo2NormsAfterItsBlocksAndOverWholeQAndKRows)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-olmo2")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::olmo2);
+    EXPECT_FALSE(c.has_pre_norms);
+    EXPECT_TRUE(c.has_post_norms);
+    EXPECT_TRUE(c.qk_norm_whole);
+    EXPECT_TRUE(c.rope_neox);
+    const layer_weights& l = (*m)->weights().layers[0];
+    EXPECT_TRUE(l.attn_norm.empty());
+    EXPECT_TRUE(l.ffn_norm.empty());
+    EXPECT_EQ(static_cast<int>(l.q_norm.size()), c.n_q());
+    EXPECT_EQ(static_cast<int>(l.k_norm.size()), c.n_kv());
+    EXPECT_EQ((*m)->info().norms, "after each block, Q and K over whole rows");
+}
+
+TEST(LlamaVariants, anOlmo3SlidingWindowIsRefusedByKey)
+{
+    // OLMo 3 files are olmo2 with a window key; llama.cpp 0.3.16 predates them.
+    synth_shape s = *synth_shape_named("check-olmo2");
+    s.sliding_window = 8;
+    auto c = config_of(s);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.message(), "olmo2.attention.sliding_window: OLMo 3's sliding-window layers are not supported");
 }
 
 TEST(LlamaVariants, aBiasTheEngineWouldNotAddIsRefusedWithTheTensorNamed)

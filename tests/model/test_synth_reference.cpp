@@ -44,8 +44,9 @@ namespace {
 // gemma: Gemma 1 (GeGLU, embeddings times 16, the embedding as output).
 // granite: embeddings times 6, scores times 0.05, block outputs times 0.4, logits / 3.
 // smollm3: 4 layers, the last one unrotated (NoPE).
+// olmo2: no norm before the blocks; after them, and over whole Q and K rows.
 const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3",
-                               "gemma2", "gemma", "granite", "smollm3"};
+                               "gemma2", "gemma", "granite", "smollm3", "olmo2"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 

@@ -5,7 +5,7 @@
 `kvlens-cli synth-model --like check-ARCH --type TYPE` writes a complete GGUF
 (random weights, varied norms and biases, a byte-level gpt2 tokenizer) for
 each architecture kvlens reads (llama, qwen2, qwen3, gemma, gemma2, gemma3,
-phi3, granite, smollm3;
+phi3, granite, smollm3, olmo2;
 llama3 is llama with Llama 3.1's RoPE frequency factors) in each weight
 type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
 CPU kernels: no extra buffer types / repacking, 2 threads) on each file and
@@ -42,8 +42,10 @@ import generate_reference as ref  # noqa: E402
 # llama3: the llama architecture with Llama 3.1's RoPE factors (rope_freqs.weight); phi3:
 # Q, K and V fused, gate and up fused, partial rotation and LongRoPE factors;
 # gemma2: every other layer windowed, attention scores and logits soft-capped;
-# gemma: Gemma 1; granite: its four scales; smollm3: layer 3 of 4 unrotated.
-ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3"]
+# gemma: Gemma 1; granite: its four scales; smollm3: layer 3 of 4 unrotated;
+# olmo2: norms after the blocks and over whole Q and K rows, none before.
+ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
+         "olmo2"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1

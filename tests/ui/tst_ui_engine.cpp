@@ -323,7 +323,7 @@ private slots:
         QVERIFY2(panel.contains(QStringLiteral("2 local layers")), qPrintable(panel));
     }
 
-    void graniteAndSmolLM3ShowTheirScalesAndUnrotatedLayers()
+    void graniteSmolLM3AndOlmo2ShowTheirScalesUnrotatedLayersAndNorms()
     {
         // check-granite: embeddings ×6, scores ×0.05, block outputs ×0.4,
         // logits ÷3. check-smollm3: layer 3 of 4 without RoPE. A run on
@@ -351,6 +351,17 @@ private slots:
         panel = w->modelPanel()->text();
         QVERIFY2(panel.contains(QStringLiteral(", not in 1 of 4 layers (NoPE, no positions: layers 3)")), qPrintable(panel));
         QVERIFY2(!panel.contains(QStringLiteral("Scales:")), qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("RMS norms: before each block\n")), qPrintable(panel));
+
+        // check-olmo2: norms after the blocks only, and over whole Q and K rows.
+        auto olmo2 = kvlens::synth_shape_named("check-olmo2");
+        QVERIFY(olmo2.ok());
+        const QString olmoPath = dir_.filePath(QStringLiteral("check-olmo2.gguf"));
+        QVERIFY(kvlens::write_synth_model(*olmo2, kvlens::ggml_type::q8_0, olmoPath.toStdString()).ok());
+        w = open(olmoPath, 8);
+        QVERIFY(w);
+        panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("RMS norms: after each block, Q and K over whole rows")), qPrintable(panel));
     }
 
     void brokenPdfIsAnErrorInTheWindow()

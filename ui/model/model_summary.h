@@ -59,6 +59,11 @@ struct ModelSummary {
     double finalSoftcap = 0;
     int ropeOriginalCtx = 0;
     double ropeAttnFactor = 1;
+    // Where the RMS norms are (kvlens::model_info): before each block, after
+    // it, and on Q and K (0 none, 1 per head, 2 over the whole rows).
+    bool preNorms = true;
+    bool postNorms = false;
+    int qkNorm = 0;
     QList<int> unrotatedLayers;   // layers (from 0) RoPE leaves out: SmolLM3's NoPE layers
     // Scales besides llama's: embeddings (Gemma, Granite), scores set by the
     // file (Granite; 0: 1/sqrt(headDim)), block outputs, the logits' divisor (Granite).

@@ -212,6 +212,14 @@ void ModelPanel::rebuild()
         }
         row(tr("RoPE"), rope);
     }
+    QString norms = s.preNorms && s.postNorms ? tr("before and after each block")
+                    : s.preNorms              ? tr("before each block")
+                                              : tr("after each block");
+    if (s.qkNorm == 1)
+        norms += tr(", Q and K per head");
+    else if (s.qkNorm == 2)
+        norms += tr(", Q and K over whole rows");
+    row(tr("RMS norms"), norms);
     QStringList scales;
     if (s.embeddingScale != 1.0)
         scales << tr("embeddings ×%1").arg(loc.toString(s.embeddingScale, 'g', 6));

@@ -116,6 +116,7 @@ private:
     void embed(const forward_batch& b);
     void layer(int il, const forward_batch& b, int n);
     void add_residual(int n);
+    void pre_norm(const f32_vector& weight, int n);
     // Row groups (see plan_row_groups): products over a batch's rows, a call per group.
     struct row_group {
         int begin = 0;                  // first row
@@ -349,7 +350,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
 
     // Attention block.
-    for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
+    pre_norm(l.attn_norm, n);
     // Before each pool job, the product after it (hint_next_product): the
     // threads load the start of their shares of it while they wait.
     const weight_view* const wo[1] = {&l.wo};
@@ -367,7 +368,10 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
         if (!l.bq.empty()) add_inplace(q, l.bq.data(), NQ);
         if (!l.bk.empty()) add_inplace(k, l.bk.data(), NKV);
         if (!l.bv.empty()) add_inplace(&v_[static_cast<std::size_t>(t) * NKV], l.bv.data(), NKV);
-        if (!l.q_norm.empty()) {
+        if (!l.q_norm.empty() && c_.qk_norm_whole) {   // olmo2: over the whole rows
+            rms_norm(q, l.q_norm.data(), q, NQ, c_.rms_eps);
+            rms_norm(k, l.k_norm.data(), k, NKV, c_.rms_eps);
+        } else if (!l.q_norm.empty()) {
             for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
             for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
         }
@@ -412,7 +416,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     add_residual(n);
 
     // Feed-forward block (SwiGLU, or GeGLU for gemma3).
-    for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], l.ffn_norm.data(), &xb_[t * E], E, c_.rms_eps);
+    pre_norm(l.ffn_norm, n);
     hint_next_product(down, 1);
     {
         const weight_view gate_up_views[2] = {l.w_gate, l.w_up};
@@ -433,6 +437,17 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_residual(n);
+}
+
+// xb = the block's input for n tokens: x normed by `weight`, or x itself
+// where the architecture has no norm before its blocks (olmo2).
+void cpu_backend::pre_norm(const f32_vector& weight, int n) {
+    const int E = c_.n_embd;
+    if (weight.empty()) {
+        std::copy(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
+        return;
+    }
+    for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], weight.data(), &xb_[t * E], E, c_.rms_eps);
 }
 
 // x += xb for n tokens, xb first times the residual scale (granite).

@@ -71,6 +71,7 @@ private:
     status enqueue_step(int n, int n_logits, int n_rows, float* logits_dst);
     status layer(int il, int n, bool decode);
     status add_residual(int n, cudaStream_t s);
+    status pre_norm(const float* weight, int n, cudaStream_t s);
     status run_decode_graph(int n, int n_logits);
     void drop_graphs();
     void mark(const char* op) { if (timer_) timer_->mark(op, stream_); }
@@ -273,7 +274,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     cudaStream_t s = stream_;
 
     // Attention block.
-    if (auto st = launch_rms_norm(x_, nullptr, l.attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+    if (auto st = pre_norm(l.attn_norm, n, s); !st) return st;
     mark("attn_norm");
     const dev_matrix* qkv[3] = {&l.wq, &l.wk, &l.wv};
     float* qkv_out[3] = {q_, k_, v_};
@@ -285,9 +286,14 @@ status cuda_backend::layer(int il, int n, bool decode) {
         if (auto st = launch_add_bias(v_, l.bv, n, NKV, s); !st) return st;
         mark("q/k/v bias");
     }
-    if (l.q_norm) {
-        if (auto st = launch_rms_norm(q_, nullptr, l.q_norm, q_, n * c_.n_head, HD, c_.rms_eps, s); !st) return st;
-        if (auto st = launch_rms_norm(k_, nullptr, l.k_norm, k_, n * c_.n_head_kv, HD, c_.rms_eps, s); !st) return st;
+    if (l.q_norm) {   // per head, or (olmo2) over the whole Q and K rows
+        const bool whole = c_.qk_norm_whole;
+        if (auto st = launch_rms_norm(q_, nullptr, l.q_norm, q_, whole ? n : n * c_.n_head, whole ? NQ : HD,
+                                      c_.rms_eps, s); !st)
+            return st;
+        if (auto st = launch_rms_norm(k_, nullptr, l.k_norm, k_, whole ? n : n * c_.n_head_kv, whole ? NKV : HD,
+                                      c_.rms_eps, s); !st)
+            return st;
         mark("q/k norm");
     }
     if (c_.rotates(il)) {   // smollm3's NoPE layers skip it
@@ -358,7 +364,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     if (auto st = add_residual(n, s); !st) return st;
 
     // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU).
-    if (auto st = launch_rms_norm(x_, nullptr, l.ffn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+    if (auto st = pre_norm(l.ffn_norm, n, s); !st) return st;
     mark("ffn_norm");
     const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
     float* gu_out[2] = {hb_, hb2_};
@@ -378,6 +384,17 @@ status cuda_backend::layer(int il, int n, bool decode) {
         mark("post_ffw_norm");
     }
     return add_residual(n, s);
+}
+
+// xb = the block's input for n tokens: x normed by `weight`, or x itself
+// where the architecture has no norm before its blocks (olmo2: null weight).
+status cuda_backend::pre_norm(const float* weight, int n, cudaStream_t s) {
+    const std::int64_t len = static_cast<std::int64_t>(n) * c_.n_embd;
+    if (!weight) {
+        CUDA_CHECK(cudaMemcpyAsync(xb_, x_, static_cast<std::size_t>(len) * sizeof(float), cudaMemcpyDeviceToDevice, s));
+        return {};
+    }
+    return launch_rms_norm(x_, nullptr, weight, xb_, n, c_.n_embd, c_.rms_eps, s);
 }
 
 // x += xb for n tokens, xb first times the residual scale (granite).

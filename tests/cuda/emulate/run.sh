@@ -51,7 +51,8 @@ cd "$root"
 #   check-phi3    fused Q/K/V and gate/up, 48 of 64 dimensions rotated, LongRoPE's factors and attention factor;
 #   check-gemma2  attention scores soft-capped (0.1) in both kernels, windows on even layers;
 #   check-granite embedding, score, residual and logit scales;
-#   check-smollm3 the last of 4 layers unrotated (NoPE).
+#   check-smollm3 the last of 4 layers unrotated (NoPE);
+#   check-olmo2   no norm before the blocks, norms after them and over whole Q and K rows.
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -64,6 +65,7 @@ check-phi3 Q8_0 3
 check-gemma2 Q8_0 3
 check-granite Q8_0 3
 check-smollm3 Q8_0 3
+check-olmo2 Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
