@@ -535,14 +535,19 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
         f.markers_are_tokens = available[static_cast<int>(chat_kind::mistral)];
         f.space_after_eos = f.variant == chat_variant::mistral_v1_2023 &&
                             has_any(tmpl, {"eos_token + ' '", "eos_token + \" \""});
-        if (f.variant == chat_variant::mistral_v7 || f.variant == chat_variant::mistral_v7_tekken)
+        if (f.variant == chat_variant::mistral_v7 || f.variant == chat_variant::mistral_v7_tekken) {
             f.default_system = find_mistral_default_system(tmpl);
+            f.dated_default_left_out = f.default_system.empty() &&
+                                       tmpl.find("default_system_message") != std::string_view::npos;
+        }
     }
     // Granite 3.1+ take the system message out of the loop (to put a dated
     // default in its place when there is none); 3.0 loops over every message.
-    if (f.kind == chat_kind::granite)
+    if (f.kind == chat_kind::granite) {
         f.variant = tmpl.find("loop_messages") != std::string_view::npos ? chat_variant::granite_3_1
                                                                           : chat_variant::granite_3_0;
+        f.dated_default_left_out = f.variant == chat_variant::granite_3_1;
+    }
     if (f.kind == chat_kind::olmo2) f.markers_are_tokens = available[static_cast<int>(chat_kind::olmo2)];
     return f;
 }

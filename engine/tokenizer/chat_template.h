@@ -88,6 +88,11 @@ struct chat_format {
     // SmolLM3: the instructions its system turn holds when the conversation
     // has no system message (the reasoning one; no date in it).
     std::string default_system;
+    // Mistral Small 3, Granite 3.1+: the template inserts a default system
+    // turn holding today's date when a chat has none. It is not rendered (a
+    // conversation always renders the same; kvlens sends its own system
+    // text), and default_system stays empty; callers say that it exists.
+    bool dated_default_left_out = false;
     // Llama 3.1+: the system turn always opens with the knowledge-cutoff lines.
     bool llama3_dated_system = false;
     // DeepSeek-R1 (its distills' revised template): the assistant's turn

@@ -1248,6 +1248,10 @@
         <source>RMS norms</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>one holding today&apos;s date, inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -1245,6 +1245,10 @@
         <source>RMS norms</source>
         <translation>RMS 归一化</translation>
     </message>
+    <message>
+        <source>one holding today&apos;s date, inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
+        <translation>一个含有当天日期的系统提示词，在对话没有系统提示词时插入；kvlens 总是发送自己的系统提示词，所以模型看不到它</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

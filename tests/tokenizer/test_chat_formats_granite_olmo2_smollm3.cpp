@@ -492,9 +492,11 @@ TEST(ChatFormatsGraniteOlmo2Smollm3, recognisesEachOfficialTemplate)
 // The reference rows above compare with jinja2's rendering less that turn.
 TEST(ChatFormatsGraniteOlmo2Smollm3, graniteLeavesItsDatedDefaultOut)
 {
-    for (const std::string& t : {k_granite_30, k_granite_31, k_granite_33}) {
-        const chat_format f = chat_format::from_template(t);
+    for (const std::string* t : {&k_granite_30, &k_granite_31, &k_granite_33}) {
+        const chat_format f = chat_format::from_template(*t);
         ASSERT_EQ(f.default_system, "");
+        // 3.0 has no default at all; 3.1+ have one, which the Model tab mentions.
+        ASSERT_EQ(f.dated_default_left_out, t != &k_granite_30);
         ASSERT_EQ(f.render(conv({{"user", "Hi"}}), true),
                   "<|start_of_role|>user<|end_of_role|>Hi<|end_of_text|>\n<|start_of_role|>assistant<|end_of_role|>");
     }

@@ -448,6 +448,11 @@ TEST(ChatFormatsMistralPhi3, readsWhatEachVariantDoesAtTheEdges)
         ASSERT_TRUE(chat_format::from_template(t).ends_with_eos);
     ASSERT_FALSE(chat_format::from_template(k_phi3_mini_2404).ends_with_eos);
     // Small 3.2's default system prompt is one literal: shown to the user.
+    // Small 3's default holds today's date: left out, and said to be there;
+    // Small 3.2's is one literal, rendered.
+    ASSERT_TRUE(chat_format::from_template(k_mistral_small_2501).dated_default_left_out);
+    ASSERT_FALSE(chat_format::from_template(k_mistral_small_32).dated_default_left_out);
+    ASSERT_FALSE(chat_format::from_template(k_mistral_v7).dated_default_left_out);
     ASSERT_EQ(chat_format::from_template(k_mistral_small_32).default_system,
               "You are Mistral Small 3, a Large Language Model (LLM) created by Mistral AI, a French startup "
               "headquartered in Paris.\nYour knowledge base was last updated on 2023-10-01.");

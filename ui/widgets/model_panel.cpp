@@ -293,7 +293,10 @@ void ModelPanel::rebuild()
         }
         lines << tr("System prompt sent") + QStringLiteral(": ") + seen;
         lines << tr("Template's default") + QStringLiteral(": ")
-                     + (template_.defaultSystem().isEmpty()
+                     + (template_.defaultSystem().isEmpty() && template_.format.dated_default_left_out
+                            ? tr("one holding today's date, inserted when a chat brings no system prompt; "
+                                 "kvlens always sends its own, so the model does not see it")
+                        : template_.defaultSystem().isEmpty()
                             ? tr("none (the template adds no system prompt of its own)")
                             : tr("“%1” — inserted when a chat brings no system prompt; "
                                  "kvlens always sends its own, so the model does not see it")
