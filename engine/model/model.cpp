@@ -228,11 +228,14 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.chat_template_kind = chat_kind_of(*f);
     info.rope_freq_base = c.rope_freq_base;
     info.rope_llama3_factors = !w.rope_freqs.empty();
-    info.rope_linear_factor = 1.0 / c.rope_freq_scale;
+    // YaRN's factor is not linear scaling: only the slow pairs are scaled.
+    info.rope_linear_factor = c.yarn() ? 1.0 : 1.0 / c.rope_freq_scale;
     const double base = info.rope_freq_base;
     info.rope = base == std::floor(base) && base < 1e15 ? fmt::format("base {:.0f}", base) : fmt::format("base {:g}", base);
     if (info.rope_llama3_factors) info.rope += ", Llama 3.1 frequency factors";
     if (info.rope_linear_factor != 1.0) info.rope += fmt::format(", linear scaling x{:g}", info.rope_linear_factor);
+    if (c.yarn())
+        info.rope += fmt::format(", YaRN x{:g} from an original {}", 1.0 / c.rope_freq_scale, c.rope_original_ctx);
     info.attn_softcap = c.attn_logit_softcap;
     info.final_softcap = c.final_logit_softcap;
     info.rope_longrope_factors = !w.rope_factors_short.empty() || !w.rope_factors_long.empty();

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "common/printable.h"
@@ -47,7 +49,61 @@ bool optional_int(const gguf_file& f, const std::string& key, int fallback, int 
 constexpr std::int64_t k_min_tensors_per_layer = 9;
 constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 
+// YaRN as llama.cpp 0.3.16 reads it for every architecture here:
+// rope.scaling.factor (freq_scale = 1 / factor), the original context (read
+// by the caller, else context_length), and the rest from llama.cpp's context
+// defaults: ext_factor 1 (its "unset" becomes 1 for a yarn file), beta_fast
+// 32, beta_slow 1, the attention factor rope.scaling.attn_factor alone.
+// Later llama.cpp reads yarn_* keys for other architectures, and changed
+// what yarn_log_multiplier does; 0.3.16 reads none of them here, so a file
+// that sets one to anything but the value llama.cpp uses is refused by the
+// key: no reference could hold kvlens to it.
+status read_yarn_config(const gguf_file& f, model_config& c) {
+    const std::string p = c.arch_name + ".";
+    const double factor = f.get_float(p + "rope.scaling.factor", 1.0);
+    if (!(factor >= 1 && factor <= 1024))
+        return make_error(fmt::format("metadata '{}rope.scaling.factor' = {} is not a YaRN factor in [1, 1024]", p, factor));
+    c.rope_freq_scale = static_cast<float>(1.0 / factor);
+    c.yarn_ext_factor = 1.0f;
+    struct unread_key {
+        const char* key;
+        double llama_cpp_value;
+    };
+    const unread_key unread[] = {{"yarn_ext_factor", 1.0}, {"yarn_attn_factor", 1.0}, {"yarn_beta_fast", 32.0},
+                                 {"yarn_beta_slow", 1.0}, {"yarn_log_multiplier", 0.0}};
+    for (const unread_key& u : unread) {
+        const std::string key = p + "rope.scaling." + u.key;
+        const gguf_value* v = f.find(key);
+        if (!v) continue;
+        if (!v->is_float() && !v->is_integer())
+            return make_error(fmt::format("metadata '{}' is not a number", key));
+        const double x = v->as_float();
+        if (!std::isfinite(x)) return make_error(fmt::format("metadata '{}' = {} is not a finite number", key, x));
+        if (x != u.llama_cpp_value)
+            return make_error(fmt::format("metadata '{}' = {:g}: llama.cpp (0.3.16) does not read it for {} and "
+                                          "uses {:g}, so kvlens cannot be held to a reference for it",
+                                          key, x, c.arch_name, u.llama_cpp_value));
+    }
+    return {};
+}
+
 }  // namespace
+
+// ggml's correction dimension for a number of rotations over the original
+// context: the pair that turns that many times over it,
+// n_rot ln(n_ctx_orig / (2 pi rotations)) / (2 ln base); the ramp runs from the
+// floor of beta_fast's to the ceiling of beta_slow's, clamped to the pairs.
+// In float, as ggml computes it, so the floor and ceiling fall the same way.
+std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
+    const auto corr_dim = [&](float n_rotations) {
+        return static_cast<float>(n_rot) *
+               std::log(static_cast<float>(rope_original_ctx) / (n_rotations * 2.0f * static_cast<float>(M_PI))) /
+               (2.0f * std::log(freq_base));
+    };
+    const float start = std::floor(corr_dim(yarn_beta_fast));
+    const float end = std::ceil(corr_dim(yarn_beta_slow));
+    return {std::max(0.0f, start), std::min(static_cast<float>(n_rot - 1), end)};
+}
 
 const char* supported_architectures() { return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2"; }
 
@@ -93,20 +149,20 @@ result<model_config> read_model_config(const gguf_file& f) {
         return make_error(why);
     c.rms_eps = static_cast<float>(f.get_float(p + "attention.layer_norm_rms_epsilon", 1e-5));
     c.rope_freq_base = static_cast<float>(f.get_float(p + "rope.freq_base", 10000.0));
-    // RoPE scaling: linear, or none. Llama 3.1's "llama3" scaling comes as
-    // the rope_freqs.weight tensor, and phi3's LongRoPE as the
-    // rope_factors_long / _short tensors with the attention factor below
-    // (model.cpp), whatever this key says (Phi-3's converter writes none). A
-    // scaling kvlens does not compute (YaRN, or a LongRoPE file of another
-    // architecture) changes every angle, so such a file is refused rather
-    // than run with the wrong positions.
+    // RoPE scaling: none, linear or YaRN (read_yarn_config). Llama 3.1's
+    // "llama3" scaling comes as the rope_freqs.weight tensor, and phi3's
+    // LongRoPE as the rope_factors_long / _short tensors with the attention
+    // factor below (model.cpp), whatever this key says (Phi-3's converter
+    // writes none). A scaling kvlens does not compute (LongRoPE in a file of
+    // another architecture, a name it does not know) changes every angle, so
+    // such a file is refused rather than run with the wrong positions.
     const std::string scaling = f.get_string(p + "rope.scaling.type", "none");
     if (scaling == "linear") {
         const double factor = f.get_float(p + "rope.scaling.factor", 1.0);
         if (factor > 0) c.rope_freq_scale = static_cast<float>(1.0 / factor);
-    } else if (scaling != "none" && scaling != "" && scaling != "llama3" &&
+    } else if (scaling != "none" && scaling != "" && scaling != "llama3" && scaling != "yarn" &&
                !(scaling == "longrope" && c.architecture == arch::phi3)) {
-        return make_error(fmt::format("RoPE scaling {} is not supported (supported: none, linear, llama3, and "
+        return make_error(fmt::format("RoPE scaling {} is not supported (supported: none, linear, llama3, yarn, and "
                                       "longrope in phi3 files)",
                                       quoted(scaling)));
     }
@@ -118,6 +174,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (!optional_int(f, p + "rope.scaling.original_context_length", c.n_ctx_train, 1,
                       std::numeric_limits<int>::max(), c.rope_original_ctx, why))
         return make_error(why);
+    if (scaling == "yarn")
+        if (status st = read_yarn_config(f, c); !st) return st.err();
     // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
     c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite && c.architecture != arch::smollm3;
     c.has_qkv_bias = c.architecture == arch::qwen2;

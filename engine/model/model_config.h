@@ -3,6 +3,7 @@
 // architecture name) and checked for consistency before any tensor is used.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -37,8 +38,20 @@ struct model_config {
     // files (Phi-3 128k, Phi-3.5, Phi-4-mini) carry it. 1: none.
     float rope_attn_factor = 1.0f;
     // rope.scaling.original_context_length (else context_length): a phi3
-    // file's short RoPE factors serve contexts up to it, the long ones beyond.
+    // file's short RoPE factors serve contexts up to it, the long ones beyond;
+    // YaRN places its ramp by it.
     int rope_original_ctx = 0;
+    // YaRN (rope.scaling.type "yarn": Qwen2.5 and Qwen3 128K, SmolLM3 128k),
+    // as ggml_rope_ext applies it: the slow pairs take the scaled angles
+    // (rope_freq_scale = 1 / rope.scaling.factor), the fast ones keep their
+    // own, a ramp between the pairs of yarn_corr_dims blends the two by
+    // yarn_ext_factor, and cos and sin grow by 1 + 0.1 ln(1 / freq_scale).
+    // ext_factor 0: no YaRN (llama.cpp's 1 for yarn files); beta_fast and
+    // beta_slow are llama.cpp's 32 and 1 (the rotations per original context
+    // where the ramp starts and ends).
+    float yarn_ext_factor = 0.0f;
+    float yarn_beta_fast = 32.0f;
+    float yarn_beta_slow = 1.0f;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
     bool has_qkv_bias = false;    // qwen2
     bool has_qk_norm = false;     // qwen3, gemma3, olmo2
@@ -72,6 +85,10 @@ struct model_config {
     bool rotates(int il) const { return layer_rope[static_cast<std::size_t>(il)] != 0; }
     float rope_base(int il) const { return is_swa(il) ? rope_freq_base_swa : rope_freq_base; }
     float rope_scale(int il) const { return is_swa(il) ? rope_freq_scale_swa : rope_freq_scale; }
+    bool yarn() const { return yarn_ext_factor != 0.0f; }
+    // YaRN's ramp for a RoPE base (ggml_rope_yarn_corr_dims, model_config.cpp):
+    // pairs up to [0] keep their angles, pairs from [1] on take the scaled ones.
+    std::array<float, 2> yarn_corr_dims(float freq_base) const;
     float score_scale() const { return attn_scale > 0 ? attn_scale : 1.0f / std::sqrt(static_cast<float>(head_dim)); }
 };
 

@@ -168,7 +168,7 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
-            "check-olmo2",
+            "check-olmo2",  "check-qwen3-yarn",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b"};
 }
@@ -266,6 +266,14 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         }
         if (c.arch == "qwen3") {
             c.rope_base = 1000000.0f;
+            return c;
+        }
+        if (c.arch == "qwen3-yarn") {   // qwen3 with YaRN x4 from an original 1024: pairs 0-3 keep their
+            c.arch = "qwen3";           // angles, 4-11 blend, 12-31 are scaled (all of them at every position)
+            c.rope_base = 1000000.0f;
+            c.yarn_factor = 4.0f;
+            c.yarn_original_ctx = 1024;
+            c.n_ctx = 4096;
             return c;
         }
         if (c.arch == "gemma2") {   // layers 0 and 2 windowed; caps near the scores' and logits' spread, so they bend them
@@ -409,6 +417,11 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.longrope_original_ctx));
         w.set_f32(A + "rope.scaling.attn_factor",
                   static_cast<float>(std::sqrt(1.0 + std::log(scale) / std::log(s.longrope_original_ctx))));
+    }
+    if (s.yarn_factor > 0) {
+        w.set_string(A + "rope.scaling.type", "yarn");
+        w.set_f32(A + "rope.scaling.factor", s.yarn_factor);
+        w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.yarn_original_ctx));
     }
     if (olmo2 && s.sliding_window > 0)   // OLMo 3's windows (kvlens refuses them)
         w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));

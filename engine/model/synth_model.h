@@ -56,6 +56,11 @@ struct synth_shape {
     // the attention factor sqrt(1 + ln(n_ctx / original) / ln(original));
     // 0: none of it written.
     int longrope_original_ctx = 0;
+    // YaRN as Qwen2.5 / Qwen3 128K files carry it: rope.scaling.type "yarn",
+    // .factor and .original_context_length, and a context_length of factor
+    // times the original; factor 0: none of it written.
+    float yarn_factor = 0.0f;
+    int yarn_original_ctx = 0;
     // granite: granite.embedding_scale, .attention.scale, .residual_scale and
     // .logit_scale (the last one always written: llama.cpp requires it).
     float granite_embedding_scale = 0.0f;   // 0: not written

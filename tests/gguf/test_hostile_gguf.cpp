@@ -9,6 +9,7 @@
 
 #include <malloc.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -73,18 +74,145 @@ TEST(HostileGguf, aLayerCountTheTensorsCannotBackIsRefusedBeforeAnythingIsSized)
 
 // A RoPE scaling kvlens does not compute changes every position's angles,
 // so the file is refused with the scaling named, not run with wrong positions;
-// linear and Llama 3.1's (its factors come as rope_freqs.weight) are read.
+// linear, Llama 3.1's (its factors come as rope_freqs.weight) and YaRN are read.
 TEST(HostileGguf, aRopeScalingKvlensDoesNotComputeIsRefusedByName)
 {
-    for (const char* scaling : {"yarn", "longrope", "su"}) {
+    for (const char* scaling : {"longrope", "su", "dynamic"}) {
         const auto bytes = llama_file([&](gguf_writer& w) { w.set_string("llama.rope.scaling.type", scaling); });
         const std::string why = config_error(bytes);
         EXPECT_TRUE(contains(why, std::string("RoPE scaling '") + scaling + "' is not supported")) << why;
     }
-    for (const char* scaling : {"none", "linear", "llama3"}) {
+    for (const char* scaling : {"none", "linear", "llama3", "yarn"}) {
         const auto bytes = llama_file([&](gguf_writer& w) { w.set_string("llama.rope.scaling.type", scaling); });
         EXPECT_EQ(config_error(bytes), "") << scaling;
     }
+}
+
+// A Qwen3 128K file: YaRN x4 from an original 32,768 tokens, read as
+// llama.cpp 0.3.16 reads it (ext_factor 1, beta_fast 32, beta_slow 1 from its
+// defaults). Heads of 128 at base 1e6 put the ramp between pairs 23 and 40:
+// ggml_rope_yarn_corr_dims gives floor(23.6) and ceil(39.65).
+TEST(HostileGguf, yarnIsReadWithLlamaCppsDefaultsAndItsRampPlacedByTheOriginalContext)
+{
+    const auto qwen_128k = [](const std::function<void(gguf_writer&)>& more) {
+        return llama_file([&](gguf_writer& w) {
+            w.set_u32("llama.embedding_length", 512);
+            w.set_u32("llama.context_length", 131072);
+            w.set_f32("llama.rope.freq_base", 1000000.0f);
+            w.set_string("llama.rope.scaling.type", "yarn");
+            w.set_f32("llama.rope.scaling.factor", 4.0f);
+            more(w);
+        });
+    };
+    auto f = gguf_file::parse(qwen_128k([](gguf_writer& w) {
+        w.set_u32("llama.rope.scaling.original_context_length", 32768);
+    }), "yarn.gguf");
+    ASSERT_TRUE(f.ok());
+    auto c = kvlens::read_model_config(**f);
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_TRUE(c->yarn());
+    EXPECT_EQ(c->yarn_ext_factor, 1.0f);
+    EXPECT_EQ(c->yarn_beta_fast, 32.0f);
+    EXPECT_EQ(c->yarn_beta_slow, 1.0f);
+    EXPECT_EQ(c->rope_freq_scale, 0.25f);
+    EXPECT_EQ(c->rope_original_ctx, 32768);
+    EXPECT_EQ(c->n_rot, 128);
+    EXPECT_EQ(c->yarn_corr_dims(1000000.0f), (std::array<float, 2>{23.0f, 40.0f}));
+    // A ramp past the last pair stops there (base 10: ceil(238.1) -> 127).
+    EXPECT_EQ(c->yarn_corr_dims(10.0f)[1], 127.0f);
+    // Without the key, the original context is the training context.
+    auto plain = gguf_file::parse(qwen_128k([](gguf_writer&) {}), "yarn.gguf");
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(kvlens::read_model_config(**plain)->rope_original_ctx, 131072);
+    // One that would start before the first pair starts at 0 (an original
+    // context of 128 sees no pair turn 32 times: floor(-2.09) -> 0).
+    auto short_ctx = gguf_file::parse(qwen_128k([](gguf_writer& w) {
+        w.set_u32("llama.rope.scaling.original_context_length", 128);
+    }), "yarn.gguf");
+    ASSERT_TRUE(short_ctx.ok());
+    EXPECT_EQ(kvlens::read_model_config(**short_ctx)->yarn_corr_dims(1000000.0f), (std::array<float, 2>{0.0f, 14.0f}));
+    // Other scalings leave YaRN off.
+    auto linear = gguf_file::parse(llama_file([](gguf_writer& w) {
+        w.set_string("llama.rope.scaling.type", "linear");
+        w.set_f32("llama.rope.scaling.factor", 4.0f);
+    }), "linear.gguf");
+    ASSERT_TRUE(linear.ok());
+    EXPECT_FALSE(kvlens::read_model_config(**linear)->yarn());
+}
+
+struct badYarnValuesAreRefusedByKey_row {
+    std::string tag;
+    std::function<void(gguf_writer&)> set;
+    std::string expected;
+};
+
+std::vector<badYarnValuesAreRefusedByKey_row> badYarnValuesAreRefusedByKey_rows()
+{
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    const std::string not_factor = "' = {} is not a YaRN factor in [1, 1024]";
+    const std::string unread = ": llama.cpp (0.3.16) does not read it for llama and uses ";
+    return {
+        {"factor below 1", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.factor", 0.5f); },
+         "metadata 'llama.rope.scaling.factor' = 0.5 is not a YaRN factor in [1, 1024]"},
+        {"negative factor", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.factor", -4.0f); },
+         "metadata 'llama.rope.scaling.factor' = -4 is not a YaRN factor"},
+        {"NaN factor", [=](gguf_writer& w) { w.set_f32("llama.rope.scaling.factor", nan); },
+         "metadata 'llama.rope.scaling.factor' = nan is not a YaRN factor"},
+        {"infinite factor", [=](gguf_writer& w) { w.set_f32("llama.rope.scaling.factor", inf); },
+         "metadata 'llama.rope.scaling.factor' = inf is not a YaRN factor"},
+        {"huge factor", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.factor", 4096.0f); },
+         "metadata 'llama.rope.scaling.factor' = 4096 is not a YaRN factor"},
+        {"original context 0", [](gguf_writer& w) { w.set_u32("llama.rope.scaling.original_context_length", 0); },
+         "llama.rope.scaling.original_context_length"},
+        {"original context a float", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.original_context_length", 4096.0f); },
+         "llama.rope.scaling.original_context_length' is not an integer"},
+        {"beta_fast llama.cpp ignores", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.yarn_beta_fast", 64.0f); },
+         "metadata 'llama.rope.scaling.yarn_beta_fast' = 64" + unread + "32"},
+        {"beta_slow llama.cpp ignores", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.yarn_beta_slow", 2.0f); },
+         "metadata 'llama.rope.scaling.yarn_beta_slow' = 2" + unread + "1"},
+        {"ext_factor llama.cpp ignores", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.yarn_ext_factor", 0.5f); },
+         "metadata 'llama.rope.scaling.yarn_ext_factor' = 0.5" + unread + "1"},
+        {"attn_factor llama.cpp ignores", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.yarn_attn_factor", 0.9f); },
+         "metadata 'llama.rope.scaling.yarn_attn_factor' = 0.9" + unread + "1"},
+        {"log multiplier llama.cpp ignores", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.yarn_log_multiplier", 0.1f); },
+         "metadata 'llama.rope.scaling.yarn_log_multiplier' = 0.1" + unread + "0"},
+        {"NaN beta_fast", [=](gguf_writer& w) { w.set_f32("llama.rope.scaling.yarn_beta_fast", nan); },
+         "metadata 'llama.rope.scaling.yarn_beta_fast' = nan is not a finite number"},
+        {"text beta_slow", [](gguf_writer& w) { w.set_string("llama.rope.scaling.yarn_beta_slow", "1"); },
+         "metadata 'llama.rope.scaling.yarn_beta_slow' is not a number"},
+        {"the scaling's own attention factor out of range", [](gguf_writer& w) { w.set_f32("llama.rope.scaling.attn_factor", 0.0f); },
+         "metadata 'llama.rope.scaling.attn_factor' = 0 is not a factor in (0, 16]"},
+    };
+}
+
+// A YaRN value kvlens cannot apply as llama.cpp does is refused with its key:
+// a factor that is no number from 1 to 1024, an original context that is no
+// positive integer, and the yarn_* keys llama.cpp 0.3.16 does not read for
+// these architectures (it keeps its defaults, where a later llama.cpp or the
+// model's authors would not), unless they hold the value llama.cpp uses.
+TEST(HostileGguf, badYarnValuesAreRefusedByKey)
+{
+    kvlens::test::for_each_row(badYarnValuesAreRefusedByKey_rows(), [&](const badYarnValuesAreRefusedByKey_row& row) {
+        const auto bytes = llama_file([&](gguf_writer& w) {
+            w.set_string("llama.rope.scaling.type", "yarn");
+            w.set_f32("llama.rope.scaling.factor", 4.0f);
+            row.set(w);
+        });
+        const std::string why = config_error(bytes);
+        ASSERT_TRUE(contains(why, row.expected)) << why;
+    });
+    // The values llama.cpp uses are no reason to refuse a file.
+    const auto defaults = llama_file([](gguf_writer& w) {
+        w.set_string("llama.rope.scaling.type", "yarn");
+        w.set_f32("llama.rope.scaling.factor", 4.0f);
+        w.set_f32("llama.rope.scaling.yarn_ext_factor", 1.0f);
+        w.set_f32("llama.rope.scaling.yarn_attn_factor", 1.0f);
+        w.set_f32("llama.rope.scaling.yarn_beta_fast", 32.0f);
+        w.set_f32("llama.rope.scaling.yarn_beta_slow", 1.0f);
+        w.set_f32("llama.rope.scaling.yarn_log_multiplier", 0.0f);
+    });
+    EXPECT_EQ(config_error(defaults), "");
 }
 
 // phi3 files carry LongRoPE (their converter may or may not write the

@@ -8,6 +8,7 @@
 // llama.cpp's within the tolerance below.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -45,8 +46,10 @@ namespace {
 // granite: embeddings times 6, scores times 0.05, block outputs times 0.4, logits / 3.
 // smollm3: 4 layers, the last one unrotated (NoPE).
 // olmo2: no norm before the blocks; after them, and over whole Q and K rows.
+// qwen3-yarn: qwen3 with YaRN x4 from an original context of 1024: pairs 0-3
+// keep their angles, 4-11 blend, 12-31 are scaled, at every position.
 const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3",
-                               "gemma2", "gemma", "granite", "smollm3", "olmo2"};
+                               "gemma2", "gemma", "granite", "smollm3", "olmo2", "qwen3-yarn"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 
@@ -201,6 +204,8 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos, arch == "llama3")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
+    EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos, arch == "qwen3-yarn")
+        << (*m)->info().rope;
     auto tok = tokenizer::from_gguf((*m)->file());
     ASSERT_TRUE(tok.ok()) << tok.message();
     const auto ids = (*e)["prompt_ids"].get<std::vector<std::int32_t>>();
@@ -233,6 +238,8 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
 
 INSTANTIATE_TEST_SUITE_P(EveryArchAndType, SynthReference,
                          ::testing::Combine(::testing::ValuesIn(k_archs), ::testing::ValuesIn(k_types)),
-                         [](const auto& info) {
-                             return std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                         [](const auto& info) {   // "qwen3-yarn" as qwen3_yarn: gtest names take no hyphen
+                             std::string name = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
                          });

@@ -6,7 +6,8 @@
 (random weights, varied norms and biases, a byte-level gpt2 tokenizer) for
 each architecture kvlens reads (llama, qwen2, qwen3, gemma, gemma2, gemma3,
 phi3, granite, smollm3, olmo2;
-llama3 is llama with Llama 3.1's RoPE frequency factors) in each weight
+llama3 is llama with Llama 3.1's RoPE frequency factors, qwen3-yarn qwen3
+with YaRN scaling) in each weight
 type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
 CPU kernels: no extra buffer types / repacking, 2 threads) on each file and
 writes under tests/reference/data/:
@@ -43,9 +44,11 @@ import generate_reference as ref  # noqa: E402
 # Q, K and V fused, gate and up fused, partial rotation and LongRoPE factors;
 # gemma2: every other layer windowed, attention scores and logits soft-capped;
 # gemma: Gemma 1; granite: its four scales; smollm3: layer 3 of 4 unrotated;
-# olmo2: norms after the blocks and over whole Q and K rows, none before.
+# olmo2: norms after the blocks and over whole Q and K rows, none before;
+# qwen3-yarn: qwen3 with YaRN x4 from an original context of 1024 (the ramp
+# between pairs 3 and 12 of 32).
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
-         "olmo2"]
+         "olmo2", "qwen3-yarn"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
@@ -111,7 +114,7 @@ def run_case(llama_cpp, cli, arch, type_name, tmp):
         "logit_std": float(batch.astype(np.float64).std()),
         "logit_max_abs": float(np.max(np.abs(batch))),
     }
-    print(f"{arch:7s} {type_name:7s} std {entry['logit_std']:.3f} self-noise {noise:.2e} f32-kv {kv_noise:.2e}")
+    print(f"{arch:10s} {type_name:7s} std {entry['logit_std']:.3f} self-noise {noise:.2e} f32-kv {kv_noise:.2e}")
     del llm
     path.unlink()
     return entry, batch

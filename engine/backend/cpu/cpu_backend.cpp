@@ -229,15 +229,22 @@ void cpu_backend::fill_rope_table(const forward_batch& b) {
     const std::size_t pairs = static_cast<std::size_t>(rope_pairs(c_.n_rot));
     rope_table_.resize(rope_kinds_.size() * static_cast<std::size_t>(max_batch_) * 2 * pairs);
     // Frequency factors (Llama 3.1's, phi3's LongRoPE for this context) and
-    // the attention factor, both in every layer, as llama.cpp applies them.
+    // the attention factor, both in every layer, as llama.cpp applies them;
+    // YaRN's ramp where the file asks for it, placed by each kind's base.
     const std::vector<float>& ff = m_.rope_factors_for(max_ctx_);
     const float* factors = ff.empty() ? nullptr : ff.data();
-    for (std::size_t kind = 0; kind < rope_kinds_.size(); ++kind)
+    for (std::size_t kind = 0; kind < rope_kinds_.size(); ++kind) {
+        const auto [base, scale] = rope_kinds_[kind];
+        rope_yarn_ramp yarn;
+        if (c_.yarn()) {
+            const std::array<float, 2> dims = c_.yarn_corr_dims(base);
+            yarn = {c_.yarn_ext_factor, dims[0], dims[1]};
+        }
         for (std::size_t t = 0; t < b.size(); ++t) {
             float* cs = rope_table_.data() + (kind * static_cast<std::size_t>(max_batch_) + t) * 2 * pairs;
-            rope_angles(c_.n_rot, b.positions[t], rope_kinds_[kind].first, rope_kinds_[kind].second, cs, cs + pairs,
-                        factors, c_.rope_attn_factor);
+            rope_angles(c_.n_rot, b.positions[t], base, scale, cs, cs + pairs, factors, c_.rope_attn_factor, yarn);
         }
+    }
 }
 
 void cpu_backend::embed(const forward_batch& b) {

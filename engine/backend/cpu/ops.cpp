@@ -25,8 +25,39 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 
 int rope_pairs(int n_rot) { return std::min(n_rot / 2, k_rope_max_pairs); }
 
+namespace {
+
+// YaRN's angles, in ggml's order of operations (the original angle first,
+// the scaled one from it) so each float is llama.cpp's: pairs below
+// corr_low keep the original angle, pairs from corr_high on take the scaled
+// one, a linear ramp between (the ramp's width at least 0.001).
+void rope_angles_yarn(int n_rot, int pos, float freq_base, float freq_scale, float* cs, float* sn,
+                      const float* freq_factors, float attn_factor, const rope_yarn_ramp& yarn) {
+    const int n_pairs = rope_pairs(n_rot);
+    const float theta_scale = std::pow(freq_base, -2.0f / static_cast<float>(n_rot));
+    const float mscale = attn_factor * (1.0f + 0.1f * std::log(1.0f / freq_scale));
+    const float width = std::max(0.001f, yarn.corr_high - yarn.corr_low);
+    float theta = static_cast<float>(pos);
+    for (int i = 0; i < n_pairs; ++i) {
+        const float original = freq_factors ? theta / freq_factors[i] : theta;
+        const float scaled = freq_scale * original;
+        const float ramp = 1.0f - std::min(1.0f, std::max(0.0f, (static_cast<float>(i) - yarn.corr_low) / width));
+        const float mix = ramp * yarn.ext_factor;
+        const float angle = scaled * (1.0f - mix) + original * mix;
+        cs[i] = std::cos(angle) * mscale;
+        sn[i] = std::sin(angle) * mscale;
+        theta *= theta_scale;
+    }
+}
+
+}  // namespace
+
 void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cs, float* sn,
-                 const float* freq_factors, float attn_factor) {
+                 const float* freq_factors, float attn_factor, const rope_yarn_ramp& yarn) {
+    if (yarn.ext_factor != 0.0f) {
+        rope_angles_yarn(n_rot, pos, freq_base, freq_scale, cs, sn, freq_factors, attn_factor, yarn);
+        return;
+    }
     // The angles depend on the pair index only; theta advances by repeated
     // multiplication, the same sequence of floats as a per-head loop.
     const int n_pairs = rope_pairs(n_rot);
@@ -62,9 +93,9 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 }
 
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base, float freq_scale,
-          bool neox, const float* freq_factors, float attn_factor) {
+          bool neox, const float* freq_factors, float attn_factor, const rope_yarn_ramp& yarn) {
     float cs[k_rope_max_pairs], sn[k_rope_max_pairs];   // (rope_pairs) cos and sin of each pair's angle
-    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn, freq_factors, attn_factor);
+    rope_angles(n_rot, pos, freq_base, freq_scale, cs, sn, freq_factors, attn_factor, yarn);
     rope_rotate(x, n_heads, head_dim, n_rot, cs, sn, neox);
 }
 

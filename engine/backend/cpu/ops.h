@@ -16,8 +16,19 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
 // factor (Llama 3.1's scaling, phi3's LongRoPE: model::rope_factors_for).
 // attn_factor multiplies each cos and sin (model_config::rope_attn_factor,
 // ggml_rope_ext's attn_factor), so the rotated dimensions scale by it.
+// YaRN's blend (ggml's rope_yarn), when ext_factor is not 0: each pair's
+// angle mixes the scaled one (freq_scale times the original) and the
+// original one by ramp(i) * ext_factor, ramp(i) falling from 1 at pair
+// corr_low to 0 at corr_high (model_config::yarn_corr_dims), and cos and
+// sin are multiplied by 1 + 0.1 ln(1 / freq_scale) as well as attn_factor.
+struct rope_yarn_ramp {
+    float ext_factor = 0.0f;   // 0: no YaRN, the scaled angle in every pair
+    float corr_low = 0.0f;
+    float corr_high = 0.0f;
+};
 void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_base,
-          float freq_scale, bool neox, const float* freq_factors = nullptr, float attn_factor = 1.0f);
+          float freq_scale, bool neox, const float* freq_factors = nullptr, float attn_factor = 1.0f,
+          const rope_yarn_ramp& yarn = {});
 
 // rope() in two steps, for callers that rotate many heads (every layer's Q
 // and K of a token) at one position: the cos and sin of each pair's angle
@@ -26,7 +37,7 @@ void rope(float* x, int n_heads, int head_dim, int n_rot, int pos, float freq_ba
 constexpr int k_rope_max_pairs = 512;
 int rope_pairs(int n_rot);   // pairs rope_angles writes: min(n_rot / 2, k_rope_max_pairs)
 void rope_angles(int n_rot, int pos, float freq_base, float freq_scale, float* cos_out, float* sin_out,
-                 const float* freq_factors = nullptr, float attn_factor = 1.0f);
+                 const float* freq_factors = nullptr, float attn_factor = 1.0f, const rope_yarn_ramp& yarn = {});
 void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs, const float* sn, bool neox);
 
 // y (n) = silu(gate) * up, element-wise. y may alias gate.

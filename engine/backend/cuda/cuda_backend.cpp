@@ -310,6 +310,12 @@ status cuda_backend::layer(int il, int n, bool decode) {
         rp.freq_scale = c_.rope_scale(il);
         rp.freq_factors = w_.rope_freqs;     // null unless the file has factors for this context
         rp.attn_factor = c_.rope_attn_factor;
+        if (c_.yarn()) {   // YaRN's ramp, placed by this layer's base
+            const std::array<float, 2> dims = c_.yarn_corr_dims(rp.freq_base);
+            rp.ext_factor = c_.yarn_ext_factor;
+            rp.corr_low = dims[0];
+            rp.corr_high = dims[1];
+        }
         rp.neox = c_.rope_neox;
         if (auto st = launch_rope(rp, s); !st) return st;
         mark("rope");

@@ -27,6 +27,12 @@ struct rope_params {
     float freq_base = 10000.0f, freq_scale = 1.0f;
     const float* freq_factors = nullptr;   // (n_rot / 2) on the device, or null: each pair's angle / its factor
     float attn_factor = 1.0f;           // cos and sin times this (model_config::rope_attn_factor)
+    // YaRN (ggml's rope_yarn), when ext_factor is not 0: each pair's angle
+    // mixes the scaled and the original one by a ramp falling from 1 at pair
+    // corr_low to 0 at corr_high (model_config::yarn_corr_dims), times
+    // ext_factor; cos and sin also grow by 1 + 0.1 ln(1 / freq_scale).
+    float ext_factor = 0.0f;
+    float corr_low = 0.0f, corr_high = 0.0f;
     bool neox = false;                  // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
 };
 status launch_rope(const rope_params& p, cudaStream_t s);

@@ -6,8 +6,8 @@
 # libcudart/libcublas and with the host code of a KVLENS_CUDA=ON build
 # (default build-cuda, already built: kvlens-cli), then runs the emulator's own
 # tensor-core check (test_emu_wmma), the GPU kernel test
-# and `kvlens-cli verify` on tiny synthetic models, llama, gemma3 and llama
-# with Llama 3.1's RoPE factors (prefill
+# and `kvlens-cli verify` on tiny synthetic models, llama, gemma3, llama
+# with Llama 3.1's RoPE factors and the others below (prefill
 # through the cuBLAS path, decode through graph capture and replay). Needs g++ >= 12 and the CUDA
 # headers. Slow (several minutes) and heavy: a block runs as up to 256 threads at
 # once, so use a machine with cores to spare. Not a CTest test: a kernel-lab tool.
@@ -52,7 +52,8 @@ cd "$root"
 #   check-gemma2  attention scores soft-capped (0.1) in both kernels, windows on even layers;
 #   check-granite embedding, score, residual and logit scales;
 #   check-smollm3 the last of 4 layers unrotated (NoPE);
-#   check-olmo2   no norm before the blocks, norms after them and over whole Q and K rows.
+#   check-olmo2   no norm before the blocks, norms after them and over whole Q and K rows;
+#   check-qwen3-yarn  YaRN x4 from an original 1024: the ramp between pairs 3 and 12, the magnitude scale.
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -66,6 +67,7 @@ check-gemma2 Q8_0 3
 check-granite Q8_0 3
 check-smollm3 Q8_0 3
 check-olmo2 Q8_0 3
+check-qwen3-yarn Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
