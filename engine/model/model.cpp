@@ -234,6 +234,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.rope = base == std::floor(base) && base < 1e15 ? fmt::format("base {:.0f}", base) : fmt::format("base {:g}", base);
     if (info.rope_llama3_factors) info.rope += ", Llama 3.1 frequency factors";
     if (info.rope_linear_factor != 1.0) info.rope += fmt::format(", linear scaling x{:g}", info.rope_linear_factor);
+    info.rope_yarn_factor = c.yarn() ? 1.0 / c.rope_freq_scale : 0.0;
     if (c.yarn())
         info.rope += fmt::format(", YaRN x{:g} from an original {}", 1.0 / c.rope_freq_scale, c.rope_original_ctx);
     info.attn_softcap = c.attn_logit_softcap;

@@ -38,6 +38,7 @@ struct model_info {
     bool rope_longrope_factors = false;
     int rope_original_ctx = 0;       // tokens
     double rope_attn_factor = 1;     // 1: none
+    double rope_yarn_factor = 0;     // YaRN's context factor, from rope_original_ctx tokens (0: no YaRN)
     std::string rope;                // all in words: "base 500000, Llama 3.1 frequency factors"
     // Gemma's soft-capping, c * tanh(x / c): of the attention scores before
     // the softmax (Gemma 2) and of the logits (Gemma 2, some Gemma 3); 0: none.

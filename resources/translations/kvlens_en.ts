@@ -1252,6 +1252,10 @@
         <source>one holding today&apos;s date, inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>, YaRN ×%1 from an original %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -1249,6 +1249,10 @@
         <source>one holding today&apos;s date, inserted when a chat brings no system prompt; kvlens always sends its own, so the model does not see it</source>
         <translation>一个含有当天日期的系统提示词，在对话没有系统提示词时插入；kvlens 总是发送自己的系统提示词，所以模型看不到它</translation>
     </message>
+    <message>
+        <source>, YaRN ×%1 from an original %2 tokens</source>
+        <translation>，YaRN ×%1（原始上下文 %2 个词元）</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -323,7 +323,7 @@ private slots:
         QVERIFY2(panel.contains(QStringLiteral("2 local layers")), qPrintable(panel));
     }
 
-    void graniteSmolLM3AndOlmo2ShowTheirScalesUnrotatedLayersAndNorms()
+    void newArchitecturesShowTheirScalesUnrotatedLayersNormsAndYarn()
     {
         // check-granite: embeddings ×6, scores ×0.05, block outputs ×0.4,
         // logits ÷3. check-smollm3: layer 3 of 4 without RoPE. A run on
@@ -362,6 +362,18 @@ private slots:
         QVERIFY(w);
         panel = w->modelPanel()->text();
         QVERIFY2(panel.contains(QStringLiteral("RMS norms: after each block, Q and K over whole rows")), qPrintable(panel));
+
+        // check-qwen3-yarn: YaRN x4 from an original 1024 tokens.
+        auto yarn = kvlens::synth_shape_named("check-qwen3-yarn");
+        QVERIFY(yarn.ok());
+        const QString yarnPath = dir_.filePath(QStringLiteral("check-qwen3-yarn.gguf"));
+        QVERIFY(kvlens::write_synth_model(*yarn, kvlens::ggml_type::q8_0, yarnPath.toStdString()).ok());
+        w = open(yarnPath, 8);
+        QVERIFY(w);
+        panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QRegularExpression(QStringLiteral("YaRN ×4 from an original 1\\D?024 tokens"))),
+                 qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("RMS norms: before each block, Q and K per head")), qPrintable(panel));
     }
 
     void brokenPdfIsAnErrorInTheWindow()

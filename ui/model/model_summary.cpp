@@ -58,6 +58,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.finalSoftcap = info.final_softcap;
     s.ropeOriginalCtx = info.rope_original_ctx;
     s.ropeAttnFactor = info.rope_attn_factor;
+    s.ropeYarnFactor = info.rope_yarn_factor;
     s.preNorms = info.pre_norms;
     s.postNorms = info.post_norms;
     s.qkNorm = static_cast<int>(info.qk_norm);

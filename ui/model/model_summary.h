@@ -59,6 +59,7 @@ struct ModelSummary {
     double finalSoftcap = 0;
     int ropeOriginalCtx = 0;
     double ropeAttnFactor = 1;
+    double ropeYarnFactor = 0;   // YaRN's factor from ropeOriginalCtx tokens (0: none)
     // Where the RMS norms are (kvlens::model_info): before each block, after
     // it, and on Q and K (0 none, 1 per head, 2 over the whole rows).
     bool preNorms = true;

@@ -196,6 +196,10 @@ void ModelPanel::rebuild()
                               .arg(loc.toString(s.contextLength), loc.toString(s.ropeOriginalCtx))
                         : tr(", LongRoPE short factors (this context of %1 tokens fits the original %2)")
                               .arg(loc.toString(s.contextLength), loc.toString(s.ropeOriginalCtx));
+        // YaRN: slow pairs' angles scaled by the factor, fast ones kept, a blend between.
+        if (s.ropeYarnFactor > 0)
+            rope += tr(", YaRN ×%1 from an original %2 tokens")
+                        .arg(loc.toString(s.ropeYarnFactor, 'g', 4), loc.toString(s.ropeOriginalCtx));
         if (s.ropeAttnFactor != 1.0)
             rope += tr(", attention factor ×%1").arg(loc.toString(s.ropeAttnFactor, 'g', 4));
         // Layers without RoPE see no positions: SmolLM3's NoPE layers, or none rotating at all.
