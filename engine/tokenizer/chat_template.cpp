@@ -5,7 +5,8 @@
 // Where a family's templates differ (Phi-3, Mistral, Granite, SmolLM3's
 // ChatML) the variant is read from the template's text and each renders as
 // its own template does. Granite, OLMo 2 and SmolLM3 render in
-// chat_template_render_granite_olmo2_smollm3.cpp.
+// chat_template_render_granite_olmo2_smollm3.cpp, EXAONE in
+// chat_template_render_exaone.cpp.
 #include "engine/tokenizer/chat_template.h"
 
 #include <algorithm>
@@ -455,6 +456,7 @@ const char* to_string(chat_kind k) {
     case chat_kind::mistral: return "mistral";
     case chat_kind::granite: return "granite";
     case chat_kind::olmo2: return "olmo2";
+    case chat_kind::exaone: return "exaone";
     case chat_kind::none: break;
     }
     return "none";
@@ -496,6 +498,13 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
         // "<|user|>" around no message['content']: Tulu's question ends in a newline.
         if (tmpl.find("<|end|>") != npos || !question_ends_in_newline(tmpl)) return npos;
         return std::min({tmpl.find("<|system|>"), tmpl.find("<|user|>"), tmpl.find("<|assistant|>")});
+    case chat_kind::exaone:
+        // EXAONE 4.0 ("[|tool|]") and EXAONE Deep ("<thought>") share the
+        // markers but not the rendering.
+        if (tmpl.find("[|endofturn|]") == npos || tmpl.find("[|tool|]") != npos || tmpl.find("<thought>") != npos)
+            return npos;
+        return std::min({tmpl.find("[|system|]"), tmpl.find("[|user|]"), tmpl.find("[|assistant|]"),
+                         tmpl.find("[|endofturn|]")});
     case chat_kind::none: break;
     }
     return npos;
@@ -506,13 +515,15 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
 chat_format chat_format::from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]) {
     // The format whose opening marker comes first among those the vocabulary
     // has; Mistral's markers are text in v0.1/v0.2, so it needs none, nor
-    // does OLMo 2 (its markers may be plain text in its vocabulary).
+    // does OLMo 2 (its markers may be plain text in its vocabulary), nor
+    // EXAONE (encode_chat keeps a marker its vocabulary lacks as text).
     chat_format f;
     std::size_t first = std::string_view::npos;
     for (int k = 1; k < k_chat_kinds; ++k) {
         const auto kind = static_cast<chat_kind>(k);
         const std::size_t at = opening_at(tmpl, kind);
-        if ((available[k] || kind == chat_kind::mistral || kind == chat_kind::olmo2) && at < first) {
+        const bool any_vocabulary = kind == chat_kind::mistral || kind == chat_kind::olmo2 || kind == chat_kind::exaone;
+        if ((available[k] || any_vocabulary) && at < first) {
             first = at;
             f.kind = kind;
         }
@@ -563,6 +574,7 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::mistral: return render_mistral(*this, messages, add_generation_prompt);
     case chat_kind::granite: return chat_render::render_granite(*this, messages, add_generation_prompt);
     case chat_kind::olmo2: return chat_render::render_olmo2(*this, messages, add_generation_prompt);
+    case chat_kind::exaone: return chat_render::render_exaone(messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // Chat formats, recognised from tokenizer.chat_template by their distinctive
 // markers together with the vocabulary (a format is chosen only when the
-// vocabulary has its marker tokens; Mistral's and OLMo 2's may be plain
-// text, see below) and rendered natively (a template is never executed): ChatML
-// (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma (<start_of_turn>),
-// DeepSeek (<｜User｜>), Phi-3 (<|user|> ... <|end|>), Mistral ([INST] ...
-// [/INST]), Granite (<|start_of_role|>), OLMo 2 (<|user|>\n ... without
-// <|end|>), or none. The rendering is a list of segments, control markers
+// vocabulary has its marker tokens; Mistral's, OLMo 2's and EXAONE's may be
+// plain text, see below) and rendered natively (a template is never
+// executed): ChatML (<|im_start|>), Llama 3 (<|start_header_id|>), Gemma
+// (<start_of_turn>), DeepSeek (<｜User｜>), Phi-3 (<|user|> ... <|end|>),
+// Mistral ([INST] ... [/INST]), Granite (<|start_of_role|>), OLMo 2
+// (<|user|>\n ... without <|end|>), EXAONE 3.x ([|user|] ... [|endofturn|]),
+// or none. The rendering is a list of segments, control markers
 // apart from message text, so that only the markers can become control
 // tokens (tokenizer::encode_chat): a document or a question that contains
 // "<|im_end|>" or "[INST]" stays text. It never starts with BOS; the caller
@@ -29,10 +30,14 @@ namespace kvlens {
 // granite: IBM Granite 3.0-3.3 Instruct ("<|start_of_role|>user<|end_of_role|>q<|end_of_text|>\n").
 // olmo2: OLMo 2 Instruct, AllenAI's Tulu 3 format ("<|user|>\nq\n<|assistant|>\na<|endoftext|>";
 // no "<|end|>", which is Phi-3's). SmolLM3 is ChatML: chatml, variant chatml_smollm3.
-enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2 };
-constexpr int k_chat_kinds = 9;
+// exaone: LG's EXAONE 3.0 and 3.5 Instruct ("[|system|]s[|endofturn|]\n[|user|]q\n
+// [|assistant|]a[|endofturn|]\n"; an empty system turn when the chat has none).
+// EXAONE 4.0 ("[|user|]\n", "[|tool|]", reasoning blocks) and EXAONE Deep
+// ("<thought>") render otherwise and are not recognised.
+enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone };
+constexpr int k_chat_kinds = 10;
 
-// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2"
+// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone"
 const char* to_string(chat_kind k);
 
 // The official templates of one kind that render differently, told apart by
@@ -87,6 +92,11 @@ struct chat_format {
     // You are a helpful AI assistant."; Granite 3.0 has none).
     // SmolLM3: the instructions its system turn holds when the conversation
     // has no system message (the reasoning one; no date in it).
+    // EXAONE: empty. Its template opens a chat without a system message with
+    // an empty system turn ("[|system|][|endofturn|]\n"), which is rendered:
+    // there is no text in it to show. The system prompt LG recommends ("You
+    // are EXAONE model from LG AI Research, a helpful assistant.") is in the
+    // model cards only, not in the template, so it is not inserted.
     std::string default_system;
     // Mistral Small 3, Granite 3.1+: the template inserts a default system
     // turn holding today's date when a chat has none. It is not rendered (a
@@ -102,6 +112,8 @@ struct chat_format {
     // and later). In the 32000-token vocabulary of v0.1/v0.2 they are plain
     // text, split into ordinary pieces as in training: text segments then.
     // OLMo 2: the same for "<|system|>", "<|user|>", "<|assistant|>".
+    // EXAONE: always true; its markers are control segments, and
+    // tokenizer::encode_chat keeps any the vocabulary lacks as text.
     bool markers_are_tokens = true;
     // Phi-3.5: an empty system message is left out.
     bool skips_empty_system = false;
@@ -146,7 +158,9 @@ struct chat_format {
                                    has_token("[INST]") && has_token("[/INST]"),
                                    has_token("<|start_of_role|>") && has_token("<|end_of_role|>") &&
                                        has_token("<|end_of_text|>"),
-                                   has_token("<|user|>") && has_token("<|assistant|>")};
+                                   has_token("<|user|>") && has_token("<|assistant|>"),
+                                   has_token("[|system|]") && has_token("[|user|]") && has_token("[|assistant|]") &&
+                                       has_token("[|endofturn|]")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
@@ -166,6 +180,8 @@ struct chat_format {
         } else if (have[7]) {
             f.kind = chat_kind::granite;
             f.variant = chat_variant::granite_3_1;
+        } else if (have[9]) {
+            f.kind = chat_kind::exaone;
         }
         // OLMo 2 is never chosen from the vocabulary alone: GLM's vocabularies
         // have "<|user|>" and "<|assistant|>" too, for another format.
@@ -173,12 +189,13 @@ struct chat_format {
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
     // available[k]: the vocabulary has the markers of chat_kind k. Mistral is
     // chosen without them too (v0.1/v0.2 write "[INST]" as text), with
-    // markers_are_tokens = available[mistral]; OLMo 2 likewise.
+    // markers_are_tokens = available[mistral]; OLMo 2 likewise. EXAONE too:
+    // its template's markers name no other format.
     static chat_format from_template(std::string_view tmpl, const bool (&available)[k_chat_kinds]);
 
     // The conversation as the model saw such conversations in training;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Inside the chat formats (chat_template.h), shared by the files that render
 // them: the segment writer, Jinja's string helpers, and the renderers that
-// live outside chat_template.cpp (Granite, OLMo 2, SmolLM3).
+// live outside chat_template.cpp (Granite, OLMo 2, SmolLM3, EXAONE).
 #pragma once
 
 #include <string>
@@ -42,6 +42,7 @@ inline std::string_view lstrip(std::string_view s, std::string_view chars) {
 std::vector<chat_segment> render_granite(const chat_format& f, const std::vector<chat_message>& msgs, bool gen);
 std::vector<chat_segment> render_olmo2(const chat_format& f, const std::vector<chat_message>& msgs, bool gen);
 std::vector<chat_segment> render_smollm3(const std::vector<chat_message>& msgs, bool gen);
+std::vector<chat_segment> render_exaone(const std::vector<chat_message>& msgs, bool gen);
 
 // SmolLM3's default instructions without a system message (reasoning mode).
 extern const char* const k_smollm3_think_instructions;

@@ -91,7 +91,9 @@ public:
     const std::string& pre_name() const { return pre_; }       // "smollm", ...; "" for llama
 
     // ---- chat
-    const char* chat_template_kind() const { return to_string(chat_.kind); }  // "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral" or "none"
+    // "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite",
+    // "olmo2", "exaone" or "none"
+    const char* chat_template_kind() const { return to_string(chat_.kind); }
     // Whether a chat prompt's generation prompt opens the model's reasoning
     // (DeepSeek-R1's "<｜Assistant｜><think>\n"): its first tokens are reasoning.
     bool chat_opens_reasoning() const { return chat_.opens_reasoning; }
