@@ -134,7 +134,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                 return make_error(fmt::format("{}: {} holds {}, not a positive factor", f->path(), name, ff));
         return {};
     };
-    if (c.architecture == arch::llama)
+    // llama.cpp multiplies by rope_freqs.weight where the file has it in
+    // these architectures (get_rope_factors in their graphs).
+    if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::granite)
         if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
     if (c.architecture == arch::phi3) {
         if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();

@@ -105,7 +105,9 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
     return {std::max(0.0f, start), std::min(static_cast<float>(n_rot - 1), end)};
 }
 
-const char* supported_architectures() { return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2"; }
+const char* supported_architectures() {
+    return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2";
+}
 
 result<model_config> read_model_config(const gguf_file& f) {
     model_config c;
@@ -121,6 +123,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "granite") c.architecture = arch::granite;
     else if (c.arch_name == "smollm3") c.architecture = arch::smollm3;
     else if (c.arch_name == "olmo2") c.architecture = arch::olmo2;
+    else if (c.arch_name == "exaone") c.architecture = arch::exaone;         // the llama block, NeoX pairs
+    else if (c.arch_name == "internlm2") c.architecture = arch::internlm2;   // the llama block
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -177,7 +181,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (scaling == "yarn")
         if (status st = read_yarn_config(f, c); !st) return st.err();
     // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
-    c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite && c.architecture != arch::smollm3;
+    c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite && c.architecture != arch::smollm3 &&
+                  c.architecture != arch::internlm2;
     c.has_qkv_bias = c.architecture == arch::qwen2;
     c.has_qk_norm = c.architecture == arch::qwen3;
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);

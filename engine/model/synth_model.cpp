@@ -168,7 +168,7 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
-            "check-olmo2",  "check-qwen3-yarn",
+            "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b"};
 }
@@ -301,7 +301,13 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.granite_logit_scale = 3.0f;
             return c;
         }
-        if (c.arch == "olmo2") {   // its own output matrix, as llama.cpp requires
+        if (c.arch == "exaone") {   // EXAONE 3.5's kind: Llama 3.1's RoPE factors, rotated as NeoX pairs
+            c.llama3_rope_factor = 8.0f;
+            c.llama3_original_ctx = 64;
+            c.tied_output = false;
+            return c;
+        }
+        if (c.arch == "olmo2" || c.arch == "internlm2") {   // their own output matrix, as llama.cpp requires
             c.tied_output = false;
             return c;
         }
@@ -388,10 +394,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool granite = s.arch == "granite";
     const bool olmo2 = s.arch == "olmo2";
     if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
-        s.arch != "gemma" && s.arch != "smollm3")
-        return make_error(fmt::format(
-            "synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3 or olmo2, not '{}'",
-            s.arch));
+        s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2")
+        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
+                                      "smollm3, olmo2, exaone or internlm2, not '{}'",
+                                      s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
     const int block = static_cast<int>(traits_of(type).block_size);
@@ -488,7 +494,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
 
     matrix("token_embd.weight", s.n_embd, s.n_vocab, embeds, emb_type);
     ones("output_norm.weight", s.n_embd);
-    if (s.llama3_rope_factor > 0 && s.arch == "llama") {
+    if (s.llama3_rope_factor > 0 && (s.arch == "llama" || s.arch == "exaone")) {
         const std::vector<float> f = llama3_rope_factors(head_dim, s.rope_base, s.llama3_rope_factor, s.llama3_low_freq_factor,
                                                          s.llama3_high_freq_factor, s.llama3_original_ctx);
         std::vector<std::uint8_t> b(f.size() * 4);

@@ -34,7 +34,8 @@ struct synth_shape {
                                   // "phi3" (Q, K and V fused into attn_qkv, gate and up into ffn_up),
                                   // "gemma" (Gemma 1: GeGLU, scaled embeddings), "granite" (the
                                   // granite_* scales below), "smollm3" (every 4th layer unrotated) or
-                                  // "olmo2" (norms after the blocks and over whole Q and K rows only)
+                                  // "olmo2" (norms after the blocks and over whole Q and K rows only),
+                                  // "exaone" (llama with NeoX pairs) or "internlm2" (llama)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)

@@ -48,8 +48,9 @@ namespace {
 // olmo2: no norm before the blocks; after them, and over whole Q and K rows.
 // qwen3-yarn: qwen3 with YaRN x4 from an original context of 1024: pairs 0-3
 // keep their angles, 4-11 blend, 12-31 are scaled, at every position.
-const char* const k_archs[] = {"llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3",
-                               "gemma2", "gemma", "granite", "smollm3", "olmo2", "qwen3-yarn"};
+// exaone: the llama block with NeoX pairs and Llama 3.1's RoPE factors; internlm2: the llama block.
+const char* const k_archs[] = {"llama",   "qwen2", "qwen3",      "gemma3", "llama3",   "phi3",   "gemma2",
+                               "gemma",   "granite", "smollm3",  "olmo2",  "qwen3-yarn", "exaone", "internlm2"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 
@@ -201,7 +202,8 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     std::filesystem::remove(path);
     ASSERT_TRUE(m.ok()) << m.message();
     // The model panel and `info` say when Llama 3.1's factors are applied.
-    EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos, arch == "llama3")
+    EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos,
+              arch == "llama3" || arch == "exaone")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos, arch == "qwen3-yarn")

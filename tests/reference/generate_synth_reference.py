@@ -46,9 +46,10 @@ import generate_reference as ref  # noqa: E402
 # gemma: Gemma 1; granite: its four scales; smollm3: layer 3 of 4 unrotated;
 # olmo2: norms after the blocks and over whole Q and K rows, none before;
 # qwen3-yarn: qwen3 with YaRN x4 from an original context of 1024 (the ramp
-# between pairs 3 and 12 of 32).
+# between pairs 3 and 12 of 32); exaone: llama with NeoX pairs and Llama 3.1's
+# RoPE factors; internlm2: the llama block.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
-         "olmo2", "qwen3-yarn"]
+         "olmo2", "qwen3-yarn", "exaone", "internlm2"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
