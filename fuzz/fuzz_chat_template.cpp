@@ -22,7 +22,9 @@ bool is_marker(std::string_view s) {
         "<|im_start|>", "<|im_end|>", "<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>",
         "<|im_sep|>", "<start_of_turn>", "<end_of_turn>", "<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", "<think>",
         "<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|endoftext|>",
-        "[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "</s>"};
+        "[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "</s>",
+        "<|start_of_role|>", "<|end_of_role|>", "<|end_of_text|>", "</think>",
+        "[|system|]", "[|user|]", "[|assistant|]", "[|endofturn|]"};
     return std::find(std::begin(markers), std::end(markers), s) != std::end(markers);
 }
 
