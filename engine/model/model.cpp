@@ -264,14 +264,18 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                                                      : "after each block";
     if (info.qk_norm == model_info::qk_norm_kind::per_head) info.norms += ", Q and K per head";
     if (info.qk_norm == model_info::qk_norm_kind::whole_rows) info.norms += ", Q and K over whole rows";
+    // A score scale the file sets to 1 / sqrt(head_dim) (Gemma 2 and 3 write
+    // theirs out) is the default, not a scale of its own.
+    const float default_score_scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));
+    const float own_score_scale = c.attn_scale > 0 && c.attn_scale != default_score_scale ? c.attn_scale : 0.0f;
     info.embedding_scale = c.embd_scale;
-    info.attention_scale = c.attn_scale;
+    info.attention_scale = own_score_scale;
     info.residual_scale = c.residual_scale;
     info.logit_scale = c.logit_scale;
     std::vector<std::string> scales;
     if (c.embd_scale != 1.0f) scales.push_back(fmt::format("embeddings x{:.6g}", c.embd_scale));
-    if (c.attn_scale > 0)
-        scales.push_back(fmt::format("attention scores x{:.6g} (instead of 1/sqrt({}) = {:.6g})", c.attn_scale, c.head_dim,
+    if (own_score_scale > 0)
+        scales.push_back(fmt::format("attention scores x{:.6g} (instead of 1/sqrt({}) = {:.6g})", own_score_scale, c.head_dim,
                                      1.0 / std::sqrt(static_cast<double>(c.head_dim))));
     if (c.residual_scale != 1.0f) scales.push_back(fmt::format("block outputs x{:.6g} before the residual add", c.residual_scale));
     if (c.logit_scale != 1.0f) scales.push_back(fmt::format("logits / {:.6g}", c.logit_scale));
