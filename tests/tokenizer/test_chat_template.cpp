@@ -13,9 +13,11 @@
 #include "engine/tokenizer/chat_template.h"
 #include "engine/tokenizer/tokenizer.h"
 #include "tests/support/text_checks.h"
+#include "tests/tokenizer/chat_rows.h"
 #include "tests/tokenizer/tiny_vocab.h"
 
 using namespace kvlens;
+using test::conv;
 using kvlens::test::contains;
 
 namespace {
@@ -71,12 +73,6 @@ const std::string k_deepseek_r1 =
 // Their revised template: the generation prompt opens the reasoning.
 const std::string k_deepseek_r1_think = k_deepseek_r1.substr(0, k_deepseek_r1.rfind("{{'<｜Assistant｜>'}}")) +
                                         "{{'<｜Assistant｜><think>\\n'}}{% endif %}";
-
-std::vector<chat_message> conv(std::initializer_list<std::pair<const char*, const char*>> turns) {
-    std::vector<chat_message> out;
-    for (const auto& [role, content] : turns) out.push_back({role, content});
-    return out;
-}
 
 }  // namespace
 
