@@ -182,10 +182,15 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             return fail();
         // Biases llama.cpp would add where its graph has them, and kvlens
         // does not: such a file is refused, not run without them.
-        for (const char* bias : {"attn_q.bias", "attn_k.bias", "attn_v.bias", "attn_output.bias", "ffn_gate.bias",
-                                 "ffn_up.bias", "ffn_down.bias"}) {
-            const bool added = c.has_qkv_bias && std::string_view(bias).substr(0, 6) != "attn_o" &&
-                               std::string_view(bias).substr(0, 4) == "attn";
+        struct bias_tensor {
+            const char* name;
+            bool added;   // read above and added by both backends
+        };
+        const bias_tensor biases[] = {{"attn_q.bias", c.has_qkv_bias},  {"attn_k.bias", c.has_qkv_bias},
+                                      {"attn_v.bias", c.has_qkv_bias},  {"attn_output.bias", false},
+                                      {"ffn_gate.bias", false},         {"ffn_up.bias", false},
+                                      {"ffn_down.bias", false}};
+        for (const auto& [bias, added] : biases) {
             if (!added && f->tensor(p + bias))
                 return make_error(fmt::format("{}: tensor '{}{}' is a bias kvlens does not add in a {} model", f->path(),
                                               p, bias, c.arch_name));
