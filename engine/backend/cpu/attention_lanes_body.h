@@ -229,6 +229,107 @@ inline void lanes_values_step(float* oT, const float* pT, const float* corr, con
         for (int b = 0; b < NB; ++b) V::store(oT + (d0 + i) * R + b * W, acc[i][b]);
 }
 
+// A q8_0 cache's value sum in integers where the vectors are AVX-512's (32
+// registers, vpdpwssd: two int16 products per lane): per tile and block of
+// 32 dimensions, each row's weights w = p * (the key's block scale) are
+// rounded to int16 in units of the row's largest |w| in the tile and block
+// over 32767, two keys to a word; each dimension's
+// values of a key pair, int8 widened, make the broadcast word; the tile's
+// int32 sums are exact, and o = o * corr + unit * sum. A weight is off by at
+// most half a unit, 1.5e-5 of the row's largest in the tile, where
+// the probabilities' own f16 rounding is 2.4e-4 of each; test_attention holds
+// it to the scalar reference's f32 sum as it holds the other paths. Per tile
+// at 96 rows this is 6144 dpwssd against 12288 FMAs, plus the weights'
+// rounding and a conversion per output. (An f16 cache keeps f32 value sums:
+// its values are no integers.)
+constexpr bool k_lanes_int_values = V::registers >= 32;
+
+// nk keys of a q8_0 V array at one head as key-pair words vW (KT / 2, D)
+// (word d of pair kp: value d of keys 2kp and 2kp + 1, the second 0 past nk)
+// and their block scales vs (KT, D / 32) (0 past nk). VV is V: a template, so
+// that only the instruction sets that take this path compile it.
+template <class VV>
+inline void decode_value_pairs(const flash_job& a, const std::uint8_t* head, const std::int64_t* offs, int nk,
+                               std::int32_t* vW, float* vs) {
+    const int D = a.head_dim, NBk = D / k_query_block;
+    for (int kp = 0; 2 * kp < nk; ++kp) {
+        const std::uint8_t* r0 = head + offs[2 * kp];
+        const std::uint8_t* r1 = 2 * kp + 1 < nk ? head + offs[2 * kp + 1] : nullptr;
+        for (int b = 0; b < NBk; ++b) {
+            std::uint16_t dh;
+            std::memcpy(&dh, r0 + b * 34, 2);
+            vs[2 * kp * NBk + b] = _cvtsh_ss(dh);
+            if (r1) std::memcpy(&dh, r1 + b * 34, 2);
+            vs[(2 * kp + 1) * NBk + b] = r1 ? _cvtsh_ss(dh) : 0.0f;
+            VV::pair_words(reinterpret_cast<const std::int8_t*>(r0 + b * 34 + 2),
+                           r1 ? reinterpret_cast<const std::int8_t*>(r1 + b * 34 + 2) : nullptr, vW + kp * D + b * 32);
+        }
+    }
+}
+
+// The tile's integer weights: wW (D / 32, KT / 2, R) words, word (b, kp, r)
+// = row r's rounded weights of keys 2kp and 2kp + 1 in block b; ws (D / 32,
+// R) each row's unit, its largest |weight| in the tile and block over 32767
+// (so none rounds past 32767). A key a row does not see has p = 0, so its
+// unit and words depend on its visible keys alone and a prompt's chunks
+// change no result (test_forward). pT (KT, R) the probabilities, vs (KT, D /
+// 32) the value scales (decode_value_pairs).
+template <class VV, int NB>
+inline void lanes_q8_value_weights(const float* pT, const float* vs, int D, int R, int nk, std::int32_t* wW, float* ws) {
+    constexpr int W = VV::width, NBk_max = 8;   // head_dim <= 256
+    const int NBk = D / k_query_block, KP = (nk + 1) / 2;
+    const typename VV::reg zero = VV::zero();
+    for (int nb = 0; nb < NB; ++nb) {
+        typename VV::reg largest[NBk_max], inv[NBk_max];
+        for (int b = 0; b < NBk; ++b) largest[b] = zero;
+        for (int k = 0; k < nk; ++k) {
+            const typename VV::reg p = VV::load(pT + k * R + nb * W);
+            for (int b = 0; b < NBk; ++b) largest[b] = VV::max(largest[b], VV::abs(VV::mul(p, VV::set1(vs[k * NBk + b]))));
+        }
+        for (int b = 0; b < NBk; ++b) {
+            // A row with no weight in the tile (all masked) keeps unit 0, words 0.
+            inv[b] = VV::select(VV::equal(largest[b], zero), zero, VV::div(VV::set1(32767.0f), largest[b]));
+            VV::store(ws + b * R + nb * W, VV::mul(largest[b], VV::set1(1.0f / 32767.0f)));
+        }
+        for (int kp = 0; kp < KP; ++kp) {
+            const int k1 = std::min(2 * kp + 1, nk - 1);   // past nk: its scale is 0
+            const typename VV::reg p0 = VV::load(pT + 2 * kp * R + nb * W), p1 = VV::load(pT + k1 * R + nb * W);
+            for (int b = 0; b < NBk; ++b) {
+                const typename VV::reg w0 = VV::mul(VV::mul(p0, VV::set1(vs[2 * kp * NBk + b])), inv[b]);
+                const typename VV::reg w1 = VV::mul(VV::mul(p1, VV::set1(vs[(2 * kp + 1) * NBk + b])), inv[b]);
+                VV::istore(wW + (b * KP + kp) * R + nb * W, VV::pack_pairs(VV::round_i(w0), VV::round_i(w1)));
+            }
+        }
+    }
+}
+
+// oT rows d0..d0+DB-1 (within one block of 32) = oT * corr + unit * the
+// tile's integer sums over its KP key pairs.
+template <class VV, int NB, int DB>
+inline void lanes_q8_values_step(float* oT, const std::int32_t* wW, const float* ws, const float* corr,
+                                 const std::int32_t* vW, int D, int R, int KP, int d0) {
+    constexpr int W = VV::width;
+    const int b = d0 / k_query_block;
+    typename VV::ireg acc[DB][NB];
+    for (int i = 0; i < DB; ++i)
+        for (int nb = 0; nb < NB; ++nb) acc[i][nb] = VV::iset1(0);
+    for (int kp = 0; kp < KP; ++kp) {
+        typename VV::ireg w[NB];
+        for (int nb = 0; nb < NB; ++nb) w[nb] = VV::iload(wW + (b * KP + kp) * R + nb * W);
+        for (int i = 0; i < DB; ++i) {
+            const typename VV::ireg v = VV::iset1(vW[kp * D + d0 + i]);
+            for (int nb = 0; nb < NB; ++nb) acc[i][nb] = VV::idot(acc[i][nb], v, w[nb]);
+        }
+    }
+    for (int nb = 0; nb < NB; ++nb) {
+        const typename VV::reg c = VV::load(corr + nb * W), unit = VV::load(ws + b * R + nb * W);
+        for (int i = 0; i < DB; ++i) {
+            float* out = oT + (d0 + i) * R + nb * W;
+            VV::store(out, VV::fmadd(VV::cvt_i(acc[i][nb]), unit, VV::mul(VV::load(out), c)));
+        }
+    }
+}
+
 // The whole job (lanes_apply(a)), NB = R / W; results as flash_job says: o (R, D), m, l (R).
 template <kv_dtype DT, int NB>
 void flash_lanes_run(const flash_job& a) {
@@ -239,6 +340,9 @@ void flash_lanes_run(const flash_job& a) {
     float* vbuf = kbuf + KT * D;    // (KT, D) the tile's values, f32
     float* sT = vbuf + KT * D;      // (KT, R) the tile's scores, then probabilities
     float* corr = sT + R * KT;      // (R) each row's rescale factor for this tile
+    // q8_0 with integer value sums: the weights' words (D / 32, KT / 2, R) and units (D / 32, R).
+    auto* wW = reinterpret_cast<std::int32_t*>(corr + R);
+    float* ws = reinterpret_cast<float*>(wW + (D / k_query_block) * (KT / 2) * R);
     float* oT = a.o;                // (D, R) the output during the job
     alignas(64) float first[k_lanes_max_rows], last[k_lanes_max_rows];
     int max_first = 0, min_last = a.key_end;
@@ -281,7 +385,12 @@ void flash_lanes_run(const flash_job& a) {
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
         if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, offs_now, nk, kW, kd);
         else decode_tile<DT>(a, a.k_layer + a.head_offset, offs_now, nk, kbuf);
-        decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
+        constexpr bool int_values = DT == kv_dtype::q8_0 && k_lanes_int_values;
+        // q8_0 integer value sums: the value tile as key-pair words, their scales after them.
+        auto* vW = reinterpret_cast<std::int32_t*>(vbuf);
+        float* vs = reinterpret_cast<float*>(vW + (KT / 2) * D);
+        if constexpr (int_values) decode_value_pairs<V>(a, a.v_layer + a.head_offset, offs_now, nk, vW, vs);
+        else decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
         if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
         else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
         if (a.softcap > 0) soft_cap_scores(sT, nk * R, a.softcap);   // masked rows too: lanes_softmax drops them
@@ -290,9 +399,11 @@ void flash_lanes_run(const flash_job& a) {
         // steps: 2 keys, 8 lines, per step at SmolLM2's geometry on AVX2). Two
         // halves of 64 lines each between the phases filled Zen 2's miss buffers.
         const int n_steps = D / DB;
+        if constexpr (int_values) lanes_q8_value_weights<V, NB>(sT, vs, D, R, nk, wW, ws);
         for (int i = 0; i < n_steps; ++i) {
             walk.prefetch_next(KT * i / n_steps, KT * (i + 1) / n_steps);
-            lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, i * DB);
+            if constexpr (int_values) lanes_q8_values_step<V, NB, DB>(oT, wW, ws, corr, vW, D, R, (nk + 1) / 2, i * DB);
+            else lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, i * DB);
         }
     }
     // oT (D, R) to o (R, D), through qT's space.

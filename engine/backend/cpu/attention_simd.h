@@ -81,7 +81,9 @@ using flash_job_fn = void (*)(const flash_job&);
 constexpr std::int64_t flash_work_floats(int rows, int head_dim) {
     return static_cast<std::int64_t>(rows) * head_dim          // the query rows as the kernel reads them
            + 2LL * k_flash_tile_keys * head_dim               // a K and a V tile in f32
-           + static_cast<std::int64_t>(rows) * (k_flash_tile_keys + 1) + 64;  // probabilities, corrections
+           + static_cast<std::int64_t>(rows) * (k_flash_tile_keys + 1)       // probabilities, corrections
+           + static_cast<std::int64_t>(rows) * (head_dim / 32) * (k_flash_tile_keys / 2 + 1)   // q8_0 value weights, units
+           + 64;
 }
 
 // The kernel for the active level, or nullptr (scalar level, or a head size it does not take).

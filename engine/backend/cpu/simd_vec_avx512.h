@@ -88,6 +88,29 @@ struct V {
 #endif
     }
     static reg cvt_i(ireg v) { return _mm512_cvtepi32_ps(v); }
+    // For prefill's integer value sum of a q8_0 cache (attention_lanes_body.h):
+    // |v|, v rounded to the nearest int32 (ties to even), the low 16 bits of
+    // lo's lanes under hi's, and a store.
+    static reg abs(reg v) { return _mm512_abs_ps(v); }
+    static reg min(reg a, reg b) { return _mm512_min_ps(a, b); }
+    static ireg round_i(reg v) { return _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
+    static ireg pack_pairs(ireg lo, ireg hi) {
+        return _mm512_or_si512(_mm512_and_si512(lo, _mm512_set1_epi32(0xffff)), _mm512_slli_epi32(hi, 16));
+    }
+    static void istore(std::int32_t* p, ireg v) { _mm512_storeu_si512(p, v); }
+    // Values 0..31 of two keys' q8_0 block (b: nullptr for none, zeros) as
+    // 32 words, word d = (a[d], b[d]) as int16: a key pair's row of a value tile.
+    static void pair_words(const std::int8_t* a, const std::int8_t* b, std::int32_t* words) {
+        const __m512i wa = _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(a)));
+        const __m512i wb = b ? _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(b)))
+                             : _mm512_setzero_si512();
+        // Index i < 32 picks wa's element i, 32 + i wb's.
+        const __m512i lo = _mm512_set_epi16(47, 15, 46, 14, 45, 13, 44, 12, 43, 11, 42, 10, 41, 9, 40, 8,
+                                            39, 7, 38, 6, 37, 5, 36, 4, 35, 3, 34, 2, 33, 1, 32, 0);
+        const __m512i hi = _mm512_add_epi16(lo, _mm512_set1_epi16(16));
+        _mm512_storeu_si512(words, _mm512_permutex2var_epi16(wa, lo, wb));
+        _mm512_storeu_si512(words + 16, _mm512_permutex2var_epi16(wa, hi, wb));
+    }
     // One block's 32 key values as 16 words.
     static void key_words(const std::int8_t* k, std::int32_t* words) {
         _mm512_storeu_si512(words, _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(k))));
