@@ -170,9 +170,14 @@ inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float*
 // a tile some row does not see whole: `full` false; key0: the tile's first
 // key position; first, last (R): each row's visible keys as floats); m, l
 // (R) updated; corr (R) the factors that rescale the output so far.
-template <int NB>
+// NBK > 0 (a q8_0 cache's integer value sum): also each row's largest
+// weight p * (value block scale) of the tile per block of 32 dimensions,
+// into largest (NBK, R), from the value scales vs (KT, NBK) (non-negative,
+// as the cache's quantizer writes them: max |x| / 127), while the
+// probabilities are in registers (lanes_q8_value_weights takes them).
+template <int NB, int NBK = 0>
 inline void lanes_softmax(float* sT, int R, int nk, bool full, float key0, const float* first, const float* last,
-                          float* m, float* l, float* corr) {
+                          float* m, float* l, float* corr, const float* vs = nullptr, float* largest = nullptr) {
     constexpr int W = V::width;
     const V::reg minus_inf = V::set1(-INFINITY);
     for (int b = 0; b < NB; ++b) {
@@ -195,13 +200,17 @@ inline void lanes_softmax(float* sT, int R, int nk, bool full, float key0, const
         const V::reg shift = V::select(V::equal(m_new, minus_inf), V::zero(), m_new);
         const V::reg c = V::exp(V::sub(m_old, shift));   // exp clamps: -inf gives a tiny factor of zeros
         V::reg sum = V::zero();
+        V::reg big[NBK > 0 ? NBK : 1];
+        for (int j = 0; j < NBK; ++j) big[j] = V::zero();
         for (int k = 0; k < nk; ++k) {
             const V::reg x = V::load(s + k * R);
             V::reg p = V::round_h(V::exp(V::sub(x, shift)));
             if (!full) p = V::select(V::equal(x, minus_inf), V::zero(), p);
             V::store(s + k * R, p);
             sum = V::add(sum, p);
+            for (int j = 0; j < NBK; ++j) big[j] = V::max(big[j], V::mul(p, V::set1(vs[k * NBK + j])));
         }
+        for (int j = 0; j < NBK; ++j) V::store(largest + j * R + b * W, big[j]);
         V::store(l + b * W, V::add(V::mul(V::load(l + b * W), c), sum));
         V::store(m + b * W, m_new);
         V::store(corr + b * W, c);
@@ -269,34 +278,32 @@ inline void decode_value_pairs(const flash_job& a, const std::uint8_t* head, con
 
 // The tile's integer weights: wW (D / 32, KT / 2, R) words, word (b, kp, r)
 // = row r's rounded weights of keys 2kp and 2kp + 1 in block b; ws (D / 32,
-// R) each row's unit, its largest |weight| in the tile and block over 32767
-// (so none rounds past 32767). A key a row does not see has p = 0, so its
-// unit and words depend on its visible keys alone and a prompt's chunks
-// change no result (test_forward). pT (KT, R) the probabilities, vs (KT, D /
-// 32) the value scales (decode_value_pairs).
-template <class VV, int NB>
-inline void lanes_q8_value_weights(const float* pT, const float* vs, int D, int R, int nk, std::int32_t* wW, float* ws) {
-    constexpr int W = VV::width, NBk_max = 8;   // head_dim <= 256
-    const int NBk = D / k_query_block, KP = (nk + 1) / 2;
+// R) each row's unit: its largest weight in the tile and block (lanes_softmax
+// found them: largest (D / 32, R)) over 32767, so none rounds past 32767. A
+// key a row does not see has p = 0, so its unit and words depend on its
+// visible keys alone and a prompt's chunks change no result (test_forward).
+// pT (KT, R) the probabilities, vs (KT, D / 32) the value scales
+// (decode_value_pairs).
+template <class VV, int NB, int NBK>
+inline void lanes_q8_value_weights(const float* pT, const float* vs, const float* largest, int R, int nk,
+                                   std::int32_t* wW, float* ws) {
+    constexpr int W = VV::width;
+    const int KP = (nk + 1) / 2;
     const typename VV::reg zero = VV::zero();
     for (int nb = 0; nb < NB; ++nb) {
-        typename VV::reg largest[NBk_max], inv[NBk_max];
-        for (int b = 0; b < NBk; ++b) largest[b] = zero;
-        for (int k = 0; k < nk; ++k) {
-            const typename VV::reg p = VV::load(pT + k * R + nb * W);
-            for (int b = 0; b < NBk; ++b) largest[b] = VV::max(largest[b], VV::abs(VV::mul(p, VV::set1(vs[k * NBk + b]))));
-        }
-        for (int b = 0; b < NBk; ++b) {
+        typename VV::reg inv[NBK];
+        for (int b = 0; b < NBK; ++b) {
+            const typename VV::reg big = VV::load(largest + b * R + nb * W);
             // A row with no weight in the tile (all masked) keeps unit 0, words 0.
-            inv[b] = VV::select(VV::equal(largest[b], zero), zero, VV::div(VV::set1(32767.0f), largest[b]));
-            VV::store(ws + b * R + nb * W, VV::mul(largest[b], VV::set1(1.0f / 32767.0f)));
+            inv[b] = VV::select(VV::equal(big, zero), zero, VV::div(VV::set1(32767.0f), big));
+            VV::store(ws + b * R + nb * W, VV::mul(big, VV::set1(1.0f / 32767.0f)));
         }
         for (int kp = 0; kp < KP; ++kp) {
             const int k1 = std::min(2 * kp + 1, nk - 1);   // past nk: its scale is 0
             const typename VV::reg p0 = VV::load(pT + 2 * kp * R + nb * W), p1 = VV::load(pT + k1 * R + nb * W);
-            for (int b = 0; b < NBk; ++b) {
-                const typename VV::reg w0 = VV::mul(VV::mul(p0, VV::set1(vs[2 * kp * NBk + b])), inv[b]);
-                const typename VV::reg w1 = VV::mul(VV::mul(p1, VV::set1(vs[(2 * kp + 1) * NBk + b])), inv[b]);
+            for (int b = 0; b < NBK; ++b) {
+                const typename VV::reg w0 = VV::mul(VV::mul(p0, VV::set1(vs[2 * kp * NBK + b])), inv[b]);
+                const typename VV::reg w1 = VV::mul(VV::mul(p1, VV::set1(vs[(2 * kp + 1) * NBK + b])), inv[b]);
                 VV::istore(wW + (b * KP + kp) * R + nb * W, VV::pack_pairs(VV::round_i(w0), VV::round_i(w1)));
             }
         }
@@ -330,6 +337,25 @@ inline void lanes_q8_values_step(float* oT, const std::int32_t* wW, const float*
     }
 }
 
+// lanes_softmax's arguments for one tile.
+struct lanes_softmax_step {
+    float* sT;
+    int R, nk;
+    bool full;
+    float key0;
+    const float* first;
+    const float* last;
+    float *m, *l, *corr;
+};
+
+// The integer value sum's softmax and weights for NBK blocks of 32 dimensions.
+template <int NB, int NBK>
+inline void lanes_q8_softmax_weights(const lanes_softmax_step& t, const float* vs, float* largest, std::int32_t* wW,
+                                     float* ws) {
+    lanes_softmax<NB, NBK>(t.sT, t.R, t.nk, t.full, t.key0, t.first, t.last, t.m, t.l, t.corr, vs, largest);
+    lanes_q8_value_weights<V, NB, NBK>(t.sT, vs, largest, t.R, t.nk, wW, ws);
+}
+
 // The whole job (lanes_apply(a)), NB = R / W; results as flash_job says: o (R, D), m, l (R).
 template <kv_dtype DT, int NB>
 void flash_lanes_run(const flash_job& a) {
@@ -340,9 +366,14 @@ void flash_lanes_run(const flash_job& a) {
     float* vbuf = kbuf + KT * D;    // (KT, D) the tile's values, f32
     float* sT = vbuf + KT * D;      // (KT, R) the tile's scores, then probabilities
     float* corr = sT + R * KT;      // (R) each row's rescale factor for this tile
-    // q8_0 with integer value sums: the weights' words (D / 32, KT / 2, R) and units (D / 32, R).
+    // q8_0 with integer value sums (head sizes of 2, 4, 6 or 8 blocks of 32;
+    // others sum in f32): the weights' words (D / 32, KT / 2, R), units and
+    // largest weights (D / 32, R) each.
+    constexpr bool int_capable = DT == kv_dtype::q8_0 && k_lanes_int_values;
+    const bool int_values = int_capable && D % 64 == 0 && D <= 256;
     auto* wW = reinterpret_cast<std::int32_t*>(corr + R);
     float* ws = reinterpret_cast<float*>(wW + (D / k_query_block) * (KT / 2) * R);
+    float* largest = ws + (D / k_query_block) * R;
     float* oT = a.o;                // (D, R) the output during the job
     alignas(64) float first[k_lanes_max_rows], last[k_lanes_max_rows];
     int max_first = 0, min_last = a.key_end;
@@ -385,25 +416,41 @@ void flash_lanes_run(const flash_job& a) {
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
         if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, offs_now, nk, kW, kd);
         else decode_tile<DT>(a, a.k_layer + a.head_offset, offs_now, nk, kbuf);
-        constexpr bool int_values = DT == kv_dtype::q8_0 && k_lanes_int_values;
         // q8_0 integer value sums: the value tile as key-pair words, their scales after them.
         auto* vW = reinterpret_cast<std::int32_t*>(vbuf);
         float* vs = reinterpret_cast<float*>(vW + (KT / 2) * D);
-        if constexpr (int_values) decode_value_pairs<V>(a, a.v_layer + a.head_offset, offs_now, nk, vW, vs);
-        else decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
+        if constexpr (int_capable) {
+            if (int_values) decode_value_pairs<V>(a, a.v_layer + a.head_offset, offs_now, nk, vW, vs);
+        }
+        if (!int_values) decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
         if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
         else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
         if (a.softcap > 0) soft_cap_scores(sT, nk * R, a.softcap);   // masked rows too: lanes_softmax drops them
-        lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
+        if constexpr (int_capable) {
+            if (int_values) {
+                const lanes_softmax_step step{sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr};
+                switch (D / k_query_block) {
+                    case 2: lanes_q8_softmax_weights<NB, 2>(step, vs, largest, wW, ws); break;
+                    case 4: lanes_q8_softmax_weights<NB, 4>(step, vs, largest, wW, ws); break;
+                    case 6: lanes_q8_softmax_weights<NB, 6>(step, vs, largest, wW, ws); break;
+                    default: lanes_q8_softmax_weights<NB, 8>(step, vs, largest, wW, ws); break;
+                }
+            }
+        }
+        if (!int_values) lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
         // The next tile's rows, a share with each step of the value sum (D / DB
         // steps: 2 keys, 8 lines, per step at SmolLM2's geometry on AVX2). Two
         // halves of 64 lines each between the phases filled Zen 2's miss buffers.
         const int n_steps = D / DB;
-        if constexpr (int_values) lanes_q8_value_weights<V, NB>(sT, vs, D, R, nk, wW, ws);
         for (int i = 0; i < n_steps; ++i) {
             walk.prefetch_next(KT * i / n_steps, KT * (i + 1) / n_steps);
-            if constexpr (int_values) lanes_q8_values_step<V, NB, DB>(oT, wW, ws, corr, vW, D, R, (nk + 1) / 2, i * DB);
-            else lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, i * DB);
+            if constexpr (int_capable) {
+                if (int_values) {
+                    lanes_q8_values_step<V, NB, DB>(oT, wW, ws, corr, vW, D, R, (nk + 1) / 2, i * DB);
+                    continue;
+                }
+            }
+            lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, i * DB);
         }
     }
     // oT (D, R) to o (R, D), through qT's space.

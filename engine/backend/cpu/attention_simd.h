@@ -82,7 +82,7 @@ constexpr std::int64_t flash_work_floats(int rows, int head_dim) {
     return static_cast<std::int64_t>(rows) * head_dim          // the query rows as the kernel reads them
            + 2LL * k_flash_tile_keys * head_dim               // a K and a V tile in f32
            + static_cast<std::int64_t>(rows) * (k_flash_tile_keys + 1)       // probabilities, corrections
-           + static_cast<std::int64_t>(rows) * (head_dim / 32) * (k_flash_tile_keys / 2 + 1)   // q8_0 value weights, units
+           + static_cast<std::int64_t>(rows) * (head_dim / 32) * (k_flash_tile_keys / 2 + 2)   // q8_0 value weights, units, largest
            + 64;
 }
 
