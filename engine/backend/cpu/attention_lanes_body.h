@@ -16,7 +16,9 @@
 //   oT (D, R)  the output, each value row's dimension broadcast times sT's
 //              row of that key; transposed back to (R, D) once at the end.
 // A q8_0 cache's scores are integer sums instead (lanes_q8_scores): the
-// rows' int16 query words in the lanes, each key's word broadcast.
+// rows' int16 query words in the lanes, each key's word broadcast; on
+// AVX-512 its value sum too (lanes_q8_values_step: each row's weights
+// rounded to int16 per tile, each key pair's int8 values broadcast).
 // Rows that do not fill the last register are padded with copies of the
 // last token's rows (their results are written past the job's rows, into
 // room the caller keeps: flash_prefill_rows, and never read), so every
