@@ -144,6 +144,8 @@ std::vector<test::attention_case> simd_attention_cases()
             rows.push_back({l + d + " group 3 window 512", l, dt, 512, 9, 3, 64, 3});
             rows.push_back({l + d + " group 4 head 128", l, dt, 0, 8, 2, 128, 2});
             rows.push_back({l + d + " group 4 head 128 window 100", l, dt, 100, 4, 1, 128, 4});
+            // Gemma 3's head size: 8 blocks of 32 in a q8_0 row (AVX-512's integer value sum keeps 8 units a row).
+            rows.push_back({l + d + " group 4 head 256", l, dt, 0, 4, 1, 256, 2});
             rows.push_back({l + d + " group 8", l, dt, 0, 8, 1, 64, 2});
             rows.push_back({l + d + " no grouping", l, dt, 0, 2, 2, 64, 3});
             rows.push_back({l + d + " no grouping window 33", l, dt, 33, 2, 2, 64, 1});
