@@ -241,18 +241,18 @@ inline void lanes_values_step(float* oT, const float* pT, const float* corr, con
 }
 
 // A q8_0 cache's value sum in integers where the vectors are AVX-512's (32
-// registers, vpdpwssd: two int16 products per lane): per tile and block of
+// registers, vpdpwssd: two int16 products per lane). Per tile and block of
 // 32 dimensions, each row's weights w = p * (the key's block scale) are
-// rounded to int16 in units of the row's largest |w| in the tile and block
-// over 32767, two keys to a word; each dimension's
-// values of a key pair, int8 widened, make the broadcast word; the tile's
-// int32 sums are exact, and o = o * corr + unit * sum. A weight is off by at
-// most half a unit, 1.5e-5 of the row's largest in the tile, where
-// the probabilities' own f16 rounding is 2.4e-4 of each; test_attention holds
-// it to the scalar reference's f32 sum as it holds the other paths. Per tile
-// at 96 rows this is 6144 dpwssd against 12288 FMAs, plus the weights'
-// rounding and a conversion per output. (An f16 cache keeps f32 value sums:
-// its values are no integers.)
+// rounded to int16 in units of the row's largest w in the tile and block
+// over 32767, two keys to a word; each dimension's values of a key pair,
+// int8 widened, make the broadcast word; the tile's int32 sums are exact,
+// and o = o * corr + unit * sum. A weight is off by at most half a unit,
+// 1.5e-5 of the row's largest in the tile, where the probabilities' own f16
+// rounding is 2.4e-4 of each; test_attention holds it to the scalar
+// reference's f32 sum as it holds the other paths. Per tile at 96 rows this
+// is 6144 dpwssd against 12288 FMAs, plus the weights' rounding and a
+// conversion per output. (An f16 cache keeps f32 value sums: its values are
+// no integers.)
 constexpr bool k_lanes_int_values = V::registers >= 32;
 
 // nk keys of a q8_0 V array at one head as key-pair words vW (KT / 2, D)
