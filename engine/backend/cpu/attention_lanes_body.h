@@ -145,10 +145,8 @@ inline void decode_key_words(const flash_job& a, const std::uint8_t* head, const
     for (int kk = 0; kk < nk; ++kk) {
         const std::uint8_t* src = head + offs[kk];
         for (int b = 0; b < NBk; ++b) {
-            std::uint16_t dh;
-            std::memcpy(&dh, src + b * 34, 2);
-            kd[kk * NBk + b] = _cvtsh_ss(dh);   // F16C, exact like fp16_to_fp32
-            V::key_words(reinterpret_cast<const std::int8_t*>(src + b * 34 + 2), kW + kk * DW + b * WB);
+            kd[kk * NBk + b] = q8_block_scale(src + b * q8_0_block_bytes);
+            V::key_words(reinterpret_cast<const std::int8_t*>(src + b * q8_0_block_bytes + 2), kW + kk * DW + b * WB);
         }
     }
 }
@@ -267,13 +265,12 @@ inline void decode_value_pairs(const flash_job& a, const std::uint8_t* head, con
         const std::uint8_t* r0 = head + offs[2 * kp];
         const std::uint8_t* r1 = 2 * kp + 1 < nk ? head + offs[2 * kp + 1] : nullptr;
         for (int b = 0; b < NBk; ++b) {
-            std::uint16_t dh;
-            std::memcpy(&dh, r0 + b * 34, 2);
-            vs[2 * kp * NBk + b] = _cvtsh_ss(dh);
-            if (r1) std::memcpy(&dh, r1 + b * 34, 2);
-            vs[(2 * kp + 1) * NBk + b] = r1 ? _cvtsh_ss(dh) : 0.0f;
-            VV::pair_words(reinterpret_cast<const std::int8_t*>(r0 + b * 34 + 2),
-                           r1 ? reinterpret_cast<const std::int8_t*>(r1 + b * 34 + 2) : nullptr, vW + kp * D + b * 32);
+            const std::uint8_t* b0 = r0 + b * q8_0_block_bytes;
+            const std::uint8_t* b1 = r1 ? r1 + b * q8_0_block_bytes : nullptr;
+            vs[2 * kp * NBk + b] = q8_block_scale(b0);
+            vs[(2 * kp + 1) * NBk + b] = b1 ? q8_block_scale(b1) : 0.0f;
+            VV::pair_words(reinterpret_cast<const std::int8_t*>(b0 + 2),
+                           b1 ? reinterpret_cast<const std::int8_t*>(b1 + 2) : nullptr, vW + kp * D + b * 32);
         }
     }
 }

@@ -17,6 +17,7 @@
 #include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/query_i16.h"
+#include "engine/kv/kv_codec.h"
 
 #define KVLENS_SIMD_BODY "engine/backend/cpu/attention_simd_body.h"
 #define KVLENS_SIMD_NS_AVX2 flash_avx2

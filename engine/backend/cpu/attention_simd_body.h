@@ -84,6 +84,14 @@ struct tile_walk {
     }
 };
 
+// The f16 scale d of the q8_0 block at blk (kv_codec.h's layout: d, then 32
+// int8), by F16C: exact like fp16_to_fp32, one instruction.
+inline float q8_block_scale(const std::uint8_t* blk) {
+    std::uint16_t dh;
+    std::memcpy(&dh, blk, 2);
+    return _cvtsh_ss(dh);
+}
+
 // nk keys of one layer array (K or V) at one KV head decoded into buf (KT, D)
 // f32; rows nk..KT-1 zeroed. head: the head's bytes in row 0 of the array;
 // offs: (nk) the keys' rows' byte offsets (tile_walk::offs_now).
@@ -98,10 +106,8 @@ void decode_tile(const flash_job& a, const std::uint8_t* head, const std::int64_
             for (int d = 0; d < D; d += V::width) V::store(dst + d, V::load_h(h + d));
         } else {
             for (int b = 0; b < D / 32; ++b) {   // q8_0 blocks: f16 scale, then 32 int8
-                const std::uint8_t* blk = src + b * 34;
-                std::uint16_t dh;
-                std::memcpy(&dh, blk, 2);
-                const V::reg scale = V::set1(_cvtsh_ss(dh));   // F16C, exact like fp16_to_fp32, one instruction
+                const std::uint8_t* blk = src + b * q8_0_block_bytes;
+                const V::reg scale = V::set1(q8_block_scale(blk));
                 const auto* qs = reinterpret_cast<const std::int8_t*>(blk + 2);
                 for (int i = 0; i < 32; i += V::width) V::store(dst + b * 32 + i, V::mul(V::load_q8(qs + i), scale));
             }
@@ -157,10 +163,8 @@ inline void decode_key_tile_q8(const flash_job& a, const std::uint8_t* head, con
     for (int kk = 0; kk < nk; ++kk) {
         const std::uint8_t* src = head + offs[kk];
         for (int b = 0; b < NBk; ++b) {
-            std::uint16_t dh;
-            std::memcpy(&dh, src + b * 34, 2);
-            kd[kk * NBk + b] = _cvtsh_ss(dh);   // F16C, exact like fp16_to_fp32
-            std::memcpy(kq + kk * D + b * 32, src + b * 34 + 2, 32);
+            kd[kk * NBk + b] = q8_block_scale(src + b * q8_0_block_bytes);
+            std::memcpy(kq + kk * D + b * 32, src + b * q8_0_block_bytes + 2, 32);
         }
     }
 }
@@ -206,7 +210,7 @@ inline void scores_direct4_q8(const std::uint8_t* qrows, const std::uint8_t* con
         __m128i isum[NR];
         V::template key_isums4<NR>(kr, b, q, isum);
         std::uint16_t dh[4];
-        for (int j = 0; j < 4; ++j) std::memcpy(&dh[j], kr[j] + b * 34, 2);
+        for (int j = 0; j < 4; ++j) std::memcpy(&dh[j], kr[j] + b * q8_0_block_bytes, 2);
         const __m128 dk = _mm_cvtph_ps(_mm_setr_epi16(static_cast<short>(dh[0]), static_cast<short>(dh[1]),
                                                       static_cast<short>(dh[2]), static_cast<short>(dh[3]), 0, 0, 0, 0));
         for (int r = 0; r < NR; ++r)
@@ -413,7 +417,7 @@ inline void q8_value_weights(const float* p, const std::uint8_t* head, const std
     constexpr int W = V::width;
     alignas(64) std::uint16_t dh[KT];   // the tile's scales of one block, f16
     for (int b = 0; b < D / 32; ++b) {
-        const std::uint8_t* scales = head + b * 34;
+        const std::uint8_t* scales = head + b * q8_0_block_bytes;
         int kk = 0;
         for (; kk + 4 <= nk; kk += 4)   // unrolled: the loop's own instructions were half its cost
             for (int j = 0; j < 4; ++j) std::memcpy(&dh[kk + j], scales + offs[kk + j], 2);
@@ -457,7 +461,7 @@ inline void accumulate_values_direct_chunks(float* o, const float* p, const floa
                     const int at = d0 + j * W;
                     if (j == 0 || at % 32 == 0)   // a q8_0 block's first register of this pass
                         for (int i = 0; i < NR; ++i) w[i] = V::set1(wq[((at / 32) * NR + i) * KT + kk]);
-                    const V::reg v = V::load_q8(reinterpret_cast<const std::int8_t*>(row + (at / 32) * 34 + 2) + at % 32);
+                    const V::reg v = V::load_q8(reinterpret_cast<const std::int8_t*>(row + (at / 32) * q8_0_block_bytes + 2) + at % 32);
                     for (int i = 0; i < NR; ++i) x[i][j] = V::fmadd(w[i], v, x[i][j]);
                 }
             }
