@@ -166,15 +166,20 @@ inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float*
 
 // Online softmax step over the tile's nk keys, lane-wise: sT becomes the
 // probabilities exp(s - running max), rounded to f16 values as the other
-// path rounds them, and 0 where a row does not see the key (only checked on
-// a tile some row does not see whole: `full` false; key0: the tile's first
-// key position; first, last (R): each row's visible keys as floats); m, l
-// (R) updated; corr (R) the factors that rescale the output so far.
+// path rounds them (not with NBK > 0, below), and 0 where a row does not
+// see the key (only checked on a tile some row does not see whole: `full`
+// false; key0: the tile's first key position; first, last (R): each row's
+// visible keys as floats); m, l (R) updated; corr (R) the factors that
+// rescale the output so far.
 // NBK > 0 (a q8_0 cache's integer value sum): also each row's largest
 // weight p * (value block scale) of the tile per block of 32 dimensions,
 // into largest (NBK, R), from the value scales vs (KT, NBK) (non-negative,
 // as the cache's quantizer writes them: max |x| / 127), while the
-// probabilities are in registers (lanes_q8_value_weights takes them).
+// probabilities are in registers (lanes_q8_value_weights takes them). Those
+// probabilities stay f32: their weights are rounded to int16 units next, so
+// an f16 rounding first would only round them twice (and the conversion
+// pair cost 5 % of the AVX-512 q8_0 prefill job on Zen 5); the f16 rounding
+// is there for the paths whose f32 value sums mirror an f16 product.
 template <int NB, int NBK = 0>
 inline void lanes_softmax(float* sT, int R, int nk, bool full, float key0, const float* first, const float* last,
                           float* m, float* l, float* corr, const float* vs = nullptr, float* largest = nullptr) {
@@ -204,7 +209,8 @@ inline void lanes_softmax(float* sT, int R, int nk, bool full, float key0, const
         for (int j = 0; j < NBK; ++j) big[j] = V::zero();
         for (int k = 0; k < nk; ++k) {
             const V::reg x = V::load(s + k * R);
-            V::reg p = V::round_h(V::exp(V::sub(x, shift)));
+            V::reg p = V::exp(V::sub(x, shift));
+            if constexpr (NBK == 0) p = V::round_h(p);
             if (!full) p = V::select(V::equal(x, minus_inf), V::zero(), p);
             V::store(s + k * R, p);
             sum = V::add(sum, p);
