@@ -164,6 +164,17 @@ inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float*
     }
 }
 
+// lanes_softmax's arguments for one tile (what they are: below).
+struct lanes_softmax_step {
+    float* sT;
+    int R, nk;
+    bool full;
+    float key0;
+    const float* first;
+    const float* last;
+    float *m, *l, *corr;
+};
+
 // Online softmax step over the tile's nk keys, lane-wise: sT becomes the
 // probabilities exp(s - running max), rounded to f16 values as the other
 // path rounds them (not with NBK > 0, below), and 0 where a row does not
@@ -181,9 +192,14 @@ inline void lanes_q8_queries(const flash_job& a, int R, std::int32_t* qW, float*
 // pair cost 5 % of the AVX-512 q8_0 prefill job on Zen 5); the f16 rounding
 // is there for the paths whose f32 value sums mirror an f16 product.
 template <int NB, int NBK = 0>
-inline void lanes_softmax(float* sT, int R, int nk, bool full, float key0, const float* first, const float* last,
-                          float* m, float* l, float* corr, const float* vs = nullptr, float* largest = nullptr) {
+inline void lanes_softmax(const lanes_softmax_step& t, const float* vs = nullptr, float* largest = nullptr) {
     constexpr int W = V::width;
+    float* sT = t.sT;
+    const int R = t.R, nk = t.nk;
+    const bool full = t.full;
+    const float key0 = t.key0;
+    const float *first = t.first, *last = t.last;
+    float *m = t.m, *l = t.l, *corr = t.corr;
     const V::reg minus_inf = V::set1(-INFINITY);
     for (int b = 0; b < NB; ++b) {
         float* s = sT + b * W;
@@ -342,23 +358,24 @@ inline void lanes_q8_values_step(float* oT, const std::int32_t* wW, const float*
     }
 }
 
-// lanes_softmax's arguments for one tile.
-struct lanes_softmax_step {
-    float* sT;
-    int R, nk;
-    bool full;
-    float key0;
-    const float* first;
-    const float* last;
-    float *m, *l, *corr;
-};
-
 // The integer value sum's softmax and weights for NBK blocks of 32 dimensions.
 template <int NB, int NBK>
 inline void lanes_q8_softmax_weights(const lanes_softmax_step& t, const float* vs, float* largest, std::int32_t* wW,
                                      float* ws) {
-    lanes_softmax<NB, NBK>(t.sT, t.R, t.nk, t.full, t.key0, t.first, t.last, t.m, t.l, t.corr, vs, largest);
+    lanes_softmax<NB, NBK>(t, vs, largest);
     lanes_q8_value_weights<V, NB, NBK>(t.sT, vs, largest, t.R, t.nk, wW, ws);
+}
+
+// The same for the head's NBK blocks of 32 dimensions (2, 4, 6 or 8) at run time.
+template <int NB>
+inline void lanes_q8_softmax_weights_any(const lanes_softmax_step& t, int NBK, const float* vs, float* largest,
+                                         std::int32_t* wW, float* ws) {
+    switch (NBK) {
+        case 2: lanes_q8_softmax_weights<NB, 2>(t, vs, largest, wW, ws); break;
+        case 4: lanes_q8_softmax_weights<NB, 4>(t, vs, largest, wW, ws); break;
+        case 6: lanes_q8_softmax_weights<NB, 6>(t, vs, largest, wW, ws); break;
+        default: lanes_q8_softmax_weights<NB, 8>(t, vs, largest, wW, ws); break;
+    }
 }
 
 // The whole job (lanes_apply(a)), NB = R / W; results as flash_job says: o (R, D), m, l (R).
@@ -421,42 +438,37 @@ void flash_lanes_run(const flash_job& a) {
         const bool full = max_first <= j0 && min_last >= j0 + nk - 1;   // every row sees every key of the tile
         if constexpr (DT == kv_dtype::q8_0) decode_key_words(a, a.k_layer + a.head_offset, offs_now, nk, kW, kd);
         else decode_tile<DT>(a, a.k_layer + a.head_offset, offs_now, nk, kbuf);
-        // q8_0 integer value sums: the value tile as key-pair words, their scales after them.
-        auto* vW = reinterpret_cast<std::int32_t*>(vbuf);
-        float* vs = reinterpret_cast<float*>(vW + (KT / 2) * D);
-        if constexpr (int_capable) {
-            if (int_values) decode_value_pairs<V>(a, a.v_layer + a.head_offset, offs_now, nk, vW, vs);
-        }
+        // The f32 value sum's tile decoded with the keys; the integer value
+        // sum's (key-pair words) below, with its weights.
         if (!int_values) decode_tile<DT>(a, a.v_layer + a.head_offset, offs_now, nk, vbuf);
         if constexpr (DT == kv_dtype::q8_0) lanes_q8_scores<NB>(qW, dqT, kW, kd, D, R, nk, a.scale, sT);
         else lanes_scores<NB>(qT, kbuf, D, R, nk, a.scale, sT);
         if (a.softcap > 0) soft_cap_scores(sT, nk * R, a.softcap);   // masked rows too: lanes_softmax drops them
+        const lanes_softmax_step step{sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr};
+        // The value sum in D / DB steps, the next tile's rows prefetched a
+        // share with each (2 keys, 8 lines, per step at SmolLM2's geometry on
+        // AVX2; two halves of 64 lines each between the phases filled Zen 2's
+        // miss buffers).
+        const auto value_sum = [&](auto&& value_step) {
+            const int n_steps = D / DB;
+            for (int i = 0; i < n_steps; ++i) {
+                walk.prefetch_next(KT * i / n_steps, KT * (i + 1) / n_steps);
+                value_step(i * DB);
+            }
+        };
         if constexpr (int_capable) {
-            if (int_values) {
-                const lanes_softmax_step step{sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr};
-                switch (D / k_query_block) {
-                    case 2: lanes_q8_softmax_weights<NB, 2>(step, vs, largest, wW, ws); break;
-                    case 4: lanes_q8_softmax_weights<NB, 4>(step, vs, largest, wW, ws); break;
-                    case 6: lanes_q8_softmax_weights<NB, 6>(step, vs, largest, wW, ws); break;
-                    default: lanes_q8_softmax_weights<NB, 8>(step, vs, largest, wW, ws); break;
-                }
+            if (int_values) {   // the value tile as key-pair words and their scales, in vbuf's space
+                auto* vW = reinterpret_cast<std::int32_t*>(vbuf);
+                float* vs = reinterpret_cast<float*>(vW + (KT / 2) * D);
+                decode_value_pairs<V>(a, a.v_layer + a.head_offset, offs_now, nk, vW, vs);
+                lanes_q8_softmax_weights_any<NB>(step, D / k_query_block, vs, largest, wW, ws);
+                const int KP = (nk + 1) / 2;   // key pairs
+                value_sum([&](int d0) { lanes_q8_values_step<V, NB, DB>(oT, wW, ws, corr, vW, D, R, KP, d0); });
+                continue;
             }
         }
-        if (!int_values) lanes_softmax<NB>(sT, R, nk, full, static_cast<float>(j0), first, last, a.m, a.l, corr);
-        // The next tile's rows, a share with each step of the value sum (D / DB
-        // steps: 2 keys, 8 lines, per step at SmolLM2's geometry on AVX2). Two
-        // halves of 64 lines each between the phases filled Zen 2's miss buffers.
-        const int n_steps = D / DB;
-        for (int i = 0; i < n_steps; ++i) {
-            walk.prefetch_next(KT * i / n_steps, KT * (i + 1) / n_steps);
-            if constexpr (int_capable) {
-                if (int_values) {
-                    lanes_q8_values_step<V, NB, DB>(oT, wW, ws, corr, vW, D, R, (nk + 1) / 2, i * DB);
-                    continue;
-                }
-            }
-            lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, i * DB);
-        }
+        lanes_softmax<NB>(step);
+        value_sum([&](int d0) { lanes_values_step<NB, DB>(oT, sT, corr, vbuf, D, R, nk, d0); });
     }
     // oT (D, R) to o (R, D), through qT's space.
     for (int d = 0; d < D; ++d)
