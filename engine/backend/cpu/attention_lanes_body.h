@@ -267,8 +267,9 @@ inline void lanes_values_step(float* oT, const float* pT, const float* corr, con
 // over 32767, two keys to a word; each dimension's values of a key pair,
 // int8 widened, make the broadcast word; the tile's int32 sums are exact,
 // and o = o * corr + unit * sum. A weight is off by at most half a unit,
-// 1.5e-5 of the row's largest in the tile, where the probabilities' own f16
-// rounding is 2.4e-4 of each; test_attention holds it to the scalar
+// 1.5e-5 of the row's largest in the tile, where the other paths' f16
+// rounding of the probabilities is 2.4e-4 of each (here the probabilities
+// stay f32: lanes_softmax); test_attention holds it to the scalar
 // reference's f32 sum as it holds the other paths. Per tile at 96 rows this
 // is 6144 dpwssd against 12288 FMAs, plus the weights' rounding and a
 // conversion per output. (An f16 cache keeps f32 value sums: its values are
