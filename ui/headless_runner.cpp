@@ -62,6 +62,82 @@ bool waitFor(Sender* sender, Signal signal, Done done, int limitMs)
     return done();
 }
 
+// The tokens the model would see for `config` (the chat around the pages
+// included), as the window's token count has them; -1 when unknown.
+int promptTokens(RunController& c, const RunConfig& config)
+{
+    int tokens = -1;
+    bool answered = false;
+    quint64 ticket = 0;
+    QObject watch;   // the connection lives as long as the locals it points at
+    QObject::connect(&c, &RunController::tokenCountReady, &watch, [&](quint64 t, int n, int) {
+        if (t == ticket) {
+            tokens = n;
+            answered = true;
+        }
+    });
+    ticket = c.requestTokenCount(config);
+    if (ticket != 0)
+        waitFor(&c, &RunController::tokenCountReady, [&] { return answered; }, 600000);
+    return tokens;
+}
+
+// Map-reduce over config's pages, every stage a run; the reduce's run id, or
+// 0 after saying why on stderr.
+int runMapReduce(RunController& c, const RunConfig& config)
+{
+    int job = 0;
+    bool finished = false;
+    QString error;
+    // Connected for this function's life alone (they point at its locals).
+    QObject watch;
+    QObject::connect(&c, &RunController::mapReduceProgress, &watch,
+                     [](int, const QString& message) { progress(message); });
+    QObject::connect(&c, &RunController::mapReduceFinished, &watch, [&](int id, const QString&, const QString& e) {
+        if (id == job) {
+            finished = true;
+            error = e;
+        }
+    });
+    job = c.startMapReduce(config);
+    if (job == 0) {
+        fail(c.lastError());
+        return 0;
+    }
+    waitFor(&c, &RunController::mapReduceFinished, [&] { return finished; }, 4 * 3600000);
+    c.flushEvents();
+    QCoreApplication::processEvents();
+    if (!finished) {
+        c.cancelAll();
+        fail(tr("map-reduce did not finish"));
+        return 0;
+    }
+    if (!error.isEmpty()) {
+        fail(tr("map-reduce failed: %1").arg(error));
+        return 0;
+    }
+    return c.selectedRun();   // the reduce: each round selects its first stage
+}
+
+// stages/NN.json and .csv for every run of a map-reduce, in the order they ran.
+QStringList exportStages(RunController& c, const QString& outDir, QString& error)
+{
+    QStringList written;
+    const QDir stages(QDir(outDir).filePath(QStringLiteral("stages")));
+    QDir().mkpath(stages.path());
+    RunHistoryModel* h = c.history();
+    for (int row = 0; row < h->count() && error.isEmpty(); ++row) {
+        const QString base = stages.filePath(QStringLiteral("%1").arg(row + 1, 2, 10, QLatin1Char('0')));
+        for (const QString& suffix : {QStringLiteral(".json"), QStringLiteral(".csv")}) {
+            error = c.exportRunFile(h->runAt(row)->id(), base + suffix);
+            if (!error.isEmpty())
+                break;
+            written << base + suffix;
+        }
+    }
+    return written;
+}
+
 }  // namespace
 
 QStringList headlessOutputs()
@@ -152,6 +228,15 @@ bool parseHeadlessArgs(const QStringList& args, HeadlessOptions& out, bool& want
         } else if (a == QLatin1String("--kv")) {
             if (!value(out.kvMode))
                 return false;
+        } else if (a == QLatin1String("--long")) {
+            QString v;
+            if (!value(v))
+                return false;
+            if (v != QLatin1String("map-reduce") && v != QLatin1String("fit")) {
+                error = tr("--long is map-reduce or fit, not \"%1\"").arg(v);
+                return false;
+            }
+            out.fitLongReport = v == QLatin1String("fit");
         } else if (wanted) {
             error = tr("unknown argument \"%1\"").arg(a);
             return false;
@@ -232,25 +317,53 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
     RunConfig config = c.configFor(o.question.isEmpty() ? task : TaskKind::Question, o.question,
                                    o.firstPage > 0 ? o.firstPage : 1,
                                    o.firstPage > 0 ? std::min(o.lastPage, pages) : pages);
-    progress(tr("running %1 on pages %2–%3 of %4…").arg(taskKey(config.task)).arg(config.firstPage)
-                 .arg(config.lastPage).arg(QFileInfo(o.report).fileName()));
-    int lastPercent = -1;
-    QObject::connect(&c, &RunController::runsChanged, &c, [&] {
-        const RunRecord* r = c.selected();
-        if (!r)
-            return;
-        const int percent = int(r->prefillFraction() * 100);
-        if (!r->hasFirstToken() && percent / 10 != lastPercent / 10) {
-            lastPercent = percent;
-            progress(tr("prefill %1% (%2 of %3 prompt tokens)").arg(percent)
-                         .arg(r->prefill().isEmpty() ? 0 : r->prefill().last().tokensDone).arg(r->promptTokens()));
+    // Pages that do not fit the context take one of the Run button's two ways.
+    bool mapReduce = false;
+    const int tokens = promptTokens(c, config);
+    if (tokens >= 0 && tokens + config.sampling.maxTokens > c.model().contextLength) {
+        const QString need = tr("pages %1–%2 need %3 tokens plus %4 for the answer; the context holds %5")
+                                 .arg(config.firstPage).arg(config.lastPage).arg(tokens)
+                                 .arg(config.sampling.maxTokens).arg(c.model().contextLength);
+        if (o.fitLongReport) {
+            const int last = c.largestFittingLastPage(config);
+            if (last < config.firstPage) {
+                fail(tr("%1, and not even page %2 alone fits; try --long map-reduce").arg(need).arg(config.firstPage));
+                return 1;
+            }
+            progress(tr("%1: running pages %2–%3, the largest range that fits").arg(need).arg(config.firstPage).arg(last));
+            config.lastPage = last;
+        } else {
+            progress(tr("%1: map-reduce over them (--long fit: the largest range that fits instead)").arg(need));
+            mapReduce = true;
         }
-    });
-    const int id = c.startRun(config);
+    }
+    int id = 0;
+    if (mapReduce) {
+        id = runMapReduce(c, config);
+        if (id == 0)
+            return 1;
+    } else {
+        progress(tr("running %1 on pages %2–%3 of %4…").arg(taskKey(config.task)).arg(config.firstPage)
+                     .arg(config.lastPage).arg(QFileInfo(o.report).fileName()));
+        int lastPercent = -1;
+        QObject::connect(&c, &RunController::runsChanged, &c, [&] {
+            const RunRecord* r = c.selected();
+            if (!r)
+                return;
+            const int percent = int(r->prefillFraction() * 100);
+            if (!r->hasFirstToken() && percent / 10 != lastPercent / 10) {
+                lastPercent = percent;
+                progress(tr("prefill %1% (%2 of %3 prompt tokens)").arg(percent)
+                             .arg(r->prefill().isEmpty() ? 0 : r->prefill().last().tokensDone).arg(r->promptTokens()));
+            }
+        });
+        id = c.startRun(config);
+        RunHistoryModel* h = c.history();
+        waitFor(&c, &RunController::runFinished, [&] { return h->run(id) && h->run(id)->isFinished(); }, 3600000);
+        c.flushEvents();
+        QCoreApplication::processEvents();
+    }
     RunHistoryModel* h = c.history();
-    waitFor(&c, &RunController::runFinished, [&] { return h->run(id) && h->run(id)->isFinished(); }, 3600000);
-    c.flushEvents();
-    QCoreApplication::processEvents();
     const RunRecord* run = h->run(id);
     if (!run || !run->isFinished()) {
         c.cancelAll();
@@ -286,8 +399,19 @@ int runHeadless(const HeadlessOptions& o, EngineWorker* worker)
         fail(runErr);
         return 1;
     }
+    QStringList stageFiles;
+    if (mapReduce) {
+        QString stageError;
+        stageFiles = exportStages(c, o.outDir, stageError);
+        if (!stageError.isEmpty()) {
+            fail(stageError);
+            return 1;
+        }
+    }
     for (const QString& f : headlessOutputs())
         std::printf("%s\n", QDir(o.outDir).filePath(f).toUtf8().constData());
+    for (const QString& f : stageFiles)
+        std::printf("%s\n", f.toUtf8().constData());
     if (run->finishReason() == FinishReason::Error) {
         fail(tr("the engine failed: %1").arg(run->error()));
         return 1;

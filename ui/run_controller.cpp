@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QThread>
+#include <algorithm>
 
 #include "tasks/instructions.h"
 #include "tasks/map_reduce.h"
@@ -260,6 +261,10 @@ QStringList RunController::keepHistoryIn(const QString& folder)
     store_ = std::make_unique<RunStore>(folder);
     const RunStore::Loaded saved = store_->load();
     QStringList errors = saved.errors + history_->restore(saved.runs);
+    // Map-reduce jobs go on numbering after the saved ones, so that a job's
+    // id names its stages alone (the TTFT chart gathers them by it).
+    for (int row = 0; row < history_->count(); ++row)
+        nextJob_ = std::max(nextJob_, history_->runAt(row)->config().mapReduceId + 1);
     // The latest saved run, overlaid on the run it varied, as when it ran.
     if (selected_ == 0 && history_->count() > 0)
         selectRun(history_->latest()->id(), history_->latest()->config().parentRunId);

@@ -2314,6 +2314,34 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>map-reduce did not finish</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>map-reduce failed: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>--long is map-reduce or fit, not &quot;%1&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>pages %1–%2 need %3 tokens plus %4 for the answer; the context holds %5</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1, and not even page %2 alone fits; try --long map-reduce</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: running pages %2–%3, the largest range that fits</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: map-reduce over them (--long fit: the largest range that fits instead)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>prefill %1% (%2 of %3 prompt tokens)</source>
         <translation type="unfinished"></translation>
     </message>

@@ -2315,6 +2315,34 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation>正在对 %4 的第 %2–%3 页运行 %1…</translation>
     </message>
     <message>
+        <source>map-reduce did not finish</source>
+        <translation>map-reduce 未完成</translation>
+    </message>
+    <message>
+        <source>map-reduce failed: %1</source>
+        <translation>map-reduce 失败：%1</translation>
+    </message>
+    <message>
+        <source>--long is map-reduce or fit, not &quot;%1&quot;</source>
+        <translation>--long 只能是 map-reduce 或 fit，不能是“%1”</translation>
+    </message>
+    <message>
+        <source>pages %1–%2 need %3 tokens plus %4 for the answer; the context holds %5</source>
+        <translation>第 %1–%2 页需要 %3 个词元，另加 %4 个用于回答；上下文只能容纳 %5 个</translation>
+    </message>
+    <message>
+        <source>%1, and not even page %2 alone fits; try --long map-reduce</source>
+        <translation>%1，连第 %2 页单独都放不下；请改用 --long map-reduce</translation>
+    </message>
+    <message>
+        <source>%1: running pages %2–%3, the largest range that fits</source>
+        <translation>%1：改为运行第 %2–%3 页，即能放入的最大页范围</translation>
+    </message>
+    <message>
+        <source>%1: map-reduce over them (--long fit: the largest range that fits instead)</source>
+        <translation>%1：对全部页面做 map-reduce（--long fit：改为运行能放入的最大页范围）</translation>
+    </message>
+    <message>
         <source>prefill %1% (%2 of %3 prompt tokens)</source>
         <translation>预填充 %1%（%3 个提示词元中的 %2 个）</translation>
     </message>

@@ -6,8 +6,13 @@
 
 #include <chrono>
 
+#include <QString>
+#include <QVector>
+#include <string_view>
+
 #include "engine/metrics/request_figures.h"
 #include "tests/support/event_fixtures.h"
+#include "ui/engine/engine_worker.h"
 
 namespace kvlens::test {
 
@@ -195,6 +200,23 @@ void FakeEngine::run(Job& job)
     f.device_memory_peak = info_.weight_bytes + kv_pool_bytes() + scratch_bytes();
     done.text = text;
     job.sink(done);
+}
+
+ui::EngineWorker* fakeWorker(FakeTiming timing)
+{
+    auto* w = new ui::EngineWorker([timing](const engine_options& o) -> result<std::unique_ptr<engine>> {
+        return std::unique_ptr<engine>(std::make_unique<FakeEngine>(timing, o.kv));
+    });
+    w->setTokenCounter([](const engine&, const QVector<ui::ChatTurn>& chat) {
+        int chars = 0;
+        for (const ui::ChatTurn& t : chat)
+            chars += int(t.content.size());
+        return chars / 4;
+    });
+    w->setTextCounter([](const engine&, std::string_view text) {
+        return int(QString::fromUtf8(text.data(), qsizetype(text.size())).size()) / 4;
+    });
+    return w;
 }
 
 }  // namespace kvlens::test

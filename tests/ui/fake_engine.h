@@ -16,6 +16,10 @@
 
 #include "engine/runtime/engine.h"
 
+namespace kvlens::ui {
+class EngineWorker;
+}
+
 namespace kvlens::test {
 
 struct FakeTiming {
@@ -67,5 +71,9 @@ private:
     std::atomic<bool> cancelAll_{false};
     std::thread thread_;
 };
+
+// A window worker whose engine is a FakeEngine with `timing`, and whose
+// token counters take about four characters a token, as for English text.
+ui::EngineWorker* fakeWorker(FakeTiming timing);
 
 }  // namespace kvlens::test

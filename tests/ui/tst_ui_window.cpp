@@ -3,8 +3,8 @@
 // timings (fake_engine.h), so a run can be watched in flight. Opening a
 // document, running, charts receiving points while the run goes on, the GUI
 // staying responsive, cancelling mid-prefill and mid-decode, experiments,
-// export of PNG/SVG/CSV/JSON, the headless mode, the language switch, and a
-// screenshot that is not blank.
+// export of PNG/SVG/CSV/JSON, the language switch, and a screenshot that is
+// not blank. (The headless twin: tst_headless.cpp.)
 #include <QApplication>
 #include <QFile>
 #include <QImage>
@@ -27,7 +27,6 @@
 #include "fake_engine.h"
 #include "ui/charts/chart_panel.h"
 #include "ui/engine/engine_worker.h"
-#include "ui/headless_runner.h"
 #include "ui/i18n.h"
 #include "ui/main_window.h"
 #include "ui/model/run_history_model.h"
@@ -42,26 +41,9 @@
 using namespace kvlens::ui;
 using kvlens::test::FakeEngine;
 using kvlens::test::FakeTiming;
+using kvlens::test::fakeWorker;
 
 namespace {
-
-EngineWorker* fakeWorker(FakeTiming timing)
-{
-    auto* w = new EngineWorker([timing](const kvlens::engine_options& o) -> kvlens::result<std::unique_ptr<kvlens::engine>> {
-        return std::unique_ptr<kvlens::engine>(std::make_unique<FakeEngine>(timing, o.kv));
-    });
-    // About four characters per token, as for English text.
-    w->setTokenCounter([](const kvlens::engine&, const QVector<ChatTurn>& chat) {
-        int chars = 0;
-        for (const ChatTurn& t : chat)
-            chars += int(t.content.size());
-        return chars / 4;
-    });
-    w->setTextCounter([](const kvlens::engine&, std::string_view text) {
-        return int(QString::fromUtf8(text.data(), qsizetype(text.size())).size()) / 4;
-    });
-    return w;
-}
 
 // Texts that a chart draws cut short ("prompt tok...", "first sa..."): Qt
 // Charts truncates an axis title, a tick or category label (run names) or a
@@ -363,56 +345,6 @@ private slots:
         QVERIFY(shot.save(path));
         QCOMPARE(shot.size(), QSize(1600, 1000));   // the layout fits a 1600 x 1000 window
         QVERIFY(nonBackgroundShare(shot) > 0.05);
-    }
-
-    void headlessWritesItsFiles()
-    {
-        QTemporaryDir out;
-        QVERIFY(out.isValid());
-        HeadlessOptions o;
-        o.report = report_;
-        o.outDir = out.path();
-        o.model = model_;
-        o.task = QStringLiteral("key-points");
-        FakeTiming t;
-        t.promptTokens = 300;
-        t.generate = 10;
-        t.chunkMs = 5;
-        t.tokenMs = 2;
-        QCOMPARE(runHeadless(o, fakeWorker(t)), 0);
-        for (const QString& f : headlessOutputs()) {
-            QFileInfo fi(out.filePath(f));
-            QVERIFY2(fi.exists() && fi.size() > 0, qPrintable(f));
-        }
-        QFile summary(out.filePath(QStringLiteral("summary.txt")));
-        QVERIFY(summary.open(QIODevice::ReadOnly));
-        QCOMPARE(QString::fromUtf8(summary.readAll()).trimmed(), QStringLiteral("The word1 word2 word3 word4 word5 word6 word7 word8 word9"));
-    }
-
-    void headlessArgs_data()
-    {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<bool>("ok");
-        QTest::addColumn<bool>("wanted");
-        QTest::newRow("window") << QStringList{} << true << false;
-        QTest::newRow("full") << QStringList{"--headless", "r.pdf", "--out", "d", "--task", "detailed"} << true << true;
-        QTest::newRow("no out") << QStringList{"--headless", "r.pdf"} << false << true;
-        QTest::newRow("bad task") << QStringList{"--headless", "r.pdf", "--out", "d", "--task", "poem"} << false << true;
-        QTest::newRow("missing value") << QStringList{"--headless"} << false << true;
-        QTest::newRow("pages") << QStringList{"--headless", "r.pdf", "--out", "d", "--pages", "2-3"} << true << true;
-        QTest::newRow("bad pages") << QStringList{"--headless", "r.pdf", "--out", "d", "--pages", "3-2"} << false << true;
-    }
-    void headlessArgs()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(bool, ok);
-        QFETCH(bool, wanted);
-        HeadlessOptions o;
-        bool w = false;
-        QString error;
-        QCOMPARE(parseHeadlessArgs(args, o, w, error), ok);
-        QCOMPARE(w, wanted);
-        QCOMPARE(error.isEmpty(), ok);
     }
 
     void theStatusBarsBackendTextIsTranslatedAndKeepsItsNumbers()

@@ -5,6 +5,11 @@ kvlens_add_qtest(tst_ui_window tst_ui_window.cpp fake_engine.h fake_engine.cpp
   LIBS kvlens_ui kvlens_ui_test_support)
 target_include_directories(tst_ui_window PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 
+# The headless twin with the fake engine: its arguments, files and long reports.
+kvlens_add_qtest(tst_headless tst_headless.cpp fake_engine.h fake_engine.cpp
+  LIBS kvlens_ui kvlens_ui_test_support)
+target_include_directories(tst_headless PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+
 # The charts on hand-made event sequences: layer groups, hidden reasoning, callouts.
 kvlens_add_qtest(tst_ui_charts tst_ui_charts.cpp LIBS kvlens_ui kvlens_ui_test_support)
 target_include_directories(tst_ui_charts PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
