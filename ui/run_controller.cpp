@@ -262,7 +262,7 @@ QStringList RunController::keepHistoryIn(const QString& folder)
     const RunStore::Loaded saved = store_->load();
     QStringList errors = saved.errors + history_->restore(saved.runs);
     // Map-reduce jobs go on numbering after the saved ones, so that a job's
-    // id names its stages alone (the TTFT chart gathers them by it).
+    // id (run.json's map_reduce) names its stages alone.
     for (int row = 0; row < history_->count(); ++row)
         nextJob_ = std::max(nextJob_, history_->runAt(row)->config().mapReduceId + 1);
     // The latest saved run, overlaid on the run it varied, as when it ran.

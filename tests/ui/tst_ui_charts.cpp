@@ -13,10 +13,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QDir>
-#include <QRegularExpression>
 #include <QTemporaryDir>
-#include <memory>
-#include <vector>
 
 #include "event_script.h"
 #include "ui/charts/chart_callouts.h"
@@ -287,41 +284,6 @@ private slots:
         in.compare = nullptr;
         chart.plot(in);
         QCOMPARE(chart.hiddenSet()->count(), 0);
-    }
-
-    // A map-reduce stage is read among the stages of its job that ran before
-    // it (the last kMaxRuns bars in all, itself the last), not among other runs.
-    void theTtftChartShowsAMapReduceStageAmongItsJobsStages()
-    {
-        RunRecord other(1, RunConfig{});
-        feed(other, plainScript());
-        RunConfig staged;
-        staged.mapReduceId = 7;
-        std::vector<std::unique_ptr<RunRecord>> stages;
-        for (int id = 2; id <= 10; ++id) {   // 9 stages
-            stages.push_back(std::make_unique<RunRecord>(id, staged));
-            feed(*stages.back(), plainScript());
-        }
-        ChartInput in;
-        in.recent.append(&other);
-        for (const auto& r : stages)
-            in.recent.append(r.get());
-        TtftChart chart;
-        const auto ids = [&chart] {
-            QStringList ids;
-            for (const QString& label : chart.runLabels())   // "▶ #4 one line": "#4"
-                ids << QRegularExpression(QStringLiteral("#\\d+")).match(label).captured();
-            return ids;
-        };
-        in.primary = stages[2].get();   // the third stage (#4): the two before it, and itself
-        chart.plot(in);
-        QCOMPARE(ids(), (QStringList{"#2", "#3", "#4"}));
-        in.primary = stages.back().get();   // the last (#10): the kMaxRuns - 1 stages before it, and itself
-        chart.plot(in);
-        QCOMPARE(ids(), (QStringList{"#5", "#6", "#7", "#8", "#9", "#10"}));
-        in.primary = &other;   // a run of no job: itself alone
-        chart.plot(in);
-        QCOMPARE(ids(), QStringList{"#1"});
     }
 
     void theLatencyCalloutSaysTheMeanTpotAndCoversNoPoint()

@@ -87,36 +87,23 @@ double hiddenMsOf(const RunRecord* r)
 }
 }  // namespace
 
-QStringList TtftChart::runLabels() const
-{
-    return runs_->categories();
-}
-
 void TtftChart::plot(const ChartInput& in)
 {
     // The chart follows the overlay: the compared run and the selected one
-    // (with its siblings when it is one of several concurrent copies, or the
-    // stages before it when it is a map-reduce stage: the last kMaxRuns), so
-    // a cached follow-up is read against its parent, not among six slivers.
+    // (with its siblings when it is one of several concurrent copies), so a
+    // cached follow-up is read against its parent, not among six slivers.
     QVector<const RunRecord*> runs;
     if (in.compare)
         runs.append(in.compare);
     if (in.primary) {
         const RunConfig& pc = in.primary->config();
         const bool concurrent = pc.experiment == Experiment::Concurrent;
-        QVector<const RunRecord*> stages;
         for (const RunRecord* r : in.recent) {
-            if (!r || r == in.primary || runs.contains(r))
-                continue;
-            if (concurrent && r->config().experiment == Experiment::Concurrent
-                && r->config().parentRunId == pc.parentRunId && r->createdAt().secsTo(in.primary->createdAt()) <= 1)
+            if (r && r != in.primary && concurrent && r->config().experiment == Experiment::Concurrent
+                && r->config().parentRunId == pc.parentRunId && r->createdAt().secsTo(in.primary->createdAt()) <= 1
+                && !runs.contains(r))
                 runs.append(r);
-            else if (pc.mapReduceId > 0 && r->config().mapReduceId == pc.mapReduceId && r->id() < in.primary->id())
-                stages.append(r);
         }
-        while (stages.size() > kMaxRuns - 1 - runs.size())
-            stages.removeFirst();
-        runs += stages;
         runs.append(in.primary);
     }
     if (runs.isEmpty()) {

@@ -29,7 +29,6 @@ public:
     // bar (ui/charts/chart_callouts.h); on in presentation mode.
     ChartCallouts* callouts() const { return callouts_; }
     QBarSet* hiddenSet() const { return hidden_; }
-    QStringList runLabels() const;   // the bars' run names, bottom to top
 
 protected:
     void restyle() override;

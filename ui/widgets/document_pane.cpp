@@ -159,16 +159,16 @@ DocumentPane::DocumentPane(QWidget* parent) : QWidget(parent)
     tokensRow->addStretch();
     cl->addLayout(rangeRow);
     cl->addLayout(tokensRow);
-    // Too long: the largest range that fits (one click), or map-reduce.
-    auto* longRow = new QHBoxLayout;
+    // Too long: the largest range that fits (one click), or map-reduce; one
+    // above the other, so that neither is cut in a narrow pane (1280 x 720).
+    auto* longRows = new QVBoxLayout;
     fitButton_ = new QPushButton;
     mapReduceButton_ = new QPushButton;
     fitButton_->setVisible(false);
     mapReduceButton_->setVisible(false);
-    longRow->addWidget(fitButton_);
-    longRow->addWidget(mapReduceButton_);
-    longRow->addStretch();
-    cl->addLayout(longRow);
+    longRows->addWidget(fitButton_);
+    longRows->addWidget(mapReduceButton_);
+    cl->addLayout(longRows);
     connect(fitButton_, &QPushButton::clicked, this, [this] {
         if (suggestedLast_ >= firstPage())
             setPageRange(firstPage(), suggestedLast_);
