@@ -44,17 +44,26 @@ double percentile(QVector<double> v, double p)
 
 }  // namespace
 
-// A small gradient bar: "fast 12 ms ▬▬▬ slow 48 ms".
+// A small gradient bar between the fastest and the slowest token's latency:
+// "2.2 ▬▬▬ 4.6 ms" (the unit once, when both ends have it). It asks for the
+// room its two figures and a short bar need, so neither is cut.
 class LatencyLegend : public QWidget {
 public:
-    explicit LatencyLegend(QWidget* parent = nullptr) : QWidget(parent) { setMinimumSize(60, 18); }
+    explicit LatencyLegend(QWidget* parent = nullptr) : QWidget(parent) {}
     void setRange(double lo, double hi)
     {
         lo_ = lo;
         hi_ = hi;
+        updateGeometry();
         update();
     }
-    QSize sizeHint() const override { return QSize(220, fontMetrics().height() + 6); }
+    QSize sizeHint() const override { return QSize(std::max(220, minimumSizeHint().width()), fontMetrics().height() + 6); }
+    QSize minimumSizeHint() const override
+    {
+        const QFontMetrics fm = fontMetrics();
+        return QSize(fm.horizontalAdvance(leftText()) + fm.horizontalAdvance(rightText()) + 12 + kMinBar,
+                     fm.height() + 6);
+    }
 
 protected:
     void paintEvent(QPaintEvent*) override
@@ -62,10 +71,10 @@ protected:
         QPainter p(this);
         p.setRenderHint(QPainter::Antialiasing);
         const bool dark = isDark(this);
-        const QString left = formatMs(lo_), right = formatMs(hi_);
+        const QString left = leftText(), right = rightText();
         const QFontMetrics fm = fontMetrics();
         const int lw = fm.horizontalAdvance(left) + 6, rw = fm.horizontalAdvance(right) + 6;
-        const QRect bar(lw, height() / 2 - 5, std::max(20, width() - lw - rw), 10);
+        const QRect bar(lw, height() / 2 - 5, std::max(kMinBar, width() - lw - rw), 10);
         QLinearGradient g(bar.topLeft(), bar.topRight());
         for (double t : {0.0, 0.5, 1.0})
             g.setColorAt(t, AnswerPane::tintColor(lo_ + t * (hi_ - lo_), lo_, hi_, dark));
@@ -75,6 +84,17 @@ protected:
         p.setPen(palette().color(QPalette::WindowText));
         p.drawText(QRect(0, 0, lw, height()), Qt::AlignVCenter | Qt::AlignLeft, left);
         p.drawText(QRect(bar.right() + 4, 0, rw, height()), Qt::AlignVCenter | Qt::AlignLeft, right);
+    }
+
+private:
+    static constexpr int kMinBar = 24;   // px
+    QString rightText() const { return formatMs(hi_); }
+    QString leftText() const
+    {
+        // "2.2" before "4.6 ms": the unit once, where the two share it.
+        const QString lo = formatMs(lo_), hi = formatMs(hi_);
+        const QString unit = hi.section(QLatin1Char(' '), 1);
+        return !unit.isEmpty() && lo.endsWith(QLatin1Char(' ') + unit) ? lo.section(QLatin1Char(' '), 0, 0) : lo;
     }
 
 private:
