@@ -104,6 +104,28 @@ QString engineMessage(const QString& english)
     return QCoreApplication::translate("kvlens::ui::i18n", "the engine reports: %1").arg(english);
 }
 
+QString pdfWarning(const QString& english)
+{
+    if (english.isEmpty() || currentLang == QLatin1String("en"))
+        return english;
+    // pdf/reader_process.cpp's wording.
+    static const Pattern patterns[] = {
+        {R"(^all (\d+) pages have no text layer: scanned\?$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "none of the %1 pages has a text layer: scanned?")},
+        {R"(^the page has no text layer: scanned\?$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "the page has no text layer: scanned?")},
+        {R"(^pages? (.+) (?:has|have) no text layer: scanned\?$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "no text layer on page(s) %1: scanned?")},
+        {R"(^dropped running headers/footers: (.+) and more$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "running headers and footers left out: %1 and more")},
+        {R"(^dropped running headers/footers: (.+)$)",
+         QT_TRANSLATE_NOOP("kvlens::ui::i18n", "running headers and footers left out: %1")},
+    };
+    if (QString out = translatedPattern(english, patterns); !out.isNull())
+        return out;
+    return english;
+}
+
 QString deviceReason(const QString& english)
 {
     if (english.isEmpty() || currentLang == QLatin1String("en"))

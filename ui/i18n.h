@@ -25,6 +25,11 @@ QString nativeName(const QString& lang);   // "English", "简体中文"
 // translated with their numbers; any other keeps its exact English detail
 // behind a translated lead, so nothing is lost.
 QString engineMessage(const QString& english);
+// A note of the PDF reader (English, from pdf/ which never sees Qt: pages
+// without a text layer, running headers and footers it dropped) in the
+// current language, with its page numbers and quoted lines; a note it does
+// not know stays as the reader wrote it.
+QString pdfWarning(const QString& english);
 // The engine's backend description for the status bar ("cpu: 2 threads, avx2
 // kernels (cuda: <the driver's reason>; using the CPU)") in the current
 // language; the reason CUDA was not used through deviceReason().

@@ -3123,6 +3123,26 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>none of the %1 pages has a text layer: scanned?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>the page has no text layer: scanned?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>no text layer on page(s) %1: scanned?</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running headers and footers left out: %1 and more</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>running headers and footers left out: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
         <translation type="unfinished"></translation>
     </message>

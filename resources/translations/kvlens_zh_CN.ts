@@ -3126,6 +3126,26 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation>%1 个词元的提示放不进 %2 个词元的上下文</translation>
     </message>
     <message>
+        <source>none of the %1 pages has a text layer: scanned?</source>
+        <translation>%1 页都没有文字层：是扫描件吗？</translation>
+    </message>
+    <message>
+        <source>the page has no text layer: scanned?</source>
+        <translation>此页没有文字层：是扫描件吗？</translation>
+    </message>
+    <message>
+        <source>no text layer on page(s) %1: scanned?</source>
+        <translation>第 %1 页没有文字层：是扫描件吗？</translation>
+    </message>
+    <message>
+        <source>running headers and footers left out: %1 and more</source>
+        <translation>已略去重复的页眉页脚：%1 等</translation>
+    </message>
+    <message>
+        <source>running headers and footers left out: %1</source>
+        <translation>已略去重复的页眉页脚：%1</translation>
+    </message>
+    <message>
         <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
         <translation>KV 池已满：%1 个词元还需要 %2 个块，只剩 %3 个</translation>
     </message>

@@ -381,6 +381,26 @@ private slots:
                  qPrintable(zhTooOld));
     }
 
+    // The PDF reader's notes (pdf/ writes English) in Chinese, their page
+    // numbers and quoted lines kept; one the translation does not know stays.
+    void thePdfReadersNotesAreTranslatedWithTheirFigures()
+    {
+        const QString dropped = QStringLiteral("dropped running headers/footers: \"1.1. RÄUME\", \"Kapitel 2\" and more");
+        const QString scanned = QStringLiteral("pages 3–5, 9 have no text layer: scanned?");   // as format_page_list writes them
+        const QString other = QStringLiteral("a note the reader has not written before");
+        QCOMPARE(i18n::pdfWarning(dropped), dropped);
+        QVERIFY(i18n::install(QStringLiteral("zh_CN")));
+        const QString zhDropped = i18n::pdfWarning(dropped), zhScanned = i18n::pdfWarning(scanned);
+        const QString zhOther = i18n::pdfWarning(other);
+        QVERIFY(i18n::install(QStringLiteral("en")));
+        QVERIFY2(!zhDropped.contains(QStringLiteral("dropped")) && !zhDropped.contains(QStringLiteral("and more"))
+                     && zhDropped.contains(QStringLiteral("\"1.1. RÄUME\", \"Kapitel 2\"")),
+                 qPrintable(zhDropped));
+        QVERIFY2(!zhScanned.contains(QStringLiteral("text layer")) && zhScanned.contains(QStringLiteral("3–5, 9")),
+                 qPrintable(zhScanned));
+        QCOMPARE(zhOther, other);
+    }
+
     void switchesLanguage()
     {
         MainWindow* w = open(FakeTiming{});

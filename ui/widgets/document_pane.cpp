@@ -2,6 +2,8 @@
 // DocumentPane.
 #include "ui/widgets/document_pane.h"
 
+#include "ui/i18n.h"
+
 #include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -250,7 +252,10 @@ void DocumentPane::setDocument(const OpenedDocument& doc)
                    + tr("%1 characters").arg(loc.toString(qlonglong(chars))) + QStringLiteral(" · ")
                    + doc.path);
     info_->setToolTip(doc.metadata.join(QLatin1Char('\n')));
-    warnings_->setText(doc.warnings.join(QLatin1Char('\n')));
+    QStringList warnings;
+    for (const QString& w : doc.warnings)
+        warnings << i18n::pdfWarning(w);
+    warnings_->setText(warnings.join(QLatin1Char('\n')));
     warnings_->setVisible(!doc.warnings.isEmpty());
     if (same)
         return;
