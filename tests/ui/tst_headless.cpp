@@ -39,6 +39,16 @@ private:
     QString longReport_;   // six pages of about 1,250 tokens each: more than the fake model's context
     QString model_;
 
+    // The options of a headless run of `report` into `out` on the fake model.
+    HeadlessOptions options(const QString& report, const QTemporaryDir& out) const
+    {
+        HeadlessOptions o;
+        o.report = report;
+        o.outDir = out.path();
+        o.model = model_;
+        return o;
+    }
+
     static FakeTiming quick()
     {
         FakeTiming t;
@@ -80,10 +90,7 @@ private slots:
     {
         QTemporaryDir out;
         QVERIFY(out.isValid());
-        HeadlessOptions o;
-        o.report = report_;
-        o.outDir = out.path();
-        o.model = model_;
+        HeadlessOptions o = options(report_, out);
         o.task = QStringLiteral("key-points");
         FakeTiming t;
         t.promptTokens = 300;
@@ -136,10 +143,7 @@ private slots:
     {
         QTemporaryDir out;
         QVERIFY(out.isValid());
-        HeadlessOptions o;
-        o.report = longReport_;
-        o.outDir = out.path();
-        o.model = model_;
+        HeadlessOptions o = options(longReport_, out);
         QCOMPARE(runHeadless(o, fakeWorker(quick())), 0);
         for (const QString& f : headlessOutputs())
             QVERIFY2(QFileInfo(out.filePath(f)).size() > 0, qPrintable(f));
@@ -169,10 +173,7 @@ private slots:
     {
         QTemporaryDir out;
         QVERIFY(out.isValid());
-        HeadlessOptions o;
-        o.report = longReport_;
-        o.outDir = out.path();
-        o.model = model_;
+        HeadlessOptions o = options(longReport_, out);
         o.fitLongReport = true;
         QCOMPARE(runHeadless(o, fakeWorker(quick())), 0);
         const QJsonObject run = runConfig(out.filePath(QStringLiteral("run.json")));
@@ -188,10 +189,7 @@ private slots:
     {
         QTemporaryDir out;
         QVERIFY(out.isValid());
-        HeadlessOptions o;
-        o.report = report_;
-        o.outDir = out.path();
-        o.model = model_;
+        HeadlessOptions o = options(report_, out);
         QCOMPARE(runHeadless(o, fakeWorker(quick())), 0);
         const QJsonObject run = runConfig(out.filePath(QStringLiteral("run.json")));
         QCOMPARE(run.value(QStringLiteral("last_page")).toInt(), 3);
