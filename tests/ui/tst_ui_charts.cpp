@@ -325,6 +325,25 @@ private slots:
         QVERIFY2(calloutsCoverNoPoint(chart.callouts(), area, &why), qPrintable(why));
     }
 
+    // A callout's text in a narrow box: broken at spaces onto up to three
+    // lines, each within the width, and cut short only when three do not
+    // hold it (a figure cut to "3,0…" tells a class nothing).
+    void aCalloutsTextTakesUpToThreeLinesBeforeItIsCut()
+    {
+        const QFontMetricsF fm{QFont()};
+        const QString text = QStringLiteral("TTFT 241 ms = prefill of 738 tokens at 3,072 tok/s");
+        const double width = fm.horizontalAdvance(QStringLiteral("TTFT 241 ms = prefill")) + 1;
+        const QString fitted = ChartCallouts::fitText(text, fm, width);
+        QCOMPARE(fitted.count(QLatin1Char('\n')), 2);
+        QCOMPARE(QString(fitted).replace(QLatin1Char('\n'), QLatin1Char(' ')), text);   // nothing cut
+        for (const QString& line : fitted.split(QLatin1Char('\n')))
+            QVERIFY2(fm.horizontalAdvance(line) <= width, qPrintable(line));
+        QCOMPARE(ChartCallouts::fitText(text, fm, fm.horizontalAdvance(text) + 1), text);   // room: one line
+        const QString cut = ChartCallouts::fitText(text, fm, fm.horizontalAdvance(QStringLiteral("TTFT 241 ms")) + 1);
+        QCOMPARE(cut.count(QLatin1Char('\n')), 2);
+        QVERIFY2(cut.endsWith(QChar(0x2026)), qPrintable(cut));
+    }
+
     void thePrefillCalloutSaysTheThroughputAndCoversNoPoint()
     {
         RunRecord r(2, RunConfig{});

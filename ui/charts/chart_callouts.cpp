@@ -66,20 +66,26 @@ void ChartCallouts::dropItems()
 
 QString ChartCallouts::fitText(const QString& text, const QFontMetricsF& fm, double width)
 {
-    if (fm.horizontalAdvance(text) <= width)
-        return text;
-    // Two lines, broken at the last space that lets the first one fit; the
-    // second is cut short only if even that does not fit.
-    int cut = -1;
-    for (int i = int(text.size()) - 1; i > 0; --i) {
-        if (text[i] == QLatin1Char(' ') && fm.horizontalAdvance(text.left(i)) <= width) {
-            cut = i;
-            break;
+    // Up to kMaxLines lines, each broken at the last space that lets it fit;
+    // the last is cut short only if even then the text does not fit.
+    constexpr int kMaxLines = 3;
+    QStringList lines;
+    QString rest = text;
+    while (lines.size() < kMaxLines - 1 && fm.horizontalAdvance(rest) > width) {
+        int cut = -1;
+        for (int i = int(rest.size()) - 1; i > 0; --i) {
+            if (rest[i] == QLatin1Char(' ') && fm.horizontalAdvance(rest.left(i)) <= width) {
+                cut = i;
+                break;
+            }
         }
+        if (cut < 0)
+            break;
+        lines << rest.left(cut);
+        rest = rest.mid(cut + 1);
     }
-    if (cut < 0)
-        return fm.elidedText(text, Qt::ElideRight, width);
-    return text.left(cut) + QLatin1Char('\n') + fm.elidedText(text.mid(cut + 1), Qt::ElideRight, width);
+    lines << fm.elidedText(rest, Qt::ElideRight, width);
+    return lines.join(QLatin1Char('\n'));
 }
 
 QRectF ChartCallouts::placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area)

@@ -60,8 +60,8 @@ public:
     // point of `avoid` (nor the anchor), else the one covering the fewest.
     // The one rule for the charts and the lesson's painted slides.
     static QRectF placeBox(QPointF anchor, QSizeF size, const QVector<QPointF>& avoid, const QRectF& area);
-    // The text as drawn in `width` px: whole, or on two lines, the second
-    // cut short only when even two lines do not hold it.
+    // The text as drawn in `width` px: whole, or on up to three lines, the
+    // last cut short only when even three do not hold it.
     static QString fitText(const QString& text, const QFontMetricsF& fm, double width);
 
 private:
