@@ -163,7 +163,13 @@ void ChartCallouts::relayout()
         double textW = 0;
         for (const QString& l : lines)
             textW = std::max(textW, fm.horizontalAdvance(l));
-        const QSizeF size(textW + 14, fm.height() * lines.size() + 8);
+        // The lines as they are drawn: a fallback font (CJK) may make them
+        // taller than the callout font's own line height.
+        auto* label = new QGraphicsSimpleTextItem(text);
+        label->setFont(font);
+        label->setBrush(fg);
+        const QSizeF drawn = label->boundingRect().size();
+        const QSizeF size(std::max(textW, drawn.width()) + 14, std::max(fm.height() * lines.size(), drawn.height()) + 8);
         const QRectF best = placeBox(anchor, size, avoid, area);
         auto* line = new QGraphicsLineItem(chart_);
         const QPointF end(std::clamp(anchor.x(), best.left(), best.right()), std::clamp(anchor.y(), best.top(), best.bottom()));
@@ -174,9 +180,7 @@ void ChartCallouts::relayout()
         QColor fill = bg.isValid() ? bg : QColor(Qt::white);
         fill.setAlpha(235);
         rect->setBrush(fill);
-        auto* label = new QGraphicsSimpleTextItem(text, rect);
-        label->setFont(font);
-        label->setBrush(fg);
+        label->setParentItem(rect);
         label->setPos(best.topLeft() + QPointF(7, 4));
         for (QGraphicsItem* item : std::initializer_list<QGraphicsItem*>{line, rect})
             item->setZValue(20);
