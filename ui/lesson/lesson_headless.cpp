@@ -13,6 +13,7 @@
 
 #include "ui/app_settings.h"
 #include "ui/charts/roofline_chart.h"
+#include "ui/i18n.h"
 #include "ui/model/run_history_model.h"
 #include "ui/model/run_record.h"
 #include "ui/headless_runner.h"
@@ -132,7 +133,7 @@ int runLessonHeadless(const HeadlessOptions& o, EngineWorker* worker)
     }
 
     SlideText slide;
-    slide.footer = tr("kvlens · %1 · %2 · %3").arg(c.model().name, c.model().backend, QFileInfo(reportPath).fileName());
+    slide.footer = tr("kvlens · %1 · %2 · %3").arg(c.model().name, i18n::backendText(c.model().backend), QFileInfo(reportPath).fileName());
     QStringList written;
     const QString err = exportLesson(o.outDir, runner, steps, slide, &written);
     if (!err.isEmpty()) {

@@ -15,6 +15,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include "ui/i18n.h"
 #include "ui/charts/roofline_chart.h"
 #include "ui/lesson/lesson_export.h"
 #include "ui/model/run_record.h"
@@ -148,7 +149,7 @@ bool LessonPane::runSelected()
 
 QString LessonPane::footer() const
 {
-    return tr("kvlens · %1 · %2 · %3").arg(c_->model().name, c_->model().backend, runner_->report().title);
+    return tr("kvlens · %1 · %2 · %3").arg(c_->model().name, i18n::backendText(c_->model().backend), runner_->report().title);
 }
 
 void LessonPane::refresh()

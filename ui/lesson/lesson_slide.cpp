@@ -117,9 +117,13 @@ void paintCallout(QPainter& p, const LessonPlot& plot, const QRectF& area, MapX 
     const QStringList lines = text.split(QLatin1Char('\n'));
     for (const QString& l : lines)
         textW = std::max(textW, fm.horizontalAdvance(l));
-    const QRectF box = ChartCallouts::placeBox(anchor, QSizeF(textW + 14, fm.height() * lines.size() + 8), drawn, area);
     p.save();
     p.setFont(bold);
+    // The lines as the painter draws them: a fallback font (CJK) may make
+    // them taller than the bold font's own line height.
+    const QRectF drawnText = p.boundingRect(area, Qt::AlignLeft | Qt::AlignTop, text);
+    const QSizeF size(std::max(textW, drawnText.width()) + 14, std::max(fm.height() * lines.size(), drawnText.height()) + 8);
+    const QRectF box = ChartCallouts::placeBox(anchor, size, drawn, area);
     p.setPen(QPen(fg, 1.2));
     p.drawLine(anchor, QPointF(std::clamp(anchor.x(), box.left(), box.right()),
                                std::clamp(anchor.y(), box.top(), box.bottom())));
