@@ -73,7 +73,13 @@ public:
     void selectRun(int id, int compareId = -1);
     void setPresentation(bool on);
     // Lesson mode (ui/lesson/): the lesson pane in a dock, shown and raised.
+    // In a window shorter than the panes and the lesson need together (and
+    // than kLessonBesidePanesHeight px) the lesson takes the window's height
+    // alone; the panes come back when it closes or the window grows. At
+    // 1280 x 720 the two squashed each other.
     void showLesson();
+    static constexpr int kLessonBesidePanesHeight = 900;
+    bool panesShown() const;
     LessonPane* lessonPane() const { return lessonPane_; }
     QString exportRun(int id, const QString& dir) { return controller_->exportRun(id, dir); }
     QString lastError() const { return lastError_; }
@@ -88,8 +94,11 @@ protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    void fitLessonToHeight();
+    bool lessonCrowdsPanes() const;
     void buildUi();
     void buildMenus();
     void retranslate();

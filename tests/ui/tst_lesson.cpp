@@ -22,7 +22,9 @@
 #include "ui/model/format.h"
 #include "ui/model/run_record.h"
 #include "ui/lesson/lesson_pane.h"
+#include "ui/main_window.h"
 #include "ui/run_controller.h"
+#include <QDockWidget>
 #include <QListWidget>
 #include <QPushButton>
 #include "ui/lesson/lesson_export.h"
@@ -311,6 +313,29 @@ private slots:
         QImage shot(pane.slideView()->size(), QImage::Format_ARGB32);
         pane.slideView()->render(&shot);
         QVERIFY(!shot.isNull());
+    }
+
+    // In a window too short for both (1280 x 720) the lesson takes the
+    // window's height alone, and the panes come back when it closes; a
+    // window tall enough for both (1920 x 1080) keeps them side by side.
+    void theLessonTakesAShortWindowAlone()
+    {
+        MainWindow w;
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.panesShown());
+        w.showLesson();
+        QTRY_VERIFY2(!w.panesShown(), qPrintable(QStringLiteral("%1 x %2").arg(w.width()).arg(w.height())));
+        auto* dock = w.findChild<QDockWidget*>(QStringLiteral("lessonDock"));
+        QVERIFY(dock);
+        dock->close();
+        QTRY_VERIFY(w.panesShown());
+        // A window tall enough for both keeps the panes beside the lesson.
+        w.resize(1920, 1080);
+        w.showLesson();
+        QTRY_VERIFY(!dock->isHidden());
+        QVERIFY2(w.panesShown(), qPrintable(QStringLiteral("%1 x %2").arg(w.width()).arg(w.height())));
     }
 
     void theLessonRunsHeadlessAndWritesEveryStepsFiguresAndCaptions()
