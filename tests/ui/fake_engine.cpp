@@ -6,6 +6,7 @@
 
 #include <chrono>
 
+#include <QFile>
 #include <QString>
 #include <QVector>
 #include <string_view>
@@ -217,6 +218,35 @@ ui::EngineWorker* fakeWorker(FakeTiming timing)
         return int(QString::fromUtf8(text.data(), qsizetype(text.size())).size()) / 4;
     });
     return w;
+}
+
+namespace {
+bool writeFile(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+}  // namespace
+
+bool writeShortReport(const QString& path)
+{
+    return writeFile(path, "Annual report 2025.\nRevenue grew 12% to 4.2 billion.\n\fCosts fell by 3%.\n\fOutlook: stable.\n");
+}
+
+bool writeLongReport(const QString& path)
+{
+    QByteArray text;
+    for (int p = 0; p < 6; ++p) {
+        text += QByteArray("Page ") + QByteArray::number(p + 1) + ". ";
+        text += QByteArray(5000, 'x').replace(QByteArray("xxxxxxxxxx"), QByteArray("word word "));
+        text += "\n\f";
+    }
+    return writeFile(path, text);
+}
+
+bool writeFakeModel(const QString& path)
+{
+    return writeFile(path, "not a real model: the fake engine never reads it");
 }
 
 }  // namespace kvlens::test

@@ -16,6 +16,8 @@
 
 #include "engine/runtime/engine.h"
 
+class QString;
+
 namespace kvlens::ui {
 class EngineWorker;
 }
@@ -75,5 +77,15 @@ private:
 // A window worker whose engine is a FakeEngine with `timing`, and whose
 // token counters take about four characters a token, as for English text.
 ui::EngineWorker* fakeWorker(FakeTiming timing);
+
+// The files the window tests open, written at `path`; each returns whether
+// it could be written.
+// A three-page annual report of a few lines.
+bool writeShortReport(const QString& path);
+// Six pages of about 1,250 tokens each at fakeWorker's count: more than the
+// fake model's context, so the window offers the largest range or map-reduce.
+bool writeLongReport(const QString& path);
+// A stand-in for a model file (the fake engine never reads it).
+bool writeFakeModel(const QString& path);
 
 }  // namespace kvlens::test

@@ -36,7 +36,7 @@ class TestHeadless : public QObject {
 private:
     QTemporaryDir dir_;
     QString report_;
-    QString longReport_;   // six pages of about 1,250 tokens each: more than the fake model's context
+    QString longReport_;   // more than the fake model's context (writeLongReport)
     QString model_;
 
     // The options of a headless run of `report` into `out` on the fake model.
@@ -67,23 +67,11 @@ private slots:
         QSettings().clear();
         QVERIFY(dir_.isValid());
         report_ = dir_.filePath(QStringLiteral("report.txt"));
-        QFile f(report_);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("Annual report 2025.\nRevenue grew 12% to 4.2 billion.\n\fCosts fell by 3%.\n\fOutlook: stable.\n");
-        f.close();
+        QVERIFY(kvlens::test::writeShortReport(report_));
         longReport_ = dir_.filePath(QStringLiteral("long.txt"));
-        QFile l(longReport_);
-        QVERIFY(l.open(QIODevice::WriteOnly));
-        for (int p = 0; p < 6; ++p) {
-            l.write(QByteArray("Page ") + QByteArray::number(p + 1) + ". ");
-            l.write(QByteArray(5000, 'x').replace(QByteArray("xxxxxxxxxx"), QByteArray("word word ")));
-            l.write("\n\f");
-        }
-        l.close();
+        QVERIFY(kvlens::test::writeLongReport(longReport_));
         model_ = dir_.filePath(QStringLiteral("fake.gguf"));
-        QFile m(model_);
-        QVERIFY(m.open(QIODevice::WriteOnly));
-        m.write("not a real model: the fake engine never reads it");
+        QVERIFY(kvlens::test::writeFakeModel(model_));
     }
 
     void headlessWritesItsFiles()

@@ -147,14 +147,9 @@ private slots:
         QSettings().clear();
         QVERIFY(dir_.isValid());
         report_ = dir_.filePath(QStringLiteral("report.txt"));
-        QFile f(report_);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("Annual report 2025.\nRevenue grew 12% to 4.2 billion.\n\fCosts fell by 3%.\n\fOutlook: stable.\n");
-        f.close();
+        QVERIFY(kvlens::test::writeShortReport(report_));
         model_ = dir_.filePath(QStringLiteral("fake.gguf"));
-        QFile m(model_);
-        QVERIFY(m.open(QIODevice::WriteOnly));
-        m.write("not a real model: the fake engine never reads it");
+        QVERIFY(kvlens::test::writeFakeModel(model_));
     }
 
     void cleanup() { window_.reset(); }
@@ -488,14 +483,7 @@ private slots:
     void mapReduceInTheWindowRunsEveryStageAsARun()
     {
         const QString longReport = dir_.filePath(QStringLiteral("long-mr.txt"));
-        QFile f(longReport);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        for (int p = 0; p < 6; ++p) {
-            f.write(QByteArray("Page ") + QByteArray::number(p + 1) + ". ");
-            f.write(QByteArray(5000, 'x').replace(QByteArray("xxxxxxxxxx"), QByteArray("word word ")));
-            f.write("\n\f");
-        }
-        f.close();
+        QVERIFY(kvlens::test::writeLongReport(longReport));
         FakeTiming t;
         t.promptTokens = 200;
         t.chunkMs = 5;

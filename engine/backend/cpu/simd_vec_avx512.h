@@ -89,10 +89,8 @@ struct V {
     }
     static reg cvt_i(ireg v) { return _mm512_cvtepi32_ps(v); }
     // For prefill's integer value sum of a q8_0 cache (attention_lanes_body.h):
-    // |v|, v rounded to the nearest int32 (ties to even), the low 16 bits of
-    // lo's lanes under hi's, and a store.
-    static reg abs(reg v) { return _mm512_abs_ps(v); }
-    static reg min(reg a, reg b) { return _mm512_min_ps(a, b); }
+    // v rounded to the nearest int32 (ties to even), the low 16 bits of lo's
+    // lanes under hi's, and a store.
     static ireg round_i(reg v) { return _mm512_cvt_roundps_epi32(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC); }
     static ireg pack_pairs(ireg lo, ireg hi) {
         return _mm512_or_si512(_mm512_and_si512(lo, _mm512_set1_epi32(0xffff)), _mm512_slli_epi32(hi, 16));
