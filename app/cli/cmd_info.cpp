@@ -49,6 +49,8 @@ int run_info(const info_args& a) {
                             {"n_layer", i.n_layer}, {"n_head", i.n_head}, {"n_head_kv", i.n_head_kv},
                             {"head_dim", i.head_dim}, {"n_embd", i.n_embd}, {"n_ff", i.n_ff},
                             {"n_ctx_train", i.n_ctx_train}, {"n_vocab", i.n_vocab}, {"n_params", i.n_params},
+                            {"n_params_active", i.n_params_active}, {"n_expert", i.n_expert},
+                            {"n_expert_used", i.n_expert_used}, {"n_ff_exp", i.n_ff_exp}, {"n_ff_shared", i.n_ff_shared},
                             {"weight_bytes", i.weight_bytes},
                             {"kv_bytes_per_token", {{"f16", i.kv_bytes_per_token_f16}, {"q8_0", i.kv_bytes_per_token_q8_0}}},
                             {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
@@ -75,6 +77,9 @@ int run_info(const info_args& a) {
     fmt::print("heads          {} query, {} key/value (GQA group {}), head_dim {}\n", i.n_head, i.n_head_kv,
                i.n_head / i.n_head_kv, i.head_dim);
     fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
+    if (i.n_expert > 0)
+        fmt::print("experts        {} per layer, {} per token, {} rows each{}\n", i.n_expert, i.n_expert_used, i.n_ff_exp,
+                   i.n_ff_shared > 0 ? fmt::format("; a shared expert of {} rows", i.n_ff_shared) : std::string());
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
     fmt::print("rope           {}\n", i.rope);
     if (i.attn_softcap > 0 || i.final_softcap > 0)
@@ -87,7 +92,11 @@ int run_info(const info_args& a) {
     const std::string& system = (*tok)->default_system_prompt();
     fmt::print("system prompt  {}\n", system.empty() ? std::string("(none: the template adds none)")
                                                      : "the template adds, when a chat has none: " + kvlens::quoted(system, 400));
-    fmt::print("parameters     {} ({:.1f} M)\n", i.n_params, i.n_params / 1e6);
+    if (i.n_expert > 0)
+        fmt::print("parameters     {} ({:.1f} M; {:.1f} M per token)\n", i.n_params, i.n_params / 1e6,
+                   i.n_params_active / 1e6);
+    else
+        fmt::print("parameters     {} ({:.1f} M)\n", i.n_params, i.n_params / 1e6);
     fmt::print("weights        {} bytes ({:.1f} MiB)\n", i.weight_bytes, i.weight_bytes / 1048576.0);
     fmt::print("KV per token   f16: {} bytes = 2 x {} layers x {} kv_heads x {} head_dim x 2 bytes\n",
                i.kv_bytes_per_token_f16, i.n_layer, i.n_head_kv, i.head_dim);

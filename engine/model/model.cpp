@@ -55,6 +55,23 @@ public:
         out.n_out = n_out;
         return true;
     }
+    // The n_expert matrices of a 3-D experts tensor [n_in, n_out, n_expert]:
+    // one view per expert, each its slice of n_out rows.
+    bool experts(const std::string& name, std::int64_t n_in, std::int64_t n_out, std::int64_t n_expert,
+                 std::vector<weight_view>& out) {
+        const gguf_tensor* t = f_.tensor(name);
+        if (!t) return fail(fmt::format("missing tensor '{}'", name));
+        if (t->n_dims != 3 || t->ne[0] != n_in || t->ne[1] != n_out || t->ne[2] != n_expert)
+            return fail(fmt::format("tensor '{}' has shape [{}, {}, {}], expected [{}, {}, {}]", name, t->ne[0],
+                                    t->n_dims > 1 ? t->ne[1] : 1, t->n_dims > 2 ? t->ne[2] : 1, n_in, n_out, n_expert));
+        if (!matrix_type_accepted(t->type))
+            return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply (supported: {})", name,
+                                    type_name(t->type), matrix_types()));
+        const std::int64_t rb = row_bytes(t->type, n_in);
+        out.clear();
+        for (std::int64_t e = 0; e < n_expert; ++e) out.push_back({t->type, n_in, n_out, t->data + e * n_out * rb, rb});
+        return true;
+    }
     // A vector of n elements, converted to f32.
     bool vector(const std::string& name, std::int64_t n, f32_vector& out, bool optional = false) {
         const gguf_tensor* t = f_.tensor(name);
@@ -159,13 +176,25 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                             !ld.matrix(p + "attn_v.weight", c.n_embd, c.n_kv(), l.wv))
             return fail();
         const bool fused_up = c.architecture == arch::phi3;
-        if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
+        if (c.moe()) {
+            if (!ld.matrix(p + "ffn_gate_inp.weight", c.n_embd, c.n_expert, l.router) ||
+                !ld.experts(p + "ffn_gate_exps.weight", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_gate) ||
+                !ld.experts(p + "ffn_up_exps.weight", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_up) ||
+                !ld.experts(p + "ffn_down_exps.weight", c.n_ff_exp, c.n_embd, c.n_expert, l.exp_down))
+                return fail();
+            if (c.n_ff_shared > 0 &&
+                (!ld.matrix(p + "ffn_gate_shexp.weight", c.n_embd, c.n_ff_shared, l.shared_gate) ||
+                 !ld.matrix(p + "ffn_up_shexp.weight", c.n_embd, c.n_ff_shared, l.shared_up) ||
+                 !ld.matrix(p + "ffn_down_shexp.weight", c.n_ff_shared, c.n_embd, l.shared_down) ||
+                 !ld.vector(p + "ffn_gate_inp_shexp.weight", c.n_embd, l.shared_gate_inp)))
+                return fail();
+        } else if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
                            !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, c.n_ff, c.n_ff, l.w_up)
                      : !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate) ||
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
         if (!ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||
-            !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down))
+            (!c.moe() && !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down)))
             return fail();
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
                                 !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm)))
@@ -203,13 +232,26 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         flop += 2.0 * static_cast<double>(v.n_in) * static_cast<double>(v.n_out);
         bytes += static_cast<double>(v.row_bytes) * static_cast<double>(v.n_out);
     };
+    double expert_flop = 0, expert_bytes = 0;   // of every layer's n_expert_used experts, averaged over its experts
     for (const auto& l : w.layers) {
         count(l.wq); count(l.wk); count(l.wv); count(l.wo);
         count(l.w_gate); count(l.w_up); count(l.w_down);
+        count(l.router); count(l.shared_gate); count(l.shared_up); count(l.shared_down);
+        if (l.exp_gate.empty()) continue;
+        const double before_flop = flop, before_bytes = bytes;
+        for (std::size_t e = 0; e < l.exp_gate.size(); ++e) {
+            count(l.exp_gate[e]); count(l.exp_up[e]); count(l.exp_down[e]);
+        }
+        const double share = static_cast<double>(c.n_expert_used) / static_cast<double>(c.n_expert);
+        expert_flop += (flop - before_flop) * share;
+        expert_bytes += (bytes - before_bytes) * share;
+        flop = before_flop;
+        bytes = before_bytes;
     }
     count(w.output);
-    m->matmul_flop_ = flop;
-    m->decode_weight_bytes_ = bytes;
+    m->matmul_flop_ = flop + expert_flop;
+    m->dense_weight_bytes_ = bytes;
+    m->decode_weight_bytes_ = bytes + expert_bytes;
 
     model_info& info = m->info_;
     info.path = f->path();
@@ -228,6 +270,14 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         info.weight_bytes += t.n_bytes;
         info.tensor_types[type_name(t.type)] += 1;
     }
+    info.n_expert = c.n_expert;
+    info.n_expert_used = c.n_expert_used;
+    info.n_ff_exp = c.moe() ? c.n_ff_exp : 0;
+    info.n_ff_shared = c.n_ff_shared;
+    // Each layer's unused experts: 3 matrices of n_embd x n_ff_exp each.
+    info.n_params_active = info.n_params - static_cast<std::int64_t>(c.n_layer) * (c.n_expert - c.n_expert_used) * 3 *
+                                               c.n_embd * static_cast<std::int64_t>(c.n_ff_exp);
+    if (!c.moe()) info.n_params_active = info.n_params;
     const std::int64_t kv_elems_per_token = 2LL * c.n_layer * c.n_head_kv * c.head_dim;
     info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
     info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;

@@ -30,9 +30,19 @@ struct layer_weights {
     f32_vector post_attn_norm;    // (n_embd) on the attention output; empty unless gemma2 or gemma3
     f32_vector ffn_norm;          // (n_embd)
     f32_vector post_ffw_norm;     // (n_embd) on the feed-forward output; empty unless gemma2 or gemma3
-    weight_view w_gate;           // (n_ff, n_embd)
+    weight_view w_gate;           // (n_ff, n_embd); a mixture of experts has none (n_out 0)
     weight_view w_up;             // (n_ff, n_embd)
     weight_view w_down;           // (n_embd, n_ff)
+    // A mixture of experts (model_config::moe()): the router, each expert's
+    // three matrices (views of the file's 3-D ffn_*_exps tensors, one slice
+    // per expert) and qwen2moe's shared expert and its gate.
+    weight_view router;                   // (n_expert, n_embd) ffn_gate_inp
+    std::vector<weight_view> exp_gate;    // (n_expert) x (n_ff_exp, n_embd)
+    std::vector<weight_view> exp_up;      // (n_expert) x (n_ff_exp, n_embd)
+    std::vector<weight_view> exp_down;    // (n_expert) x (n_embd, n_ff_exp)
+    weight_view shared_gate, shared_up;   // (n_ff_shared, n_embd); n_out 0 without a shared expert
+    weight_view shared_down;              // (n_embd, n_ff_shared)
+    f32_vector shared_gate_inp;           // (n_embd) the shared expert's gate: sigmoid(x . this)
 };
 
 struct model_weights {
@@ -70,8 +80,11 @@ public:
 
     // FLOPs of the matrix products for one token (2 x multiply-adds).
     double matmul_flop_per_token() const { return matmul_flop_; }
-    // Bytes of the weights a decode step reads (every matrix once, embedding row aside).
+    // Bytes of the weights a decode step reads (every matrix once, embedding
+    // row aside; of a mixture of experts, the router and n_expert_used experts per layer).
     double decode_weight_bytes() const { return decode_weight_bytes_; }
+    // Of those, the bytes every token reads whatever the router picks (all of a dense model's).
+    double dense_weight_bytes() const { return dense_weight_bytes_; }
     // What one forward pass of `batch` does, counted: FLOPs of the matrix
     // products (the output matrix only for logit rows) and of attention, bytes
     // of weights, and bytes of K/V read with rows of kv_row_bytes per layer.
@@ -84,6 +97,7 @@ private:
     model_info info_;
     double matmul_flop_ = 0;
     double decode_weight_bytes_ = 0;
+    double dense_weight_bytes_ = 0;
 };
 
 }  // namespace kvlens

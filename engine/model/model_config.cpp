@@ -106,7 +106,8 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 }
 
 const char* supported_architectures() {
-    return "llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2";
+    return "llama (Mixtral's experts too), qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, smollm3, "
+           "olmo2, olmoe, exaone, internlm2";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -125,6 +126,9 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "olmo2") c.architecture = arch::olmo2;
     else if (c.arch_name == "exaone") c.architecture = arch::exaone;         // the llama block, NeoX pairs
     else if (c.arch_name == "internlm2") c.architecture = arch::internlm2;   // the llama block
+    else if (c.arch_name == "qwen2moe") c.architecture = arch::qwen2moe;     // qwen2's attention, experts
+    else if (c.arch_name == "qwen3moe") c.architecture = arch::qwen3moe;     // qwen3's attention, experts
+    else if (c.arch_name == "olmoe") c.architecture = arch::olmoe;           // whole-row Q and K norms, experts
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -183,8 +187,10 @@ result<model_config> read_model_config(const gguf_file& f) {
     // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
     c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite && c.architecture != arch::smollm3 &&
                   c.architecture != arch::internlm2;
-    c.has_qkv_bias = c.architecture == arch::qwen2;
-    c.has_qk_norm = c.architecture == arch::qwen3;
+    c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe;
+    c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe;
+    c.qk_norm_whole = c.architecture == arch::olmoe;
+    if (status st = read_moe_config(f, c); !st) return st.err();
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);
     c.layer_rope.assign(static_cast<std::size_t>(c.n_layer), 1);
     if (c.architecture == arch::gemma)

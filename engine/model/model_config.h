@@ -3,6 +3,7 @@
 // architecture name) and checked for consistency before any tensor is used.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <string>
@@ -13,7 +14,8 @@
 
 namespace kvlens {
 
-enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2 };
+enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
+                  qwen2moe, qwen3moe, olmoe };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
@@ -79,6 +81,23 @@ struct model_config {
     // rope.scaling.finetuned false every layer.
     std::vector<char> layer_rope;
 
+    // Mixture of experts (Mixtral's llama files, qwen2moe, qwen3moe, olmoe):
+    // each layer's feed-forward block is n_expert blocks of n_ff_exp rows; a
+    // router's softmax over the experts picks each token's n_expert_used most
+    // probable ones, whose outputs are summed weighted by those probabilities
+    // (renormalized to sum 1 where moe_norm_weights: Mixtral, Qwen3-MoE), as
+    // llama.cpp's build_moe_ffn does. qwen2moe adds a shared expert of
+    // n_ff_shared rows, gated per token by sigmoid(x . ffn_gate_inp_shexp).
+    // n_expert 0: a dense feed-forward block of n_ff rows.
+    int n_expert = 0;
+    int n_expert_used = 0;
+    int n_ff_exp = 0;
+    int n_ff_shared = 0;
+    bool moe_norm_weights = false;
+
+    bool moe() const { return n_expert > 0; }
+    // Rows of the widest feed-forward product a token runs (dense, expert or shared).
+    int n_ff_widest() const { return std::max(n_ff, std::max(n_ff_exp, n_ff_shared)); }
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output
     int n_kv() const { return n_head_kv * head_dim; }   // width of K and V rows
     bool is_swa(int il) const { return layer_window[static_cast<std::size_t>(il)] > 0; }
@@ -109,5 +128,8 @@ status read_gemma_config(const gguf_file& f, model_config& c);
 status read_granite_config(const gguf_file& f, model_config& c);
 status read_smollm3_config(const gguf_file& f, model_config& c);
 status read_olmo2_config(const gguf_file& f, model_config& c);
+// The experts' counts and sizes (model_moe.cpp), for every architecture: a
+// file with {arch}.expert_count > 0 is a mixture of experts.
+status read_moe_config(const gguf_file& f, model_config& c);
 
 }  // namespace kvlens

@@ -22,6 +22,14 @@ struct model_info {
     int n_ctx_train = 0;
     int n_vocab = 0;
     std::int64_t n_params = 0;
+    // A mixture of experts: experts per layer, per token, their rows and the
+    // shared expert's (qwen2moe); the parameters a token runs through (the
+    // others' experts left out). 0: a dense model.
+    int n_expert = 0;
+    int n_expert_used = 0;
+    int n_ff_exp = 0;
+    int n_ff_shared = 0;
+    std::int64_t n_params_active = 0;
     std::int64_t weight_bytes = 0;          // bytes of all tensors as stored
     std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_layer * n_head_kv * head_dim * 2
     std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements

@@ -168,7 +168,8 @@ std::vector<std::string> synth_vocab(int n_vocab) {
 std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
-            "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn",
+            "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
+            "check-qwen3moe", "check-qwen2moe", "check-olmoe",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b"};
 }
@@ -294,6 +295,30 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             return c;
         }
         if (c.arch == "llama" || c.arch == "gemma") return c;
+        // Mixtures of experts: 4 or 8 experts of 256 rows, 2 per token.
+        if (c.arch == "mixtral") {   // llama with experts (Mixtral's files)
+            c.arch = "llama";
+            c.n_ff = 256;
+            c.n_expert = 4;
+            c.n_expert_used = 2;
+            return c;
+        }
+        if (c.arch == "qwen3moe" || c.arch == "qwen2moe" || c.arch == "olmoe") {
+            c.rope_base = c.arch == "olmoe" ? 10000.0f : 1000000.0f;
+            c.n_expert = c.arch == "qwen2moe" ? 4 : 8;
+            c.n_expert_used = 2;
+            if (c.arch == "olmoe") c.n_ff = 256;   // and its own output matrix, as llama.cpp requires
+            else c.n_ff_exp = 256;
+            if (c.arch == "olmoe") {   // no grouped queries, as OLMoE (llama.cpp sizes its K norm by n_embd)
+                c.tied_output = false;
+                c.n_head_kv = c.n_head;
+            }
+            if (c.arch == "qwen2moe") {
+                c.n_ff_shared = 512;
+                c.tied_output = false;
+            }
+            return c;
+        }
         if (c.arch == "granite") {   // scales as far from 1 as Granite 3's (12, 1/128 for heads of 128, 0.22, 8)
             c.granite_embedding_scale = 6.0f;
             c.granite_attention_scale = 0.05f;
@@ -387,16 +412,20 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const int head_dim = s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head;
     const bool gemma2 = s.arch == "gemma2";
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
-    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3";
-    const bool qkv_bias = s.arch == "qwen2";
+    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe";
+    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe";
+    const bool olmoe = s.arch == "olmoe";
+    const bool moe = s.n_expert > 0;
+    const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
     const bool phi3 = s.arch == "phi3";
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
     const bool granite = s.arch == "granite";
     const bool olmo2 = s.arch == "olmo2";
     if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
-        s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2")
+        s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2" && s.arch != "qwen2moe" &&
+        s.arch != "qwen3moe" && !olmoe)
         return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
-                                      "smollm3, olmo2, exaone or internlm2, not '{}'",
+                                      "smollm3, olmo2, exaone, internlm2, qwen2moe, qwen3moe or olmoe, not '{}'",
                                       s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
@@ -418,6 +447,13 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     w.set_f32(A + "rope.freq_base", s.rope_base);
     w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
     w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
+    if (moe) {
+        w.set_u32(A + "expert_count", static_cast<std::uint32_t>(s.n_expert));
+        w.set_u32(A + "expert_used_count", static_cast<std::uint32_t>(s.n_expert_used));
+        if (s.n_ff_exp > 0) w.set_u32(A + "expert_feed_forward_length", static_cast<std::uint32_t>(s.n_ff_exp));
+        if (s.n_ff_shared > 0)
+            w.set_u32(A + "expert_shared_feed_forward_length", static_cast<std::uint32_t>(s.n_ff_shared));
+    }
     if (phi3 && s.longrope_original_ctx > 0) {
         const double scale = static_cast<double>(s.n_ctx) / s.longrope_original_ctx;
         w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.longrope_original_ctx));
@@ -530,7 +566,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "attn_q_norm.weight", head_dim);
             ones(p + "attn_k_norm.weight", head_dim);
         }
-        if (olmo2) {   // over the whole Q and K rows
+        if (olmo2 || olmoe) {   // over the whole Q and K rows
             ones(p + "attn_q_norm.weight", s.n_head * head_dim);
             ones(p + "attn_k_norm.weight", s.n_head_kv * head_dim);
         }
@@ -539,6 +575,30 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
         if (!olmo2) ones(p + "ffn_norm.weight", s.n_embd);
+        if (moe) {
+            // The router in F32, each expert's matrices one slice of a 3-D tensor.
+            std::vector<std::uint8_t> router(static_cast<std::size_t>(s.n_embd) * s.n_expert * 4);
+            for (std::size_t i = 0; i < router.size() / 4; ++i) {
+                const float v = vec_rng.normal(0.25f);
+                std::memcpy(router.data() + i * 4, &v, 4);
+            }
+            w.add_tensor(p + "ffn_gate_inp.weight", ggml_type::f32, {s.n_embd, s.n_expert}, std::move(router));
+            const auto experts = [&](const std::string& name, int n_in, int n_out) {
+                const std::uint64_t ts = ++tensor_seed;
+                w.add_tensor(name, type, {n_in, n_out, s.n_expert},
+                             [pool = weights, ts](std::uint8_t* dst, std::int64_t n) { pool->fill(dst, n, ts); });
+            };
+            experts(p + "ffn_gate_exps.weight", s.n_embd, n_ff_exp);
+            experts(p + "ffn_up_exps.weight", s.n_embd, n_ff_exp);
+            experts(p + "ffn_down_exps.weight", n_ff_exp, s.n_embd);
+            if (s.n_ff_shared > 0) {
+                vec(p + "ffn_gate_inp_shexp.weight", s.n_embd, 0.0f, 0.1f);
+                matrix(p + "ffn_gate_shexp.weight", s.n_embd, s.n_ff_shared, weights, type);
+                matrix(p + "ffn_up_shexp.weight", s.n_embd, s.n_ff_shared, weights, type);
+                matrix(p + "ffn_down_shexp.weight", s.n_ff_shared, s.n_embd, weights, type);
+            }
+            continue;
+        }
         if (phi3) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {

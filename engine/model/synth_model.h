@@ -35,7 +35,8 @@ struct synth_shape {
                                   // "gemma" (Gemma 1: GeGLU, scaled embeddings), "granite" (the
                                   // granite_* scales below), "smollm3" (every 4th layer unrotated) or
                                   // "olmo2" (norms after the blocks and over whole Q and K rows only),
-                                  // "exaone" (llama with NeoX pairs) or "internlm2" (llama)
+                                  // "exaone" (llama with NeoX pairs) or "internlm2" (llama),
+                                  // "qwen2moe", "qwen3moe", "olmoe" (experts: below)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
@@ -68,6 +69,15 @@ struct synth_shape {
     float granite_attention_scale = 0.0f;   // 0: not written
     float granite_residual_scale = 0.0f;    // 0: not written
     float granite_logit_scale = 1.0f;
+    // A mixture of experts (arch "llama" as Mixtral, "qwen2moe", "qwen3moe",
+    // "olmoe"): n_expert experts per layer, n_expert_used per token, of
+    // n_ff_exp rows (0: n_ff); qwen2moe's shared expert of n_ff_shared rows.
+    // The router (ffn_gate_inp, F32 as llama.cpp's converter keeps it) has
+    // weights of deviation 0.25, so a token's experts stand well apart.
+    int n_expert = 0;
+    int n_expert_used = 0;
+    int n_ff_exp = 0;
+    int n_ff_shared = 0;
 };
 
 // The synthetic LongRoPE factors of n_rot / 2 pairs: short ones from 1 to

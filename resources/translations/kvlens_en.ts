@@ -1033,6 +1033,22 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>Experts</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 per layer, %2 per token, %3 rows each</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, and a shared expert of %1 rows every token runs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 M, %2 M of them per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
         <source>Weights</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1030,6 +1030,22 @@
         <translation>%1 M</translation>
     </message>
     <message>
+        <source>Experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>%1 per layer, %2 per token, %3 rows each</source>
+        <translation>每层 %1 个，每个 token 用 %2 个，每个 %3 行</translation>
+    </message>
+    <message>
+        <source>, and a shared expert of %1 rows every token runs</source>
+        <translation>，另有每个 token 都经过的共享专家（%1 行）</translation>
+    </message>
+    <message>
+        <source>%1 M, %2 M of them per token</source>
+        <translation>%1 M，每个 token 用到其中 %2 M</translation>
+    </message>
+    <message>
         <source>Weights</source>
         <translation>权重</translation>
     </message>

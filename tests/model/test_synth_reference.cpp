@@ -17,6 +17,7 @@
 #include <fstream>
 #include <iterator>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -49,8 +50,14 @@ namespace {
 // qwen3-yarn: qwen3 with YaRN x4 from an original context of 1024: pairs 0-3
 // keep their angles, 4-11 blend, 12-31 are scaled, at every position.
 // exaone: the llama block with NeoX pairs and Llama 3.1's RoPE factors; internlm2: the llama block.
-const char* const k_archs[] = {"llama",   "qwen2", "qwen3",      "gemma3", "llama3",   "phi3",   "gemma2",
-                               "gemma",   "granite", "smollm3",  "olmo2",  "qwen3-yarn", "exaone", "internlm2"};
+// mixtral: llama with 4 experts of 256 rows, 2 per token, weights renormalized;
+// qwen3moe: qwen3 with 8 experts, 2 per token, renormalized; qwen2moe: qwen2
+// with 4 experts, 2 per token, weights as the softmax gave them, and a shared
+// expert of 512 rows gated by a sigmoid; olmoe: 8 experts, 2 per token, whole-row Q and K norms.
+const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
+                               "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
+                               "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe"};
+const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 
@@ -208,6 +215,15 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos, arch == "qwen3-yarn")
         << (*m)->info().rope;
+    // The model panel and `info` count the experts, and the parameters a token runs through.
+    const model_info& info = (*m)->info();
+    EXPECT_EQ(info.n_expert > 0, k_expert_archs.count(arch) == 1);
+    if (info.n_expert > 0) {
+        EXPECT_EQ(info.n_expert_used, 2);
+        EXPECT_LT(info.n_params_active, info.n_params);
+        EXPECT_EQ(info.n_params - info.n_params_active,
+                  static_cast<std::int64_t>(info.n_layer) * (info.n_expert - 2) * 3 * info.n_embd * info.n_ff_exp);
+    }
     auto tok = tokenizer::from_gguf((*m)->file());
     ASSERT_TRUE(tok.ok()) << tok.message();
     const auto ids = (*e)["prompt_ids"].get<std::vector<std::int32_t>>();

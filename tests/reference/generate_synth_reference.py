@@ -5,7 +5,8 @@
 `kvlens-cli synth-model --like check-ARCH --type TYPE` writes a complete GGUF
 (random weights, varied norms and biases, a byte-level gpt2 tokenizer) for
 each architecture kvlens reads (llama, qwen2, qwen3, gemma, gemma2, gemma3,
-phi3, granite, smollm3, olmo2;
+phi3, granite, smollm3, olmo2, exaone, internlm2, and the mixtures of experts
+mixtral, qwen3moe, qwen2moe and olmoe;
 llama3 is llama with Llama 3.1's RoPE frequency factors, qwen3-yarn qwen3
 with YaRN scaling) in each weight
 type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
@@ -26,10 +27,11 @@ writes under tests/reference/data/:
 tests/model/test_synth_reference.cpp regenerates every file with the same
 seed and compares kvlens's logits with these.
 
-Usage: python3 tests/reference/generate_synth_reference.py [--cli PATH] [--out DIR]
+Usage: python3 tests/reference/generate_synth_reference.py [--cli PATH] [--out DIR] [--archs A,B]
 """
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -47,9 +49,13 @@ import generate_reference as ref  # noqa: E402
 # olmo2: norms after the blocks and over whole Q and K rows, none before;
 # qwen3-yarn: qwen3 with YaRN x4 from an original context of 1024 (the ramp
 # between pairs 3 and 12 of 32); exaone: llama with NeoX pairs and Llama 3.1's
-# RoPE factors; internlm2: the llama block.
+# RoPE factors; internlm2: the llama block; mixtral: llama with 4 experts, 2
+# per token, weights renormalized; qwen3moe: qwen3 with 8 experts, 2 per token,
+# renormalized; qwen2moe: qwen2 with 4 experts, 2 per token, as the softmax
+# gave them, and a shared expert gated by a sigmoid; olmoe: 8 experts, 2 per
+# token, whole-row Q and K norms.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
-         "olmo2", "qwen3-yarn", "exaone", "internlm2"]
+         "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
@@ -125,22 +131,43 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cli", default=str(ref.REPO_ROOT / "build" / "app" / "cli" / "kvlens-cli"))
     parser.add_argument("--out", default=str(ref.REPO_ROOT / "tests" / "reference" / "data"))
+    parser.add_argument("--archs", default="",
+                        help="comma-separated: run only these architectures and keep the other cases of the "
+                             "existing data as they are (llama.cpp's kernels, and so its last bits, differ "
+                             "between CPUs; each case names the CPU features of its run)")
     args = parser.parse_args()
     import llama_cpp
 
     out = Path(args.out)
+    system_info = llama_cpp.llama_print_system_info().decode().strip()
+    only = [a for a in args.archs.split(",") if a]
+    unknown = [a for a in only if a not in ARCHS]
+    if unknown:
+        sys.exit(f"unknown architecture(s) {', '.join(unknown)} (known: {', '.join(ARCHS)})")
+    kept = {}   # (arch, type) -> (entry, logits) of the existing data
+    if only:
+        old = json.loads((out / "synth_reference.json").read_text())
+        old_logits = np.fromfile(out / "synth_logits.f32", dtype="<f4")
+        for e in old["entries"]:
+            size = len(e["positions"]) * e["n_vocab"]
+            e.setdefault("llama_cpp_system_info", old["llama_cpp_system_info"])
+            kept[(e["arch"], e["type"])] = (e, old_logits[e["logits_offset"]:e["logits_offset"] + size].reshape(
+                len(e["positions"]), e["n_vocab"]))
     entries, logits = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for arch in ARCHS:
             for type_name in TYPES:
-                entry, batch = run_case(llama_cpp, args.cli, arch, type_name, tmp)
+                if only and arch not in only and (arch, type_name) in kept:
+                    entry, batch = kept[(arch, type_name)]
+                else:
+                    entry, batch = run_case(llama_cpp, args.cli, arch, type_name, tmp)
+                    entry["llama_cpp_system_info"] = system_info
                 entry["logits_offset"] = int(sum(b.size for b in logits))
                 entries.append(entry)
                 logits.append(batch)
     document = {
         "generator": "tests/reference/generate_synth_reference.py",
         "llama_cpp_version": llama_cpp.__version__,
-        "llama_cpp_system_info": llama_cpp.llama_print_system_info().decode().strip(),
         "llama_cpp_extra_buffer_types": False,
         "n_threads": ref.N_THREADS,
         "synth_model": "kvlens-cli synth-model --like check-ARCH --type TYPE --seed 1",

@@ -74,6 +74,11 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.headDim = info.head_dim;
     s.nEmbd = info.n_embd;
     s.nFf = info.n_ff;
+    s.nExpert = info.n_expert;
+    s.nExpertUsed = info.n_expert_used;
+    s.nFfExp = info.n_ff_exp;
+    s.nFfShared = info.n_ff_shared;
+    s.nParamsActive = info.n_params_active;
     s.nCtxTrain = info.n_ctx_train;
     s.nVocab = info.n_vocab;
     s.slidingWindow = info.sliding_window;

@@ -28,6 +28,12 @@ struct ModelSummary {
     int headDim = 0;
     int nEmbd = 0;
     int nFf = 0;
+    // A mixture of experts (model_info): 0 for a dense model.
+    int nExpert = 0;
+    int nExpertUsed = 0;
+    int nFfExp = 0;
+    int nFfShared = 0;
+    qint64 nParamsActive = 0;
     int nCtxTrain = 0;
     int nVocab = 0;
     int contextLength = 0;      // n_ctx per sequence the engine runs with, tokens

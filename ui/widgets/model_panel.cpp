@@ -245,7 +245,18 @@ void ModelPanel::rebuild()
             caps << tr("logits at ±%1").arg(loc.toString(s.finalSoftcap, 'g', 4));
         row(tr("Soft-capping"), caps.join(QStringLiteral(", ")));
     }
-    row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
+    if (s.nExpert > 0) {
+        // A mixture of experts: a token runs through its router's few experts, not all of them.
+        QString experts = tr("%1 per layer, %2 per token, %3 rows each")
+                              .arg(loc.toString(s.nExpert), loc.toString(s.nExpertUsed), loc.toString(s.nFfExp));
+        if (s.nFfShared > 0)
+            experts += tr(", and a shared expert of %1 rows every token runs").arg(loc.toString(s.nFfShared));
+        row(tr("Experts"), experts);
+        row(tr("Parameters"), tr("%1 M, %2 M of them per token").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1),
+                                                                     loc.toString(double(s.nParamsActive) / 1e6, 'f', 1)));
+    } else {
+        row(tr("Parameters"), tr("%1 M").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1)));
+    }
     // The file type as general.file_type names it; files without the key (synthetic ones) name none.
     row(tr("Weights"), s.fileType.isEmpty() ? formatBytes(double(s.weightBytes))
                                             : formatBytes(double(s.weightBytes)) + QStringLiteral(" (") + s.fileType + QLatin1Char(')'));

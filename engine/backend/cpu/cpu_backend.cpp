@@ -21,6 +21,7 @@
 #include "engine/backend/cpu/rows16.h"
 #include "engine/backend/cpu/rows8.h"
 #include "engine/backend/cpu/matmul_simd.h"
+#include "engine/backend/cpu/moe_routing.h"
 #include "engine/backend/cpu/ops.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/kv/kv_storage.h"
@@ -61,13 +62,19 @@ public:
             k_.resize(B * c_.n_kv());
             v_.resize(B * c_.n_kv());
             att_.resize(B * c_.n_q());
-            hb_.resize(B * c_.n_ff);
-            hb2_.resize(B * c_.n_ff);
+            hb_.resize(B * c_.n_ff_widest());
+            hb2_.resize(B * c_.n_ff_widest());
+            if (c_.moe()) {
+                router_.resize(B * c_.n_expert);
+                xg_.resize(B * c_.n_embd);
+                yg_.resize(B * c_.n_embd);
+                moe_out_.resize(B * c_.n_embd);
+            }
             att_scratch_.reserve(pool_.size(), c_.n_head / c_.n_head_kv, max_ctx_, c_.head_dim);
             // Quantized activations: the widest input row (n_ff) for a whole batch,
             // and, where matrices were regrouped, the rows8 kernels' expanded ones
             // for the widest of those (about 9 bytes per element).
-            mm_.act.resize(std::max(static_cast<std::size_t>(B) * (c_.n_ff * 4 + 64),
+            mm_.act.resize(std::max(static_cast<std::size_t>(B) * (c_.n_ff_widest() * 4 + 64),
                                     rows8_widest_ > 0 ? static_cast<std::size_t>(rows8_scratch_bytes(rows8_widest_, B)) : 0));
         } catch (const std::bad_alloc&) {
             return make_error(fmt::format("out of memory allocating CPU buffers for a batch of {} tokens", max_batch_));
@@ -105,7 +112,8 @@ public:
     }
     std::int64_t scratch_bytes() const override {
         std::int64_t b = 0;
-        for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_}) b += static_cast<std::int64_t>(v->size()) * 4;
+        for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_, &router_, &xg_, &yg_, &moe_out_})
+            b += static_cast<std::int64_t>(v->size()) * 4;
         for (const auto& s : att_scratch_.scores) b += static_cast<std::int64_t>(s.size()) * 4;
         return b + static_cast<std::int64_t>(mm_.act.size());
     }
@@ -117,6 +125,10 @@ private:
     void layer(int il, const forward_batch& b, int n);
     void add_residual(int n);
     void pre_norm(const f32_vector& weight, int n);
+    void dense_ffn(const layer_weights& l, int n);
+    void moe_ffn(const layer_weights& l, int n);
+    void expert_rows(const weight_view* gate_up, const weight_view& down, const float* x, int m,
+                     std::int64_t kernel_tokens, float* y);
     // Row groups (see plan_row_groups): products over a batch's rows, a call per group.
     struct row_group {
         int begin = 0;                  // first row
@@ -155,8 +167,17 @@ private:
     std::vector<float> k_;     // (max_batch, n_head_kv * head_dim)
     std::vector<float> v_;     // (max_batch, n_head_kv * head_dim)
     std::vector<float> att_;   // (max_batch, n_head * head_dim) attention output
-    std::vector<float> hb_;    // (max_batch, n_ff) gate, then silu(gate) * up
-    std::vector<float> hb2_;   // (max_batch, n_ff) up
+    std::vector<float> hb_;    // (max_batch, n_ff_widest) gate, then silu(gate) * up
+    std::vector<float> hb2_;   // (max_batch, n_ff_widest) up
+    // A mixture of experts' buffers (empty for a dense model):
+    std::vector<float> router_;    // (max_batch, n_expert) router logits
+    std::vector<float> xg_;        // (max_batch, n_embd) an expert's tokens' input rows, gathered
+    std::vector<float> yg_;        // (max_batch, n_embd) its output rows
+    std::vector<float> moe_out_;   // (max_batch, n_embd) the weighted sum of the tokens' experts
+    moe_routes routes_;
+    std::vector<int> pair_order_;  // an expert's pairs, by kernel class
+    std::vector<std::int64_t> kernel_tokens_of_;   // (batch) each token's row group's kernel_tokens
+    double expert_bytes_read_ = 0; // this forward's experts' weight bytes, each expert once per layer
     matmul_scratch mm_;
     attention_scratch att_scratch_;
     std::vector<row_group> groups_;        // of the batch's token rows
@@ -180,8 +201,13 @@ private:
 status cpu_backend::place_weights() {
     w_ = m_.weights();
     std::vector<weight_view*> mats;
-    for (auto& l : w_.layers)
-        for (weight_view* v : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down}) mats.push_back(v);
+    for (auto& l : w_.layers) {
+        for (weight_view* v : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down, &l.router, &l.shared_gate,
+                               &l.shared_up, &l.shared_down})
+            if (v->n_out > 0) mats.push_back(v);
+        for (auto* experts : {&l.exp_gate, &l.exp_up, &l.exp_down})
+            for (weight_view& v : *experts) mats.push_back(&v);
+    }
     const bool tied = w_.output.data == w_.tok_embd.data;
     if (!tied) mats.push_back(&w_.output);
     std::size_t total = 0;
@@ -293,9 +319,12 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
             groups.push_back({begin, n_rows, kernel_tokens});
     };
     groups_.clear();
+    kernel_tokens_of_.resize(static_cast<std::size_t>(n));
     for (int t = 0; t < n;) {
         const int len = run_len[static_cast<std::size_t>(run_of[static_cast<std::size_t>(t)])];
-        add(groups_, t, len, step_[static_cast<std::size_t>(t)] ? 1 : prefill_kernel_tokens(len));
+        const std::int64_t kernel_tokens = step_[static_cast<std::size_t>(t)] ? 1 : prefill_kernel_tokens(len);
+        add(groups_, t, len, kernel_tokens);
+        std::fill_n(kernel_tokens_of_.begin() + t, len, kernel_tokens);
         t += len;
     }
     logit_groups_.clear();
@@ -361,8 +390,8 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     // Before each pool job, the product after it (hint_next_product): the
     // threads load the start of their shares of it while they wait.
     const weight_view* const wo[1] = {&l.wo};
-    const weight_view* const gate_up[2] = {&l.w_gate, &l.w_up};
-    const weight_view* const down[1] = {&l.w_down};
+    // A mixture of experts' feed-forward block starts with its router.
+    const weight_view* const ffn_first[2] = {c_.moe() ? &l.router : &l.w_gate, &l.w_up};
     hint_next_product(wo, 1);
     {
         const weight_view qkv[3] = {l.wq, l.wk, l.wv};
@@ -416,34 +445,113 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     // loaded after Q, K and V hitting the cache.
     attention(a, pool_, att_scratch_);
 
-    hint_next_product(gate_up, 2);
+    hint_next_product(ffn_first, c_.moe() ? 1 : 2);
     mm(l.wo, att_.data(), xb_.data(), groups_);
     if (!l.post_attn_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_residual(n);
 
-    // Feed-forward block (SwiGLU, or GeGLU for gemma3).
+    // Feed-forward block (SwiGLU, or GeGLU for gemma3; a mixture of experts' SwiGLU experts).
     pre_norm(l.ffn_norm, n);
-    hint_next_product(down, 1);
-    {
-        const weight_view gate_up_views[2] = {l.w_gate, l.w_up};
-        float* const out[2] = {hb_.data(), hb2_.data()};
-        mm_group(gate_up_views, out, 2, xb_.data());
-    }
-    if (c_.ffn_act == ffn_activation::gelu_tanh)
-        gelu_tanh_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
-    else
-        silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+    if (c_.moe()) moe_ffn(l, n);
+    else dense_ffn(l, n);
     if (il + 1 < c_.n_layer) {
         hint_qkv(il + 1);
     } else {
         const weight_view* const out[1] = {&w_.output};
         hint_next_product(out, 1);
     }
-    mm(l.w_down, hb_.data(), xb_.data(), groups_);
+    if (c_.moe()) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
+    else mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_residual(n);
+}
+
+// hb = act(xb gate) * (xb up) for the batch's n rows (w_down follows in layer()).
+void cpu_backend::dense_ffn(const layer_weights& l, int n) {
+    const weight_view* const down[1] = {&l.w_down};
+    hint_next_product(down, 1);
+    const weight_view gate_up_views[2] = {l.w_gate, l.w_up};
+    float* const out[2] = {hb_.data(), hb2_.data()};
+    mm_group(gate_up_views, out, 2, xb_.data());
+    if (c_.ffn_act == ffn_activation::gelu_tanh)
+        gelu_tanh_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+    else
+        silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+}
+
+// y (m, n_embd) = down(silu(x gate) * (x up)) for m rows x (m, n_embd): one
+// expert's rows, all of one kernel class (matmul.h), through hb_ and hb2_.
+void cpu_backend::expert_rows(const weight_view* gate_up, const weight_view& down, const float* x, int m,
+                              std::int64_t kernel_tokens, float* y) {
+    float* const h[2] = {hb_.data(), hb2_.data()};
+    matmul_group(gate_up, h, 2, x, m, pool_, mm_, kernel_tokens);
+    silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(m) * gate_up[0].n_out);
+    matmul(down, hb_.data(), m, y, pool_, mm_, kernel_tokens);
+}
+
+// moe_out (n, n_embd) = each token's experts' outputs times their weights,
+// summed (in expert order), plus qwen2moe's gated shared expert. Each
+// expert's product takes only its tokens' rows, gathered, split by their
+// row groups' kernel classes so a row rounds as it would alone (matmul.h).
+void cpu_backend::moe_ffn(const layer_weights& l, int n) {
+    const int E = c_.n_embd;
+    mm(l.router, xb_.data(), router_.data(), groups_);
+    route_tokens(router_.data(), n, c_.n_expert, c_.n_expert_used, c_.moe_norm_weights, routes_);
+    std::fill(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, 0.0f);
+    for (int e = 0; e < c_.n_expert; ++e) {
+        const int m_all = routes_.tokens_of(e);
+        if (m_all == 0) continue;
+        const auto ue = static_cast<std::size_t>(e);
+        const weight_view gate_up[2] = {l.exp_gate[ue], l.exp_up[ue]};
+        for (const weight_view* v : {&gate_up[0], &gate_up[1], &l.exp_down[ue]})
+            expert_bytes_read_ += static_cast<double>(v->row_bytes) * static_cast<double>(v->n_out);
+        // The pairs in kernel-class runs (usually one: all prompt rows or all decode steps).
+        const int begin = routes_.first[ue];
+        pair_order_.resize(static_cast<std::size_t>(m_all));
+        for (int i = 0; i < m_all; ++i) pair_order_[static_cast<std::size_t>(i)] = begin + i;
+        const auto class_of = [&](int pair) {
+            return matmul_kernel_class(kernel_tokens_of_[static_cast<std::size_t>(routes_.token[static_cast<std::size_t>(pair)])]);
+        };
+        std::stable_sort(pair_order_.begin(), pair_order_.end(), [&](int a, int b) { return class_of(a) < class_of(b); });
+        for (int i = 0; i < m_all;) {
+            int j = i + 1;
+            while (j < m_all && class_of(pair_order_[static_cast<std::size_t>(j)]) == class_of(pair_order_[static_cast<std::size_t>(i)])) ++j;
+            const int m = j - i;
+            for (int r = 0; r < m; ++r) {
+                const int t = routes_.token[static_cast<std::size_t>(pair_order_[static_cast<std::size_t>(i + r)])];
+                std::copy_n(&xb_[static_cast<std::size_t>(t) * E], E, &xg_[static_cast<std::size_t>(r) * E]);
+            }
+            const int first_token = routes_.token[static_cast<std::size_t>(pair_order_[static_cast<std::size_t>(i)])];
+            expert_rows(gate_up, l.exp_down[ue], xg_.data(), m, kernel_tokens_of_[static_cast<std::size_t>(first_token)],
+                        yg_.data());
+            for (int r = 0; r < m; ++r) {
+                const auto pair = static_cast<std::size_t>(pair_order_[static_cast<std::size_t>(i + r)]);
+                const float w = routes_.token_weight[pair];
+                float* out = &moe_out_[static_cast<std::size_t>(routes_.token[pair]) * E];
+                const float* y = &yg_[static_cast<std::size_t>(r) * E];
+                for (int d = 0; d < E; ++d) out[d] += w * y[d];
+            }
+            i = j;
+        }
+    }
+    if (l.shared_gate.n_out == 0) return;
+    // qwen2moe's shared expert, every token, gated by sigmoid(x . gate_inp).
+    const weight_view gate_up[2] = {l.shared_gate, l.shared_up};
+    float* const h[2] = {hb_.data(), hb2_.data()};
+    mm_group(gate_up, h, 2, xb_.data());
+    silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(n) * c_.n_ff_shared);
+    mm(l.shared_down, hb_.data(), yg_.data(), groups_);
+    for (int t = 0; t < n; ++t) {
+        const float* x = &xb_[static_cast<std::size_t>(t) * E];
+        float dot = 0;
+        for (int d = 0; d < E; ++d) dot += x[d] * l.shared_gate_inp[static_cast<std::size_t>(d)];
+        const float g = moe_sigmoid(dot);
+        float* out = &moe_out_[static_cast<std::size_t>(t) * E];
+        const float* y = &yg_[static_cast<std::size_t>(t) * E];
+        for (int d = 0; d < E; ++d) out[d] += y[d] * g;
+    }
 }
 
 // xb = the block's input for n tokens: x normed by `weight`, or x itself
@@ -480,6 +588,7 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
 
     plan_row_groups(b);
     fill_rope_table(b);
+    expert_bytes_read_ = 0;
     embed(b);
     for (int il = 0; il < c_.n_layer; ++il) layer(il, b, n);
 
@@ -496,7 +605,11 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     }
     if (c_.final_logit_softcap > 0) soft_cap(logits, static_cast<std::int64_t>(n_logits) * c_.n_vocab, c_.final_logit_softcap);
 
-    if (counts) *counts = m_.count_forward(b, geo_.row_bytes());
+    if (counts) {
+        *counts = m_.count_forward(b, geo_.row_bytes());
+        // A mixture of experts read the experts its tokens were routed to, each once.
+        if (c_.moe()) counts->weight_bytes = m_.dense_weight_bytes() + expert_bytes_read_;
+    }
     return {};
 }
 

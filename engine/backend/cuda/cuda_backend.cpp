@@ -517,6 +517,9 @@ status cuda_backend::forward(const forward_batch& b, float* logits, forward_coun
 }  // namespace
 
 result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend_options& o) {
+    if (m.config().moe())   // before the device opens: the CPU takes it (choose_backend)
+        return make_error(fmt::format("{} experts per layer: the CUDA backend does not run a mixture of experts yet",
+                                      m.config().n_expert));
     auto dev = cuda_open_device();
     if (!dev) return dev.err();
     auto b = std::make_unique<cuda_backend>(m, o);
