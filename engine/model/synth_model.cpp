@@ -171,7 +171,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
-            "llama-1b",     "llama-8b"};
+            "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
 
 std::vector<float> phi3_rope_factors(int n_rot, bool long_factors) {
@@ -394,6 +394,13 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         synth_shape l = shape_of("llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true);
         l.llama3_rope_factor = 32.0f;
         return l;
+    }
+    if (name == "olmoe-1b-7b") {   // OLMoE-1B-7B: 64 experts of 1024 rows per layer, 8 per token
+        synth_shape o = shape_of("olmoe-1b-7b", 16, 2048, 1024, 16, 16, 50304, 4096, 10000.0f, false);
+        o.arch = "olmoe";
+        o.n_expert = 64;
+        o.n_expert_used = 8;
+        return o;
     }
     if (name == "llama-8b") {   // Llama 3.1 8B
         synth_shape l = shape_of("llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false);

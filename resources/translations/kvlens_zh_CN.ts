@@ -5,11 +5,11 @@
     <name>kvlens::ui::AnswerPane</name>
     <message>
         <source>Tint tokens by latency</source>
-        <translation>按延迟为词元着色</translation>
+        <translation>按延迟为 token 着色</translation>
     </message>
     <message>
         <source>Each token&apos;s background shows how long it took to decode, from this run&apos;s fast tokens (10th percentile) to its slow ones (90th). The first token is blue: its time is the TTFT.</source>
-        <translation>每个词元的背景色表示其解码耗时，从本次运行较快的词元（第 10 百分位）到较慢的词元（第 90 百分位）。首个词元为蓝色：它的时间就是首词元时间（TTFT）。</translation>
+        <translation>每个 token 的背景色表示其解码耗时，从本次运行较快的 token（第 10 百分位）到较慢的 token（第 90 百分位）。首个 token 为蓝色：它的时间就是首 token 时间（TTFT）。</translation>
     </message>
     <message>
         <source>Copy</source>
@@ -38,7 +38,7 @@
     <message numerus="yes">
         <source>writing: %n token(s)</source>
         <translation>
-            <numerusform>正在写：%n 个词元</numerusform>
+            <numerusform>正在写：%n 个 token</numerusform>
         </translation>
     </message>
     <message>
@@ -47,7 +47,7 @@
     </message>
     <message>
         <source>done: reached the max new tokens</source>
-        <translation>完成：达到最大新词元数</translation>
+        <translation>完成：达到最大新 token 数</translation>
     </message>
     <message>
         <source>cancelled</source>
@@ -150,19 +150,19 @@
     </message>
     <message>
         <source>counting tokens…</source>
-        <translation>正在统计词元…</translation>
+        <translation>正在统计 token…</translation>
     </message>
     <message>
         <source>The prompt and an answer of %1 tokens fit the context of %2 tokens.</source>
-        <translation>提示加上 %1 个词元的回答可以放入 %2 个词元的上下文。</translation>
+        <translation>提示加上 %1 个 token 的回答可以放入 %2 个 token 的上下文。</translation>
     </message>
     <message>
         <source>%1 tokens · fits %2</source>
-        <translation>%1 词元 · 可放入 %2</translation>
+        <translation>%1 token · 可放入 %2</translation>
     </message>
     <message>
         <source>%1 tokens · exceeds %2</source>
-        <translation>%1 词元 · 超出 %2</translation>
+        <translation>%1 token · 超出 %2</translation>
     </message>
     <message>
         <source>no match</source>
@@ -196,7 +196,7 @@
     </message>
     <message>
         <source>Too long: choose fewer pages, use the suggested range, or map-reduce. The prompt and an answer of %1 tokens need more than the context of %2 tokens.</source>
-        <translation>太长：请减少页数、使用建议的页范围，或使用 map-reduce。提示加上 %1 个词元的回答超出了 %2 个词元的上下文。</translation>
+        <translation>太长：请减少页数、使用建议的页范围，或使用 map-reduce。提示加上 %1 个 token 的回答超出了 %2 个 token 的上下文。</translation>
     </message>
 </context>
 <context>
@@ -233,7 +233,7 @@
     </message>
     <message>
         <source>tokens held</source>
-        <translation>已存词元数</translation>
+        <translation>已存 token 数</translation>
     </message>
     <message>
         <source>%1 logical</source>
@@ -241,7 +241,7 @@
     </message>
     <message>
         <source>%1 at %2 tokens: %3 logical · %4 allocated · %5 reserved</source>
-        <translation>%1 在 %2 词元时：逻辑 %3 · 已分配 %4 · 预留 %5</translation>
+        <translation>%1 在 %2 token 时：逻辑 %3 · 已分配 %4 · 预留 %5</translation>
     </message>
     <message>
         <source>formula</source>
@@ -269,7 +269,7 @@
     </message>
     <message>
         <source>%1: KV off, no cache kept; step %2 recomputed %3 tokens</source>
-        <translation>%1：KV 关闭，不保留缓存；第 %2 步重新计算了 %3 个词元</translation>
+        <translation>%1：KV 关闭，不保留缓存；第 %2 步重新计算了 %3 个 token</translation>
     </message>
     <message>
         <source>logical</source>
@@ -301,7 +301,7 @@
     </message>
     <message>
         <source>token</source>
-        <translation>词元</translation>
+        <translation>token</translation>
     </message>
     <message>
         <source>server KV cache in use (%)</source>
@@ -329,7 +329,7 @@
     </message>
     <message>
         <source>%1 at %2 tokens: local %3 (%4 tokens) · global %5 · %6 allocated</source>
-        <translation>%1 在 %2 词元时：局部 %3（%4 词元）· 全局 %5 · 已分配 %6</translation>
+        <translation>%1 在 %2 token 时：局部 %3（%4 token）· 全局 %5 · 已分配 %6</translation>
     </message>
     <message>
         <source>%1 %2 = %3 tokens × %4 B</source>
@@ -356,11 +356,11 @@
     <name>kvlens::ui::LatencyChart</name>
     <message>
         <source>Decode latency per token</source>
-        <translation>每词元解码延迟</translation>
+        <translation>每 token 解码延迟</translation>
     </message>
     <message>
         <source>generated token</source>
-        <translation>生成的词元</translation>
+        <translation>生成的 token</translation>
     </message>
     <message>
         <source>latency (ms)</source>
@@ -372,11 +372,11 @@
     </message>
     <message>
         <source>%1: %2 tok/s, %3 per token</source>
-        <translation>%1：%2 词元/秒，每词元 %3</translation>
+        <translation>%1：%2 token/秒，每 token %3</translation>
     </message>
     <message>
         <source>lines: mean of %1 tokens</source>
-        <translation>折线：%1 个词元的均值</translation>
+        <translation>折线：%1 个 token 的均值</translation>
     </message>
     <message>
         <source>hidden reasoning</source>
@@ -384,19 +384,19 @@
     </message>
     <message>
         <source>first visible token</source>
-        <translation>首个可见词元</translation>
+        <translation>首个可见 token</translation>
     </message>
     <message>
         <source>%1 hidden tokens: TTFT %2, first visible token %3</source>
-        <translation>%1 个隐藏词元：TTFT %2，首个可见词元 %3</translation>
+        <translation>%1 个隐藏 token：TTFT %2，首个可见 token %3</translation>
     </message>
     <message>
         <source>%1 hidden tokens: TTFT %2, no visible token yet</source>
-        <translation>%1 个隐藏词元：TTFT %2，尚无可见词元</translation>
+        <translation>%1 个隐藏 token：TTFT %2，尚无可见 token</translation>
     </message>
     <message>
         <source>mean TPOT %1 = %2 over %3 tokens</source>
-        <translation>平均 TPOT %1 = %2 ÷ %3 个词元</translation>
+        <translation>平均 TPOT %1 = %2 ÷ %3 个 token</translation>
     </message>
     <message>
         <source>accepted drafts</source>
@@ -404,7 +404,7 @@
     </message>
     <message>
         <source>%1 tokens from accepted drafts (no step of their own)</source>
-        <translation>%1 个词元来自被接受的草稿（没有单独的解码步）</translation>
+        <translation>%1 个 token 来自被接受的草稿（没有单独的解码步）</translation>
     </message>
 </context>
 <context>
@@ -597,7 +597,7 @@
     </message>
     <message>
         <source>&lt;h3&gt;kvlens %1&lt;/h3&gt;&lt;p&gt;A reading assistant that shows its work: the prefill, the first token, every decoded token and the KV cache, live.&lt;/p&gt;&lt;p&gt;Apache License 2.0&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;kvlens %1&lt;/h3&gt;&lt;p&gt;一个展示自身工作过程的阅读助手：实时显示预填充、首个词元、每个解码词元和 KV 缓存。&lt;/p&gt;&lt;p&gt;Apache 许可证 2.0&lt;/p&gt;</translation>
+        <translation>&lt;h3&gt;kvlens %1&lt;/h3&gt;&lt;p&gt;一个展示自身工作过程的阅读助手：实时显示预填充、首个 token、每个解码 token 和 KV 缓存。&lt;/p&gt;&lt;p&gt;Apache 许可证 2.0&lt;/p&gt;</translation>
     </message>
     <message>
         <source>%1 — kvlens</source>
@@ -841,7 +841,7 @@
     </message>
     <message>
         <source>They need %1 tokens plus %2 for the answer; the context holds %3. Choose fewer pages, run the largest range that fits, or summarize all of them by map-reduce.</source>
-        <translation>它们需要 %1 个词元，另加 %2 个用于回答；上下文只能容纳 %3 个。请减少页数、运行能放入的最大页范围，或用 map-reduce 摘要全部页面。</translation>
+        <translation>它们需要 %1 个 token，另加 %2 个用于回答；上下文只能容纳 %3 个。请减少页数、运行能放入的最大页范围，或用 map-reduce 摘要全部页面。</translation>
     </message>
     <message>
         <source>Run the pages that fit</source>
@@ -857,11 +857,11 @@
     </message>
     <message>
         <source>Without the cache every one of the %1 steps recomputes about %2 tokens: about %3 in all, estimated from run #%4&apos;s prefill speed (%5). Run it on the first %6 tokens instead?</source>
-        <translation>没有缓存时，%1 个解码步骤中的每一步都要重新计算约 %2 个词元：按运行 #%4 的预填充速度（%5）估计，总共约需 %3。改为只对前 %6 个词元运行吗？</translation>
+        <translation>没有缓存时，%1 个解码步骤中的每一步都要重新计算约 %2 个 token：按运行 #%4 的预填充速度（%5）估计，总共约需 %3。改为只对前 %6 个 token 运行吗？</translation>
     </message>
     <message>
         <source>First %1 tokens</source>
-        <translation>前 %1 个词元</translation>
+        <translation>前 %1 个 token</translation>
     </message>
     <message>
         <source>Run it all</source>
@@ -1011,7 +1011,7 @@
     </message>
     <message>
         <source>%1 tokens (trained: %2)</source>
-        <translation>%1 词元（训练时：%2）</translation>
+        <translation>%1 token（训练时：%2）</translation>
     </message>
     <message>
         <source>Sliding window</source>
@@ -1019,7 +1019,7 @@
     </message>
     <message>
         <source>%1 tokens</source>
-        <translation>%1 词元</translation>
+        <translation>%1 token</translation>
     </message>
     <message>
         <source>Parameters</source>
@@ -1059,11 +1059,11 @@
     </message>
     <message>
         <source>%1 tokens, %2 chat format</source>
-        <translation>%1 个词元，%2 对话格式</translation>
+        <translation>%1 个 token，%2 对话格式</translation>
     </message>
     <message>
         <source>KV cache per token</source>
-        <translation>每词元 KV 缓存</translation>
+        <translation>每 token KV 缓存</translation>
     </message>
     <message>
         <source>%1 (f16) · %2 (q8_0)</source>
@@ -1075,7 +1075,7 @@
     </message>
     <message>
         <source>KV bytes per token = %1</source>
-        <translation>每词元 KV 字节数 = %1</translation>
+        <translation>每 token KV 字节数 = %1</translation>
     </message>
     <message>
         <source>Model file</source>
@@ -1095,7 +1095,7 @@
     </message>
     <message>
         <source>&lt;b&gt;What the figures mean&lt;/b&gt; (each measured by the engine between two moments; the four TTFT parts add up to TTFT):&lt;br&gt;&lt;b&gt;tokenize&lt;/b&gt;: arrival → tokenized (chat template and tokenizer; vLLM does this in its API server)&lt;br&gt;&lt;b&gt;queue&lt;/b&gt;: tokenized → scheduled (vLLM&apos;s request_queue_time)&lt;br&gt;&lt;b&gt;prefill&lt;/b&gt;: scheduled → the last prompt chunk computed&lt;br&gt;&lt;b&gt;first sample&lt;/b&gt;: prefill done → first token sampled (vLLM&apos;s prefill time is prefill + first sample)&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;: arrival → first token (vLLM&apos;s time_to_first_token; what an OpenAI-compatible client measures to the first streamed token, less the network)&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;: the gap between two tokens (the latency chart); &lt;b&gt;TPOT&lt;/b&gt;: decode time ÷ (tokens − 1)&lt;br&gt;&lt;b&gt;prompt / cached / generated tokens&lt;/b&gt;: OpenAI&apos;s usage.prompt_tokens, prompt_tokens_details.cached_tokens and completion_tokens</source>
-        <translation>&lt;b&gt;各项指标的含义&lt;/b&gt;（每项都由引擎在两个时刻之间测得；TTFT 的四个部分相加等于 TTFT）：&lt;br&gt;&lt;b&gt;分词&lt;/b&gt;：到达 → 分词完成（对话模板和分词器；vLLM 在其 API 服务器中完成这一步）&lt;br&gt;&lt;b&gt;排队&lt;/b&gt;：分词完成 → 被调度（vLLM 的 request_queue_time）&lt;br&gt;&lt;b&gt;预填充&lt;/b&gt;：被调度 → 最后一个提示块计算完成&lt;br&gt;&lt;b&gt;首次采样&lt;/b&gt;：预填充完成 → 采样出首个词元（vLLM 的预填充时间 = 预填充 + 首次采样）&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;：到达 → 首个词元（vLLM 的 time_to_first_token；即兼容 OpenAI 的客户端测得的到首个流式词元的时间，不含网络）&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;：相邻两个词元的间隔（延迟图）；&lt;b&gt;TPOT&lt;/b&gt;：解码时间 ÷（词元数 − 1）&lt;br&gt;&lt;b&gt;提示 / 缓存 / 生成词元数&lt;/b&gt;：OpenAI 的 usage.prompt_tokens、prompt_tokens_details.cached_tokens 和 completion_tokens</translation>
+        <translation>&lt;b&gt;各项指标的含义&lt;/b&gt;（每项都由引擎在两个时刻之间测得；TTFT 的四个部分相加等于 TTFT）：&lt;br&gt;&lt;b&gt;分词&lt;/b&gt;：到达 → 分词完成（对话模板和分词器；vLLM 在其 API 服务器中完成这一步）&lt;br&gt;&lt;b&gt;排队&lt;/b&gt;：分词完成 → 被调度（vLLM 的 request_queue_time）&lt;br&gt;&lt;b&gt;预填充&lt;/b&gt;：被调度 → 最后一个提示块计算完成&lt;br&gt;&lt;b&gt;首次采样&lt;/b&gt;：预填充完成 → 采样出首个 token（vLLM 的预填充时间 = 预填充 + 首次采样）&lt;br&gt;&lt;b&gt;TTFT&lt;/b&gt;：到达 → 首个 token（vLLM 的 time_to_first_token；即兼容 OpenAI 的客户端测得的到首个流式 token 的时间，不含网络）&lt;br&gt;&lt;b&gt;ITL&lt;/b&gt;：相邻两个 token 的间隔（延迟图）；&lt;b&gt;TPOT&lt;/b&gt;：解码时间 ÷（token 数 − 1）&lt;br&gt;&lt;b&gt;提示 / 缓存 / 生成 token 数&lt;/b&gt;：OpenAI 的 usage.prompt_tokens、prompt_tokens_details.cached_tokens 和 completion_tokens</translation>
     </message>
     <message>
         <source>(the template always puts the knowledge-cutoff lines in front)</source>
@@ -1131,7 +1131,7 @@
     </message>
     <message>
         <source>not reported by the server: layers, heads, KV bytes per token and the KV pool are the server&apos;s own</source>
-        <translation>服务器未报告：层数、注意力头、每词元 KV 字节数和 KV 池都由服务器自己掌握</translation>
+        <translation>服务器未报告：层数、注意力头、每 token KV 字节数和 KV 池都由服务器自己掌握</translation>
     </message>
     <message>
         <source>KV layer groups</source>
@@ -1139,11 +1139,11 @@
     </message>
     <message>
         <source>%1 local layers: %2 per token, capped at %3 tokens (%4 at most) · %5 global layers: %6 per token, every token</source>
-        <translation>%1 个局部层：每词元 %2，上限 %3 个词元（最多 %4）· %5 个全局层：每词元 %6，保留每个词元</translation>
+        <translation>%1 个局部层：每 token %2，上限 %3 个 token（最多 %4）· %5 个全局层：每 token %6，保留每个 token</translation>
     </message>
     <message>
         <source>%1 tokens; no chat template in the file (a base model): runs send the report and the task as one text to continue</source>
-        <translation>%1 个词元；文件中没有对话模板（基础模型）：运行时把报告和任务作为一段待续写的文本发送</translation>
+        <translation>%1 个 token；文件中没有对话模板（基础模型）：运行时把报告和任务作为一段待续写的文本发送</translation>
     </message>
     <message>
         <source>Hidden reasoning</source>
@@ -1151,7 +1151,7 @@
     </message>
     <message>
         <source>may think in &lt;think&gt;…&lt;/think&gt; first (the tags are tokens of its vocabulary)</source>
-        <translation>可能先在 &lt;think&gt;…&lt;/think&gt; 中思考（这两个标签是其词表中的词元）</translation>
+        <translation>可能先在 &lt;think&gt;…&lt;/think&gt; 中思考（这两个标签是其词表中的 token）</translation>
     </message>
     <message>
         <source>may think in &lt;think&gt;…&lt;/think&gt; first (its chat template writes the tags)</source>
@@ -1267,7 +1267,7 @@
     </message>
     <message>
         <source>, YaRN ×%1 from an original %2 tokens</source>
-        <translation>，YaRN ×%1（原始上下文 %2 个词元）</translation>
+        <translation>，YaRN ×%1（原始上下文 %2 个 token）</translation>
     </message>
 </context>
 <context>
@@ -1337,7 +1337,7 @@
     </message>
     <message>
         <source>%1 of %2 tokens computed</source>
-        <translation>计算了 %2 个词元中的 %1 个</translation>
+        <translation>计算了 %2 个 token 中的 %1 个</translation>
     </message>
     <message>
         <source>time (s)</source>
@@ -1345,11 +1345,11 @@
     </message>
     <message>
         <source>tokens</source>
-        <translation>词元</translation>
+        <translation>token</translation>
     </message>
     <message>
         <source>%1 = %2 tokens in %3</source>
-        <translation>%1 = %3 内 %2 个词元</translation>
+        <translation>%1 = %3 内 %2 个 token</translation>
     </message>
 </context>
 <context>
@@ -1428,7 +1428,7 @@
     </message>
     <message>
         <source>context %1 tokens</source>
-        <translation>上下文 %1 个词元</translation>
+        <translation>上下文 %1 个 token</translation>
     </message>
     <message>
         <source>the server does not say its context</source>
@@ -1534,7 +1534,7 @@
     </message>
     <message>
         <source>the context of %1 tokens leaves %2 for the text after the answer; lower the max new tokens</source>
-        <translation>%1 个词元的上下文在留出回答之后只剩 %2 个给文本；请降低最大新词元数</translation>
+        <translation>%1 个 token 的上下文在留出回答之后只剩 %2 个给文本；请降低最大新 token 数</translation>
     </message>
     <message>
         <source>map %1/%2</source>
@@ -1550,7 +1550,7 @@
     </message>
     <message>
         <source>%1 · pages %2–%3 (%4 tokens)</source>
-        <translation>%1 · 第 %2–%3 页（%4 个词元）</translation>
+        <translation>%1 · 第 %2–%3 页（%4 个 token）</translation>
     </message>
     <message>
         <source>cancelled</source>
@@ -1570,7 +1570,7 @@
     <message numerus="yes">
         <source>queued, %n prompt tokens</source>
         <translation>
-            <numerusform>排队中，%n 个提示词元</numerusform>
+            <numerusform>排队中，%n 个提示 token</numerusform>
         </translation>
     </message>
     <message>
@@ -1579,7 +1579,7 @@
     </message>
     <message>
         <source>TTFT %1 · %2 tokens</source>
-        <translation>首词元 %1 · %2 个词元</translation>
+        <translation>首 token %1 · %2 个 token</translation>
     </message>
     <message>
         <source>error: %1</source>
@@ -1658,7 +1658,7 @@
     </message>
     <message>
         <source> tokens</source>
-        <translation> 词元</translation>
+        <translation> token</translation>
     </message>
     <message>
         <source>KV block size:</source>
@@ -1694,7 +1694,7 @@
     </message>
     <message>
         <source>Max new tokens:</source>
-        <translation>最大新词元数：</translation>
+        <translation>最大新 token 数：</translation>
     </message>
     <message>
         <source>0 (greedy)</source>
@@ -1774,11 +1774,11 @@
     </message>
     <message>
         <source>Speculative decoding: tokens guessed from the report&apos;s own words and checked in one pass (a local engine; the greedy text stays the same)</source>
-        <translation>投机解码：从报告原文中猜出若干词元，再用一次前向一并验证（仅限本地引擎；贪心解码的文本保持不变）</translation>
+        <translation>投机解码：从报告原文中猜出若干 token，再用一次前向一并验证（仅限本地引擎；贪心解码的文本保持不变）</translation>
     </message>
     <message>
         <source>Draft tokens:</source>
-        <translation>草稿词元：</translation>
+        <translation>草稿 token：</translation>
     </message>
 </context>
 <context>
@@ -1789,11 +1789,11 @@
     </message>
     <message>
         <source>tokens of the rendered prompt, template included</source>
-        <translation>渲染后提示的词元数（含模板）</translation>
+        <translation>渲染后提示的 token 数（含模板）</translation>
     </message>
     <message>
         <source>prompt tokens whose KV was reused</source>
-        <translation>KV 被复用的提示词元</translation>
+        <translation>KV 被复用的提示 token</translation>
     </message>
     <message>
         <source>Prefilled</source>
@@ -1801,7 +1801,7 @@
     </message>
     <message>
         <source>prompt tokens this run computed</source>
-        <translation>本次运行计算的提示词元</translation>
+        <translation>本次运行计算的提示 token</translation>
     </message>
     <message>
         <source>Generated</source>
@@ -1809,7 +1809,7 @@
     </message>
     <message>
         <source>tokens of the answer</source>
-        <translation>回答的词元数</translation>
+        <translation>回答的 token 数</translation>
     </message>
     <message>
         <source>Queue</source>
@@ -1837,15 +1837,15 @@
     </message>
     <message>
         <source>TTFT</source>
-        <translation>首词元时间</translation>
+        <translation>首 token 时间</translation>
     </message>
     <message>
         <source>time to first token: queue + tokenize + prefill + sample</source>
-        <translation>首词元时间：排队 + 分词 + 预填充 + 采样</translation>
+        <translation>首 token 时间：排队 + 分词 + 预填充 + 采样</translation>
     </message>
     <message>
         <source>first token outside hidden reasoning</source>
-        <translation>隐藏推理之外的首个词元</translation>
+        <translation>隐藏推理之外的首个 token</translation>
     </message>
     <message>
         <source>Decode</source>
@@ -1853,7 +1853,7 @@
     </message>
     <message>
         <source>first token → last token</source>
-        <translation>首个词元 → 最后一个词元</translation>
+        <translation>首个 token → 最后一个 token</translation>
     </message>
     <message>
         <source>End to end</source>
@@ -1869,7 +1869,7 @@
     </message>
     <message>
         <source>prefilled tokens / prefill time</source>
-        <translation>预填充词元数 / 预填充时间</translation>
+        <translation>预填充 token 数 / 预填充时间</translation>
     </message>
     <message>
         <source>Decode speed</source>
@@ -1881,11 +1881,11 @@
     </message>
     <message>
         <source>Time per token</source>
-        <translation>每词元时间</translation>
+        <translation>每 token 时间</translation>
     </message>
     <message>
         <source>decode time per token after the first</source>
-        <translation>首个词元之后每个词元的解码时间</translation>
+        <translation>首个 token 之后每个 token 的解码时间</translation>
     </message>
     <message>
         <source>KV peak</source>
@@ -1953,15 +1953,15 @@
     </message>
     <message>
         <source>speculative decoding: the share of draft tokens the model accepted (vLLM&apos;s acceptance rate)</source>
-        <translation>投机解码：模型接受的草稿词元比例（vLLM 的接受率）</translation>
+        <translation>投机解码：模型接受的草稿 token 比例（vLLM 的接受率）</translation>
     </message>
     <message>
         <source>Tokens per step</source>
-        <translation>每步词元数</translation>
+        <translation>每步 token 数</translation>
     </message>
     <message>
         <source>speculative decoding: tokens each checking step gave, its own included (vLLM&apos;s mean acceptance length)</source>
-        <translation>投机解码：每个验证步产出的词元数，含模型自己的那个（vLLM 的平均接受长度）</translation>
+        <translation>投机解码：每个验证步产出的 token 数，含模型自己的那个（vLLM 的平均接受长度）</translation>
     </message>
 </context>
 <context>
@@ -2072,7 +2072,7 @@
     </message>
     <message>
         <source>The KV cache stored in 8 bits: about half the bytes per token, same answer length.</source>
-        <translation>KV 缓存以 8 位存储：每词元字节数约减半，回答长度不变。</translation>
+        <translation>KV 缓存以 8 位存储：每 token 字节数约减半，回答长度不变。</translation>
     </message>
     <message>
         <source>Three copies together: each one&apos;s queue time and their total KV memory add up.</source>
@@ -2092,14 +2092,14 @@
     </message>
     <message>
         <source>Guesses a few tokens per step from the report&apos;s own words and checks them in one pass: the same text, faster only when the guesses are accepted.</source>
-        <translation>每步从报告原文中猜几个词元，再用一次前向一并验证：文本不变，只有猜中时才更快。</translation>
+        <translation>每步从报告原文中猜几个 token，再用一次前向一并验证：文本不变，只有猜中时才更快。</translation>
     </message>
 </context>
 <context>
     <name>kvlens::ui::TtftChart</name>
     <message>
         <source>Time to first token</source>
-        <translation>首词元时间</translation>
+        <translation>首 token 时间</translation>
     </message>
     <message>
         <source>run</source>
@@ -2151,11 +2151,11 @@
     </message>
     <message>
         <source>first visible token %1, after %2 hidden tokens</source>
-        <translation>首个可见词元 %1，在 %2 个隐藏词元之后</translation>
+        <translation>首个可见 token %1，在 %2 个隐藏 token 之后</translation>
     </message>
     <message>
         <source>no visible token yet, %1 hidden tokens</source>
-        <translation>尚无可见词元，%1 个隐藏词元</translation>
+        <translation>尚无可见 token，%1 个隐藏 token</translation>
     </message>
     <message>
         <source>tokenize: arrival → tokenized (chat template and tokenizer)
@@ -2167,9 +2167,9 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation>分词：到达 → 分词完成（对话模板和分词器）
 排队：分词完成 → 被调度（vLLM 的排队时间）
 预填充：被调度 → 最后一个提示块计算完成
-首次采样：预填充完成 → 采样出首个词元
-四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式词元的时间）。
-隐藏推理（TTFT 之后）：首个词元 → 首个可见词元（&lt;think&gt;…&lt;/think&gt; 之外的文本）</translation>
+首次采样：预填充完成 → 采样出首个 token
+四者之和即 TTFT（vLLM 的 time_to_first_token；兼容 OpenAI 的客户端测得的到首个流式 token 的时间）。
+隐藏推理（TTFT 之后）：首个 token → 首个可见 token（&lt;think&gt;…&lt;/think&gt; 之外的文本）</translation>
     </message>
 </context>
 <context>
@@ -2312,7 +2312,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
-        <translation>2 × %1 层 × %2 个 KV 头 × %3 维 × %4 = 每词元 %5 字节</translation>
+        <translation>2 × %1 层 × %2 个 KV 头 × %3 维 × %4 = 每 token %5 字节</translation>
     </message>
     <message>
         <source>loading %1…</source>
@@ -2344,7 +2344,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>pages %1–%2 need %3 tokens plus %4 for the answer; the context holds %5</source>
-        <translation>第 %1–%2 页需要 %3 个词元，另加 %4 个用于回答；上下文只能容纳 %5 个</translation>
+        <translation>第 %1–%2 页需要 %3 个 token，另加 %4 个用于回答；上下文只能容纳 %5 个</translation>
     </message>
     <message>
         <source>%1, and not even page %2 alone fits; try --long map-reduce</source>
@@ -2360,31 +2360,31 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>prefill %1% (%2 of %3 prompt tokens)</source>
-        <translation>预填充 %1%（%3 个提示词元中的 %2 个）</translation>
+        <translation>预填充 %1%（%3 个提示 token 中的 %2 个）</translation>
     </message>
     <message>
         <source>TTFT %1: %2 of %3 prompt tokens came from the prefix cache</source>
-        <translation>TTFT %1：%3 个提示词元中有 %2 个来自前缀缓存</translation>
+        <translation>TTFT %1：%3 个提示 token 中有 %2 个来自前缀缓存</translation>
     </message>
     <message>
         <source>TTFT %1: %2 of %3 prompt tokens came from the prefix cache (a timestamp changed the first block)</source>
-        <translation>TTFT %1：%3 个提示词元中有 %2 个来自前缀缓存（时间戳改变了第一个块）</translation>
+        <translation>TTFT %1：%3 个提示 token 中有 %2 个来自前缀缓存（时间戳改变了第一个块）</translation>
     </message>
     <message>
         <source>Prompt %1 tokens, run cold: TTFT %2, prefill %3</source>
-        <translation>提示 %1 个词元，冷启动：TTFT %2，预填充 %3</translation>
+        <translation>提示 %1 个 token，冷启动：TTFT %2，预填充 %3</translation>
     </message>
     <message>
         <source>Answer %1 tokens: decode time %2, while TTFT %3</source>
-        <translation>回答 %1 个词元：解码时间 %2，而 TTFT %3</translation>
+        <translation>回答 %1 个 token：解码时间 %2，而 TTFT %3</translation>
     </message>
     <message>
         <source>KV off: no cache kept (peak %1), %2 tokens recomputed by the decode steps; decode %3, time per token %4</source>
-        <translation>KV 关闭：不保留缓存（峰值 %1），解码步骤共重新计算 %2 个词元；解码 %3，每词元时间 %4</translation>
+        <translation>KV 关闭：不保留缓存（峰值 %1），解码步骤共重新计算 %2 个 token；解码 %3，每 token 时间 %4</translation>
     </message>
     <message>
         <source>KV as q8_0: %1 per token, peak %2; decode %3</source>
-        <translation>KV 用 q8_0：每词元 %1，峰值 %2；解码 %3</translation>
+        <translation>KV 用 q8_0：每 token %1，峰值 %2；解码 %3</translation>
     </message>
     <message>
         <source>%1 requests at once: KV %2 together (one alone: %3); queue %4</source>
@@ -2392,7 +2392,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>%1 tok/s</source>
-        <translation>%1 词元/秒</translation>
+        <translation>%1 token/秒</translation>
     </message>
     <message>
         <source>KV as q8_0</source>
@@ -2988,7 +2988,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>the local layers&apos; KV against the global layers&apos; KV as the tokens grow</source>
-        <translation>随着词元增加，局部层的 KV 与全局层的 KV 对比</translation>
+        <translation>随着 token 增加，局部层的 KV 与全局层的 KV 对比</translation>
     </message>
     <message>
         <source>The whole report on a sliding-window model (Gemma 3; a base model gets the report and the task as one text to continue), at most %1 new tokens. Watch the local layers&apos; KV flatten at the window while the global layers&apos; KV keeps rising.</source>
@@ -3056,7 +3056,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>--draft needs a number of draft tokens per step from 0 (off) to %1</source>
-        <translation>--draft 需要每步草稿词元数，取值 0（关闭）到 %1</translation>
+        <translation>--draft 需要每步草稿 token 数，取值 0（关闭）到 %1</translation>
     </message>
     <message>
         <source>the same answer</source>
@@ -3068,11 +3068,11 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>Without drafts: decode %1, time per token %2; %3</source>
-        <translation>不用草稿：解码 %1，每词元时间 %2；%3</translation>
+        <translation>不用草稿：解码 %1，每 token 时间 %2；%3</translation>
     </message>
     <message>
         <source>Speculative decoding: %1 of %2 draft tokens accepted, %3 tokens per step; decode %4; %5</source>
-        <translation>投机解码：%2 个草稿词元中接受了 %1 个，每步 %3 个词元；解码 %4；%5</translation>
+        <translation>投机解码：%2 个草稿 token 中接受了 %1 个，每步 %3 个 token；解码 %4；%5</translation>
     </message>
     <message>
         <source>Speculative decoding</source>
@@ -3088,15 +3088,15 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>decoding: one token per step, then up to %1 tokens guessed from the report and checked in one pass</source>
-        <translation>解码方式：每步一个词元，然后每步最多 %1 个从报告中猜出、用一次前向验证的词元</translation>
+        <translation>解码方式：每步一个 token，然后每步最多 %1 个从报告中猜出、用一次前向验证的 token</translation>
     </message>
     <message>
         <source>the draft tokens accepted, tokens per step, the decode speed; the answer stays the same</source>
-        <translation>被接受的草稿词元、每步词元数、解码速度；回答保持不变</translation>
+        <translation>被接受的草稿 token、每步 token 数、解码速度；回答保持不变</translation>
     </message>
     <message>
         <source>A question whose answer repeats the report (&quot;%1&quot;), greedy, at most %2 new tokens: decoded one token per step, then with drafts looked up in the report. Watch the latency: an accepted draft token comes with the step before it.</source>
-        <translation>一个答案会复述报告的问题（“%1”），贪心解码，最多 %2 个新词元：先每步解码一个词元，再用从报告中查找的草稿。观察延迟：被接受的草稿词元随前一步一起产出。</translation>
+        <translation>一个答案会复述报告的问题（“%1”），贪心解码，最多 %2 个新 token：先每步解码一个 token，再用从报告中查找的草稿。观察延迟：被接受的草稿 token 随前一步一起产出。</translation>
     </message>
     <message>
         <source>needs the local engine: a server decodes by its own rules</source>
@@ -3108,11 +3108,11 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>%1 of %2 draft tokens were accepted: %3 tokens per checking step.</source>
-        <translation>%2 个草稿词元中接受了 %1 个：每个验证步产出 %3 个词元。</translation>
+        <translation>%2 个草稿 token 中接受了 %1 个：每个验证步产出 %3 个 token。</translation>
     </message>
     <message>
         <source>Decode %1: fewer steps for the same tokens.</source>
-        <translation>解码 %1：同样的词元用了更少的步数。</translation>
+        <translation>解码 %1：同样的 token 用了更少的步数。</translation>
     </message>
     <message>
         <source>Decode %1: checking the drafts cost more than the accepted ones saved.</source>
@@ -3124,11 +3124,11 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>The answer was the same, token for token (%1 tokens).</source>
-        <translation>回答逐词元完全相同（%1 个词元）。</translation>
+        <translation>回答逐 token 完全相同（%1 个 token）。</translation>
     </message>
     <message>
         <source>The answer changed at %1 of %2 token positions, first at token %3.</source>
-        <translation>回答在 %2 个词元位置中有 %1 个改变，第一处在第 %3 个词元。</translation>
+        <translation>回答在 %2 个 token 位置中有 %1 个改变，第一处在第 %3 个 token。</translation>
     </message>
     <message>
         <source>Speculative decoding runs on the local engine only: the server decoded as it does (%1)</source>
@@ -3139,7 +3139,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     <name>kvlens::ui::i18n</name>
     <message>
         <source>the prompt of %1 tokens does not fit the context of %2 tokens</source>
-        <translation>%1 个词元的提示放不进 %2 个词元的上下文</translation>
+        <translation>%1 个 token 的提示放不进 %2 个 token 的上下文</translation>
     </message>
     <message>
         <source>none of the %1 pages has a text layer: scanned?</source>
@@ -3163,11 +3163,11 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>KV pool full: %1 tokens need %2 more blocks, %3 available</source>
-        <translation>KV 池已满：%1 个词元还需要 %2 个块，只剩 %3 个</translation>
+        <translation>KV 池已满：%1 个 token 还需要 %2 个块，只剩 %3 个</translation>
     </message>
     <message>
         <source>KV pool full: a static reservation of %1 tokens needs %2 blocks, %3 available</source>
-        <translation>KV 池已满：静态预留 %1 个词元需要 %2 个块，只剩 %3 个</translation>
+        <translation>KV 池已满：静态预留 %1 个 token 需要 %2 个块，只剩 %3 个</translation>
     </message>
     <message>
         <source>out of memory while allocating the KV cache (%1 MiB)</source>
@@ -3203,7 +3203,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>the maximum of new tokens must be positive (got %1)</source>
-        <translation>最大新词元数必须为正数（得到 %1）</translation>
+        <translation>最大新 token 数必须为正数（得到 %1）</translation>
     </message>
     <message>
         <source>the engine reports: %1</source>

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/backend/cpu/ops.h"
+
 namespace kvlens {
 
 void route_tokens(const float* logits, int n, int n_expert, int n_used, bool renormalize, moe_routes& out) {
@@ -16,16 +18,8 @@ void route_tokens(const float* logits, int n, int n_expert, int n_used, bool ren
     std::vector<float> prob(E);
     std::vector<int> order(E);
     for (std::size_t t = 0; t < N; ++t) {
-        const float* z = logits + t * E;
-        float mx = -INFINITY;
-        for (std::size_t e = 0; e < E; ++e) mx = std::max(mx, z[e]);
-        float sum = 0;
-        for (std::size_t e = 0; e < E; ++e) {
-            prob[e] = std::exp(z[e] - mx);
-            sum += prob[e];
-        }
-        const float inv = 1.0f / sum;
-        for (std::size_t e = 0; e < E; ++e) prob[e] *= inv;
+        std::copy_n(logits + t * E, E, prob.begin());
+        softmax(prob.data(), n_expert);
         for (std::size_t e = 0; e < E; ++e) order[e] = static_cast<int>(e);
         // The n_used largest, most probable first; NaN ranks last.
         std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(K), order.end(), [&](int a, int b) {
