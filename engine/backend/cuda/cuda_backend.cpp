@@ -517,11 +517,11 @@ status cuda_backend::forward(const forward_batch& b, float* logits, forward_coun
 }  // namespace
 
 result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend_options& o) {
-    if (m.config().moe())   // before the device opens: the CPU takes it (choose_backend)
+    auto dev = cuda_open_device();
+    if (!dev) return dev.err();   // no GPU: that first, whatever the model
+    if (m.config().moe())         // the CPU takes it (choose_backend)
         return make_error(fmt::format("{} experts per layer: the CUDA backend does not run a mixture of experts yet",
                                       m.config().n_expert));
-    auto dev = cuda_open_device();
-    if (!dev) return dev.err();
     auto b = std::make_unique<cuda_backend>(m, o);
     if (auto st = b->init(*dev); !st) return st.err();
     return std::unique_ptr<backend>(std::move(b));
