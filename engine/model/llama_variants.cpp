@@ -4,7 +4,8 @@
 //   - gemma (Gemma 1): embeddings times sqrt(n_embd), GeGLU (tanh), NeoX
 //     RoPE, the output matrix always the embedding (an output.weight in the
 //     file is not read, as llama.cpp does not read it).
-//   - granite (Granite 3.x dense): embeddings times granite.embedding_scale,
+//   - granite (Granite 3.x dense; granitemoe, Granite 3.x MoE, the same with
+//     experts, its keys under granitemoe.): embeddings times granite.embedding_scale,
 //     scores times granite.attention.scale (for 1 / sqrt(head_dim)), each
 //     block's output times granite.residual_scale before the residual add,
 //     logits divided by granite.logit_scale (required, as in llama.cpp); an
@@ -60,11 +61,12 @@ status read_gemma_config(const gguf_file&, model_config& c) {
 }
 
 status read_granite_config(const gguf_file& f, model_config& c) {
-    if (auto st = read_scale(f, "granite.logit_scale", true, 1.0f, c.logit_scale); !st) return st;
-    if (auto st = read_scale(f, "granite.embedding_scale", false, 1.0f, c.embd_scale); !st) return st;
-    if (auto st = read_scale(f, "granite.residual_scale", false, 1.0f, c.residual_scale); !st) return st;
-    if (auto st = read_scale(f, "granite.attention.scale", false, 0.0f, c.attn_scale); !st) return st;
-    if (!f.get_bool("granite.rope.scaling.finetuned", true)) c.layer_rope.assign(c.layer_rope.size(), 0);
+    const std::string p = c.arch_name + ".";   // granite. or granitemoe.
+    if (auto st = read_scale(f, p + "logit_scale", true, 1.0f, c.logit_scale); !st) return st;
+    if (auto st = read_scale(f, p + "embedding_scale", false, 1.0f, c.embd_scale); !st) return st;
+    if (auto st = read_scale(f, p + "residual_scale", false, 1.0f, c.residual_scale); !st) return st;
+    if (auto st = read_scale(f, p + "attention.scale", false, 0.0f, c.attn_scale); !st) return st;
+    if (!f.get_bool(p + "rope.scaling.finetuned", true)) c.layer_rope.assign(c.layer_rope.size(), 0);
     return {};
 }
 

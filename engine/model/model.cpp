@@ -153,7 +153,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     };
     // llama.cpp multiplies by rope_freqs.weight where the file has it in
     // these architectures (get_rope_factors in their graphs).
-    if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::granite)
+    if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::granite ||
+        c.architecture == arch::granitemoe)
         if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
     if (c.architecture == arch::phi3) {
         if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();

@@ -107,7 +107,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama (Mixtral's experts too), qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, smollm3, "
-           "olmo2, olmoe, exaone, internlm2";
+           "olmo2, olmoe, exaone, internlm2, granitemoe";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -129,6 +129,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "qwen2moe") c.architecture = arch::qwen2moe;     // qwen2's attention, experts
     else if (c.arch_name == "qwen3moe") c.architecture = arch::qwen3moe;     // qwen3's attention, experts
     else if (c.arch_name == "olmoe") c.architecture = arch::olmoe;           // whole-row Q and K norms, experts
+    else if (c.arch_name == "granitemoe") c.architecture = arch::granitemoe; // granite's scales, experts
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -185,7 +186,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     if (scaling == "yarn")
         if (status st = read_yarn_config(f, c); !st) return st.err();
     // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
-    c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite && c.architecture != arch::smollm3 &&
+    c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite &&
+                  c.architecture != arch::granitemoe && c.architecture != arch::smollm3 &&
                   c.architecture != arch::internlm2;
     c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe;
     c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe;
@@ -195,7 +197,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.layer_rope.assign(static_cast<std::size_t>(c.n_layer), 1);
     if (c.architecture == arch::gemma)
         if (status st = read_gemma_config(f, c); !st) return st.err();
-    if (c.architecture == arch::granite)
+    if (c.architecture == arch::granite || c.architecture == arch::granitemoe)
         if (status st = read_granite_config(f, c); !st) return st.err();
     if (c.architecture == arch::smollm3)
         if (status st = read_smollm3_config(f, c); !st) return st.err();

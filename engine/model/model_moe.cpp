@@ -9,7 +9,9 @@
 //     expert_feed_forward_length rows, weights as the softmax gave them, and
 //     a shared expert of expert_shared_feed_forward_length rows gated by a
 //     sigmoid;
-//   - olmoe (OLMoE): experts of feed_forward_length rows, weights as given.
+//   - olmoe (OLMoE): experts of feed_forward_length rows, weights as given;
+//   - granitemoe (Granite 3.x MoE 1B and 3B): granite's scales, experts of
+//     feed_forward_length rows, weights renormalized.
 // Other architectures ignore an expert_count key, as llama.cpp does.
 #include <fmt/format.h>
 
@@ -25,7 +27,7 @@ constexpr int k_most_experts = 4096;
 
 status read_moe_config(const gguf_file& f, model_config& c) {
     const bool expert_arch = c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe ||
-                             c.architecture == arch::olmoe;
+                             c.architecture == arch::olmoe || c.architecture == arch::granitemoe;
     if (!expert_arch && c.architecture != arch::llama) return {};
     const std::string p = c.arch_name + ".";
     auto count = f.get_int_in(p + "expert_count", 0, 0, k_most_experts);
@@ -53,7 +55,7 @@ status read_moe_config(const gguf_file& f, model_config& c) {
         if (*rows == 0) return make_error(fmt::format("missing metadata '{}expert_shared_feed_forward_length'", p));
         c.n_ff_shared = *rows;
     }
-    c.moe_norm_weights = c.architecture == arch::llama || c.architecture == arch::qwen3moe;
+    c.moe_norm_weights = c.architecture == arch::llama || c.architecture == arch::qwen3moe || c.architecture == arch::granitemoe;
     return {};
 }
 

@@ -169,7 +169,7 @@ std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
-            "check-qwen3moe", "check-qwen2moe", "check-olmoe",
+            "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -319,6 +319,16 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             }
             return c;
         }
+        if (c.arch == "granitemoe") {   // check-granite's scales, 4 experts of 256 rows, 2 per token
+            c.granite_embedding_scale = 6.0f;
+            c.granite_attention_scale = 0.05f;
+            c.granite_residual_scale = 0.4f;
+            c.granite_logit_scale = 3.0f;
+            c.n_ff = 256;
+            c.n_expert = 4;
+            c.n_expert_used = 2;
+            return c;
+        }
         if (c.arch == "granite") {   // scales as far from 1 as Granite 3's (12, 1/128 for heads of 128, 0.22, 8)
             c.granite_embedding_scale = 6.0f;
             c.granite_attention_scale = 0.05f;
@@ -426,13 +436,13 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
     const bool phi3 = s.arch == "phi3";
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
-    const bool granite = s.arch == "granite";
+    const bool granite = s.arch == "granite" || s.arch == "granitemoe";
     const bool olmo2 = s.arch == "olmo2";
     if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
         s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2" && s.arch != "qwen2moe" &&
         s.arch != "qwen3moe" && !olmoe)
         return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
-                                      "smollm3, olmo2, exaone, internlm2, qwen2moe, qwen3moe or olmoe, not '{}'",
+                                      "smollm3, olmo2, exaone, internlm2, qwen2moe, qwen3moe, olmoe or granitemoe, not '{}'",
                                       s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));

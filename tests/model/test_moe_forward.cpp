@@ -52,7 +52,7 @@ std::vector<std::int32_t> prompt_ids(int n, int V) {
     return ids;
 }
 
-const char* const k_shapes[] = {"check-qwen3moe", "check-qwen2moe", "check-mixtral", "check-olmoe"};
+const char* const k_shapes[] = {"check-qwen3moe", "check-qwen2moe", "check-mixtral", "check-olmoe", "check-granitemoe"};
 
 }  // namespace
 

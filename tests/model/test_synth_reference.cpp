@@ -53,11 +53,13 @@ namespace {
 // mixtral: llama with 4 experts of 256 rows, 2 per token, weights renormalized;
 // qwen3moe: qwen3 with 8 experts, 2 per token, renormalized; qwen2moe: qwen2
 // with 4 experts, 2 per token, weights as the softmax gave them, and a shared
-// expert of 512 rows gated by a sigmoid; olmoe: 8 experts, 2 per token, whole-row Q and K norms.
+// expert of 512 rows gated by a sigmoid; olmoe: 8 experts, 2 per token, whole-row Q and K norms;
+// granitemoe: check-granite's scales with 4 experts, 2 per token, renormalized.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
-                               "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe"};
-const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe"};
+                               "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
+                               "granitemoe"};
+const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 

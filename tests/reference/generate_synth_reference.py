@@ -6,7 +6,7 @@
 (random weights, varied norms and biases, a byte-level gpt2 tokenizer) for
 each architecture kvlens reads (llama, qwen2, qwen3, gemma, gemma2, gemma3,
 phi3, granite, smollm3, olmo2, exaone, internlm2, and the mixtures of experts
-mixtral, qwen3moe, qwen2moe and olmoe;
+mixtral, qwen3moe, qwen2moe, olmoe and granitemoe;
 llama3 is llama with Llama 3.1's RoPE frequency factors, qwen3-yarn qwen3
 with YaRN scaling) in each weight
 type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
@@ -53,9 +53,11 @@ import generate_reference as ref  # noqa: E402
 # per token, weights renormalized; qwen3moe: qwen3 with 8 experts, 2 per token,
 # renormalized; qwen2moe: qwen2 with 4 experts, 2 per token, as the softmax
 # gave them, and a shared expert gated by a sigmoid; olmoe: 8 experts, 2 per
-# token, whole-row Q and K norms.
+# token, whole-row Q and K norms; granitemoe: check-granite's scales with 4
+# experts, 2 per token, renormalized.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
-         "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe"]
+         "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
+         "granitemoe"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
@@ -150,7 +152,8 @@ def main():
         old_logits = np.fromfile(out / "synth_logits.f32", dtype="<f4")
         for e in old["entries"]:
             size = len(e["positions"]) * e["n_vocab"]
-            e.setdefault("llama_cpp_system_info", old["llama_cpp_system_info"])
+            if "llama_cpp_system_info" not in e:   # data from before cases named their CPU
+                e["llama_cpp_system_info"] = old["llama_cpp_system_info"]
             kept[(e["arch"], e["type"])] = (e, old_logits[e["logits_offset"]:e["logits_offset"] + size].reshape(
                 len(e["positions"]), e["n_vocab"]))
     entries, logits = [], []
