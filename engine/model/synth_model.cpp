@@ -295,45 +295,31 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             return c;
         }
         if (c.arch == "llama" || c.arch == "gemma") return c;
-        // Mixtures of experts: 4 or 8 experts of 256 rows, 2 per token.
-        if (c.arch == "mixtral") {   // llama with experts (Mixtral's files)
-            c.arch = "llama";
-            c.n_ff = 256;
-            c.n_expert = 4;
-            c.n_expert_used = 2;
-            return c;
-        }
-        if (c.arch == "qwen3moe" || c.arch == "qwen2moe" || c.arch == "olmoe") {
-            c.rope_base = c.arch == "olmoe" ? 10000.0f : 1000000.0f;
-            c.n_expert = c.arch == "qwen2moe" ? 4 : 8;
-            c.n_expert_used = 2;
-            if (c.arch == "olmoe") c.n_ff = 256;   // and its own output matrix, as llama.cpp requires
-            else c.n_ff_exp = 256;
-            if (c.arch == "olmoe") {   // no grouped queries, as OLMoE (llama.cpp sizes its K norm by n_embd)
-                c.tied_output = false;
-                c.n_head_kv = c.n_head;
-            }
-            if (c.arch == "qwen2moe") {
-                c.n_ff_shared = 512;
-                c.tied_output = false;
-            }
-            return c;
-        }
-        if (c.arch == "granitemoe") {   // check-granite's scales, 4 experts of 256 rows, 2 per token
-            c.granite_embedding_scale = 6.0f;
+        if (c.arch == "granite" || c.arch == "granitemoe") {   // scales as far from 1 as Granite 3's (12, 1/128
+            c.granite_embedding_scale = 6.0f;                   // for heads of 128, 0.22, 8)
             c.granite_attention_scale = 0.05f;
             c.granite_residual_scale = 0.4f;
             c.granite_logit_scale = 3.0f;
-            c.n_ff = 256;
-            c.n_expert = 4;
-            c.n_expert_used = 2;
-            return c;
+            if (c.arch == "granite") return c;
         }
-        if (c.arch == "granite") {   // scales as far from 1 as Granite 3's (12, 1/128 for heads of 128, 0.22, 8)
-            c.granite_embedding_scale = 6.0f;
-            c.granite_attention_scale = 0.05f;
-            c.granite_residual_scale = 0.4f;
-            c.granite_logit_scale = 3.0f;
+        // Mixtures of experts: 4 or 8 experts of 256 rows, 2 per token; Mixtral's files are llama's.
+        if (c.arch == "mixtral" || c.arch == "granitemoe" || c.arch == "qwen3moe" || c.arch == "qwen2moe" ||
+            c.arch == "olmoe") {
+            const bool qwen = c.arch == "qwen3moe" || c.arch == "qwen2moe";
+            c.n_expert = c.arch == "qwen3moe" || c.arch == "olmoe" ? 8 : 4;
+            c.n_expert_used = 2;
+            if (qwen) {
+                c.n_ff_exp = 256;   // expert_feed_forward_length
+                c.rope_base = 1000000.0f;
+            } else {
+                c.n_ff = 256;
+            }
+            if (c.arch == "qwen2moe") c.n_ff_shared = 512;
+            // Their own output matrix, as llama.cpp requires; OLMoE has no
+            // grouped queries (llama.cpp sizes its K norm by n_embd).
+            if (c.arch == "qwen2moe" || c.arch == "olmoe") c.tied_output = false;
+            if (c.arch == "olmoe") c.n_head_kv = c.n_head;
+            if (c.arch == "mixtral") c.arch = "llama";
             return c;
         }
         if (c.arch == "exaone") {   // EXAONE 3.5's kind: Llama 3.1's RoPE factors, rotated as NeoX pairs
