@@ -5,6 +5,7 @@
 #include <QAbstractAxis>
 #include <QApplication>
 #include <QChart>
+#include <QFontDatabase>
 #include <QGraphicsLayout>
 #include <QLegend>
 #include <QPalette>
@@ -14,6 +15,32 @@
 #include <iterator>
 
 namespace kvlens::ui {
+
+namespace {
+
+// An installed family with Simplified Chinese glyphs, a sans-serif one for
+// Simplified Chinese where there is one (Noto Sans CJK SC), else any; empty
+// when none is installed.
+QString chineseFamily()
+{
+    static const QString family = [] {
+        QString best, sans;
+        for (const QString& f : QFontDatabase::families(QFontDatabase::SimplifiedChinese)) {
+            if (f.contains(QLatin1String("Mono")) || f.contains(QLatin1String("Serif")))
+                continue;
+            if (f.contains(QLatin1String("Sans")) && f.endsWith(QLatin1String(" SC")))
+                return f;
+            if (sans.isEmpty() && f.contains(QLatin1String("Sans")))
+                sans = f;
+            if (best.isEmpty())
+                best = f;
+        }
+        return sans.isEmpty() ? best : sans;
+    }();
+    return family;
+}
+
+}  // namespace
 
 QColor ChartStyle::runColor(int slot)
 {
@@ -59,6 +86,11 @@ QFont ChartStyle::axisTitleFont() const
 {
     QFont f = QApplication::font();
     f.setPointSizeF(presentation ? 14 * scale : 9 * normalScale());
+    // A vertical axis title in Chinese drew as "⋮" (the whole title elided)
+    // when its glyphs came from a fallback font the title's sizing did not
+    // know of; named as the font's second family, it is measured too.
+    if (const QString cjk = chineseFamily(); !cjk.isEmpty() && cjk != f.family())
+        f.setFamilies({f.family(), cjk});
     return f;
 }
 
