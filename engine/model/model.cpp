@@ -55,11 +55,22 @@ public:
         out.n_out = n_out;
         return true;
     }
-    // The n_expert matrices of a 3-D experts tensor [n_in, n_out, n_expert]:
-    // one view per expert, each its slice of n_out rows.
-    bool experts(const std::string& name, std::int64_t n_in, std::int64_t n_out, std::int64_t n_expert,
-                 std::vector<weight_view>& out) {
+    // The n_expert matrices of a layer's experts (p: "blk.N.", kind:
+    // "ffn_gate", "ffn_up" or "ffn_down"): the 3-D tensor p + kind + "_exps"
+    // [n_in, n_out, n_expert], one view per expert (its slice of n_out rows),
+    // or, in files converted before llama.cpp merged them (early 2024
+    // Mixtral files), one 2-D tensor per expert, p + kind + ".E".
+    bool experts(const std::string& p, const std::string& kind, std::int64_t n_in, std::int64_t n_out,
+                 std::int64_t n_expert, std::vector<weight_view>& out) {
+        const std::string name = p + kind + "_exps.weight";
         const gguf_tensor* t = f_.tensor(name);
+        if (!t && f_.tensor(p + kind + ".0.weight")) {
+            out.assign(static_cast<std::size_t>(n_expert), weight_view{});
+            for (std::int64_t e = 0; e < n_expert; ++e)
+                if (!matrix(fmt::format("{}{}.{}.weight", p, kind, e), n_in, n_out, out[static_cast<std::size_t>(e)]))
+                    return false;
+            return true;
+        }
         if (!t) return fail(fmt::format("missing tensor '{}'", name));
         if (t->n_dims != 3 || t->ne[0] != n_in || t->ne[1] != n_out || t->ne[2] != n_expert)
             return fail(fmt::format("tensor '{}' has shape [{}, {}, {}], expected [{}, {}, {}]", name, t->ne[0],
@@ -179,9 +190,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         const bool fused_up = c.architecture == arch::phi3;
         if (c.moe()) {
             if (!ld.matrix(p + "ffn_gate_inp.weight", c.n_embd, c.n_expert, l.router) ||
-                !ld.experts(p + "ffn_gate_exps.weight", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_gate) ||
-                !ld.experts(p + "ffn_up_exps.weight", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_up) ||
-                !ld.experts(p + "ffn_down_exps.weight", c.n_ff_exp, c.n_embd, c.n_expert, l.exp_down))
+                !ld.experts(p, "ffn_gate", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_gate) ||
+                !ld.experts(p, "ffn_up", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_up) ||
+                !ld.experts(p, "ffn_down", c.n_ff_exp, c.n_embd, c.n_expert, l.exp_down))
                 return fail();
             if (c.n_ff_shared > 0 &&
                 (!ld.matrix(p + "ffn_gate_shexp.weight", c.n_embd, c.n_ff_shared, l.shared_gate) ||

@@ -169,7 +169,7 @@ std::vector<std::string> synth_shape_names() {
     return {"tiny",         "tiny-gemma3",  "check-llama", "check-llama3", "check-qwen2", "check-qwen3",
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
-            "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe",
+            "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -303,6 +303,10 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             if (c.arch == "granite") return c;
         }
         // Mixtures of experts: 4 or 8 experts of 256 rows, 2 per token; Mixtral's files are llama's.
+        if (c.arch == "mixtral-split") {   // check-mixtral's values, one tensor per expert
+            c.arch = "mixtral";
+            c.split_experts = true;
+        }
         if (c.arch == "mixtral" || c.arch == "granitemoe" || c.arch == "qwen3moe" || c.arch == "qwen2moe" ||
             c.arch == "olmoe") {
             const bool qwen = c.arch == "qwen3moe" || c.arch == "qwen2moe";
@@ -586,14 +590,30 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                 std::memcpy(router.data() + i * 4, &v, 4);
             }
             w.add_tensor(p + "ffn_gate_inp.weight", ggml_type::f32, {s.n_embd, s.n_expert}, std::move(router));
-            const auto experts = [&](const std::string& name, int n_in, int n_out) {
+            const auto experts = [&](const std::string& kind, int n_in, int n_out) {
                 const std::uint64_t ts = ++tensor_seed;
-                w.add_tensor(name, type, {n_in, n_out, s.n_expert},
-                             [pool = weights, ts](std::uint8_t* dst, std::int64_t n) { pool->fill(dst, n, ts); });
+                if (!s.split_experts) {
+                    w.add_tensor(p + kind + "_exps.weight", type, {n_in, n_out, s.n_expert},
+                                 [pool = weights, ts](std::uint8_t* dst, std::int64_t n) { pool->fill(dst, n, ts); });
+                    return;
+                }
+                // The 3-D tensor's bytes, made once, a slice per expert.
+                const std::int64_t slice = row_bytes(type, n_in) * n_out;
+                auto whole = std::make_shared<std::vector<std::uint8_t>>();
+                for (int e = 0; e < s.n_expert; ++e)
+                    w.add_tensor(fmt::format("{}{}.{}.weight", p, kind, e), type, {n_in, n_out},
+                                 [pool = weights, ts, whole, slice, e, total = slice * s.n_expert](std::uint8_t* dst,
+                                                                                                  std::int64_t n) {
+                                     if (whole->empty()) {
+                                         whole->resize(static_cast<std::size_t>(total));
+                                         pool->fill(whole->data(), total, ts);
+                                     }
+                                     std::memcpy(dst, whole->data() + e * slice, static_cast<std::size_t>(n));
+                                 });
             };
-            experts(p + "ffn_gate_exps.weight", s.n_embd, n_ff_exp);
-            experts(p + "ffn_up_exps.weight", s.n_embd, n_ff_exp);
-            experts(p + "ffn_down_exps.weight", n_ff_exp, s.n_embd);
+            experts("ffn_gate", s.n_embd, n_ff_exp);
+            experts("ffn_up", s.n_embd, n_ff_exp);
+            experts("ffn_down", n_ff_exp, s.n_embd);
             if (s.n_ff_shared > 0) {
                 vec(p + "ffn_gate_inp_shexp.weight", s.n_embd, 0.0f, 0.1f);
                 matrix(p + "ffn_gate_shexp.weight", s.n_embd, s.n_ff_shared, weights, type);

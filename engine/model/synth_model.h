@@ -78,6 +78,9 @@ struct synth_shape {
     int n_expert_used = 0;
     int n_ff_exp = 0;
     int n_ff_shared = 0;
+    // Each expert's matrices as 2-D tensors blk.N.ffn_gate.E.weight (early
+    // 2024 Mixtral files), holding the same values as the 3-D tensors would.
+    bool split_experts = false;
 };
 
 // The synthetic LongRoPE factors of n_rot / 2 pairs: short ones from 1 to

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <unistd.h>
@@ -146,6 +147,34 @@ TEST(MoeForward, aForwardCountsTheWeightBytesOfTheExpertsItRan)
     ASSERT_TRUE(be->forward(rest, logits.data(), &counts).ok());
     EXPECT_GT(counts.weight_bytes, m->decode_weight_bytes());
     EXPECT_LE(counts.weight_bytes, m->dense_weight_bytes() + c.n_layer * c.n_expert * one_expert);
+}
+
+// Mixtral files converted before llama.cpp merged the experts (early 2024:
+// one 2-D tensor per expert, blk.N.ffn_gate.E.weight) run as the merged
+// layout does: the same values give the same logits, bit for bit
+// (llama.cpp 0.3.16 itself no longer loads them, so the merged layout's
+// reference is theirs too).
+TEST(MoeForward, filesWithOneTensorPerExpertGiveTheMergedLayoutsLogits)
+{
+    for (const char* type : {"Q4_K", "F16"}) {
+        auto merged = synth("check-mixtral", type);
+        auto split = synth("check-mixtral-split", type);
+        ASSERT_TRUE(merged && split) << type;
+        EXPECT_EQ(split->info().n_expert, 4);
+        const int V = merged->info().n_vocab;
+        const std::vector<std::int32_t> prompt = prompt_ids(30, V);
+        std::vector<std::int32_t> table(16);
+        std::iota(table.begin(), table.end(), 0);
+        std::vector<float> a(static_cast<std::size_t>(V)), b(a.size());
+        for (auto [m, out] : {std::pair{merged.get(), &a}, std::pair{split.get(), &b}}) {
+            auto be = cpu(*m);
+            ASSERT_TRUE(be);
+            forward_batch fb;
+            fb.append_prompt(prompt, 0, table.data(), true);
+            ASSERT_TRUE(be->forward(fb, out->data(), nullptr).ok());
+        }
+        EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float))) << type;
+    }
 }
 
 // The CUDA backend refuses a mixture of experts with a sentence saying so
