@@ -177,6 +177,28 @@ TEST(MoeForward, filesWithOneTensorPerExpertGiveTheMergedLayoutsLogits)
     }
 }
 
+// Metadata that cannot describe a mixture of experts is refused by name.
+TEST(MoeForward, badExpertMetadataIsRefusedByName)
+{
+    const auto load_shape = [](synth_shape s) {
+        const auto path = std::filesystem::temp_directory_path() / fmt::format("kvlens_test_moe_bad_{}.gguf", ::getpid());
+        auto t = synth_type_named("Q8_0");
+        EXPECT_TRUE(t && write_synth_model(s, *t, path.string()).ok());
+        auto m = model::load(path.string());
+        std::filesystem::remove(path);
+        return m.ok() ? std::string() : m.message();
+    };
+    auto s = synth_shape_named("check-qwen3moe");
+    ASSERT_TRUE(s);
+    synth_shape too_many = *s;   // more experts per token than there are
+    too_many.n_expert_used = 9;
+    EXPECT_NE(load_shape(too_many).find("qwen3moe.expert_used_count"), std::string::npos) << load_shape(too_many);
+    synth_shape dense = *s;      // a qwen3moe file without experts
+    dense.n_expert = 0;
+    dense.n_ff_exp = 0;
+    EXPECT_NE(load_shape(dense).find("qwen3moe.expert_count"), std::string::npos) << load_shape(dense);
+}
+
 // The CUDA backend refuses a mixture of experts with a sentence saying so
 // (choose_backend then runs it on the CPU); without a GPU it gives the
 // reason it gives for any model.
