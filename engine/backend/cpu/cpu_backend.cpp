@@ -175,8 +175,9 @@ private:
     std::vector<float> yg_;        // (max_batch, n_embd) its output rows
     std::vector<float> moe_out_;   // (max_batch, n_embd) the weighted sum of the tokens' experts
     moe_routes routes_;
-    std::vector<int> pair_order_;  // an expert's pairs, by kernel class
-    std::vector<std::int64_t> kernel_tokens_of_;   // (batch) each token's row group's kernel_tokens
+    std::vector<int> class_of_token_;              // (batch) each token's row group's matmul_kernel_class
+    std::vector<std::int64_t> class_kernel_tokens_;  // (classes) a kernel_tokens of each class, by class
+    std::vector<int> expert_pairs_;                // an expert's pairs of one kernel class
     double expert_bytes_read_ = 0; // this forward's experts' weight bytes, each expert once per layer
     matmul_scratch mm_;
     attention_scratch att_scratch_;
@@ -319,12 +320,16 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
             groups.push_back({begin, n_rows, kernel_tokens});
     };
     groups_.clear();
-    kernel_tokens_of_.resize(static_cast<std::size_t>(n));
+    class_of_token_.resize(static_cast<std::size_t>(n));
+    class_kernel_tokens_.clear();
     for (int t = 0; t < n;) {
         const int len = run_len[static_cast<std::size_t>(run_of[static_cast<std::size_t>(t)])];
         const std::int64_t kernel_tokens = step_[static_cast<std::size_t>(t)] ? 1 : prefill_kernel_tokens(len);
         add(groups_, t, len, kernel_tokens);
-        std::fill_n(kernel_tokens_of_.begin() + t, len, kernel_tokens);
+        const int cls = matmul_kernel_class(kernel_tokens);
+        std::fill_n(class_of_token_.begin() + t, len, cls);
+        if (class_kernel_tokens_.size() <= static_cast<std::size_t>(cls)) class_kernel_tokens_.resize(static_cast<std::size_t>(cls) + 1, 0);
+        class_kernel_tokens_[static_cast<std::size_t>(cls)] = kernel_tokens;
         t += len;
     }
     logit_groups_.clear();
@@ -501,39 +506,32 @@ void cpu_backend::moe_ffn(const layer_weights& l, int n) {
     route_tokens(router_.data(), n, c_.n_expert, c_.n_expert_used, c_.moe_norm_weights, routes_);
     std::fill(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, 0.0f);
     for (int e = 0; e < c_.n_expert; ++e) {
-        const int m_all = routes_.tokens_of(e);
-        if (m_all == 0) continue;
+        if (routes_.tokens_of(e) == 0) continue;
         const auto ue = static_cast<std::size_t>(e);
         const weight_view gate_up[2] = {l.exp_gate[ue], l.exp_up[ue]};
         for (const weight_view* v : {&gate_up[0], &gate_up[1], &l.exp_down[ue]})
             expert_bytes_read_ += static_cast<double>(v->row_bytes) * static_cast<double>(v->n_out);
-        // The pairs in kernel-class runs (usually one: all prompt rows or all decode steps).
-        const int begin = routes_.first[ue];
-        pair_order_.resize(static_cast<std::size_t>(m_all));
-        for (int i = 0; i < m_all; ++i) pair_order_[static_cast<std::size_t>(i)] = begin + i;
-        const auto class_of = [&](int pair) {
-            return matmul_kernel_class(kernel_tokens_of_[static_cast<std::size_t>(routes_.token[static_cast<std::size_t>(pair)])]);
-        };
-        std::stable_sort(pair_order_.begin(), pair_order_.end(), [&](int a, int b) { return class_of(a) < class_of(b); });
-        for (int i = 0; i < m_all;) {
-            int j = i + 1;
-            while (j < m_all && class_of(pair_order_[static_cast<std::size_t>(j)]) == class_of(pair_order_[static_cast<std::size_t>(i)])) ++j;
-            const int m = j - i;
+        // Its pairs one kernel class at a time (usually one class: all prompt rows or all decode steps).
+        for (std::size_t cls = 0; cls < class_kernel_tokens_.size(); ++cls) {
+            if (class_kernel_tokens_[cls] == 0) continue;   // no row of the batch in this class
+            expert_pairs_.clear();
+            for (int i = routes_.first[ue]; i < routes_.first[ue + 1]; ++i)
+                if (class_of_token_[static_cast<std::size_t>(routes_.token[static_cast<std::size_t>(i)])] == static_cast<int>(cls))
+                    expert_pairs_.push_back(i);
+            const int m = static_cast<int>(expert_pairs_.size());
+            if (m == 0) continue;
             for (int r = 0; r < m; ++r) {
-                const int t = routes_.token[static_cast<std::size_t>(pair_order_[static_cast<std::size_t>(i + r)])];
+                const int t = routes_.token[static_cast<std::size_t>(expert_pairs_[static_cast<std::size_t>(r)])];
                 std::copy_n(&xb_[static_cast<std::size_t>(t) * E], E, &xg_[static_cast<std::size_t>(r) * E]);
             }
-            const int first_token = routes_.token[static_cast<std::size_t>(pair_order_[static_cast<std::size_t>(i)])];
-            expert_rows(gate_up, l.exp_down[ue], xg_.data(), m, kernel_tokens_of_[static_cast<std::size_t>(first_token)],
-                        yg_.data());
+            expert_rows(gate_up, l.exp_down[ue], xg_.data(), m, class_kernel_tokens_[cls], yg_.data());
             for (int r = 0; r < m; ++r) {
-                const auto pair = static_cast<std::size_t>(pair_order_[static_cast<std::size_t>(i + r)]);
+                const auto pair = static_cast<std::size_t>(expert_pairs_[static_cast<std::size_t>(r)]);
                 const float w = routes_.token_weight[pair];
                 float* out = &moe_out_[static_cast<std::size_t>(routes_.token[pair]) * E];
                 const float* y = &yg_[static_cast<std::size_t>(r) * E];
                 for (int d = 0; d < E; ++d) out[d] += w * y[d];
             }
-            i = j;
         }
     }
     if (l.shared_gate.n_out == 0) return;
