@@ -39,9 +39,7 @@ public:
         if (t->n_dims != 2 || t->ne[0] != n_in || t->ne[1] != n_out)
             return fail(fmt::format("tensor '{}' has shape [{}, {}], expected [{}, {}]", name, t->ne[0],
                                     t->n_dims > 1 ? t->ne[1] : 1, n_in, n_out));
-        if (!matrix_type_accepted(t->type))
-            return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply (supported: {})", name,
-                                    type_name(t->type), matrix_types()));
+        if (!multipliable(name, *t)) return false;
         out = {t->type, n_in, n_out, t->data, row_bytes(t->type, n_in)};
         return true;
     }
@@ -75,9 +73,7 @@ public:
         if (t->n_dims != 3 || t->ne[0] != n_in || t->ne[1] != n_out || t->ne[2] != n_expert)
             return fail(fmt::format("tensor '{}' has shape [{}, {}, {}], expected [{}, {}, {}]", name, t->ne[0],
                                     t->n_dims > 1 ? t->ne[1] : 1, t->n_dims > 2 ? t->ne[2] : 1, n_in, n_out, n_expert));
-        if (!matrix_type_accepted(t->type))
-            return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply (supported: {})", name,
-                                    type_name(t->type), matrix_types()));
+        if (!multipliable(name, *t)) return false;
         const std::int64_t rb = row_bytes(t->type, n_in);
         out.clear();
         for (std::int64_t e = 0; e < n_expert; ++e) out.push_back({t->type, n_in, n_out, t->data + e * n_out * rb, rb});
@@ -98,6 +94,12 @@ public:
     const std::string& why() const { return why_; }
 
 private:
+    // Whether the tensor's type has dot kernels; else why not.
+    bool multipliable(const std::string& name, const gguf_tensor& t) {
+        if (matrix_type_accepted(t.type)) return true;
+        return fail(fmt::format("tensor '{}' has type {}, which kvlens cannot multiply (supported: {})", name,
+                                type_name(t.type), matrix_types()));
+    }
     bool fail(std::string w) {
         why_ = std::move(w);
         return false;
