@@ -54,7 +54,8 @@ int run_info(const info_args& a) {
                             {"weight_bytes", i.weight_bytes},
                             {"kv_bytes_per_token", {{"f16", i.kv_bytes_per_token_f16}, {"q8_0", i.kv_bytes_per_token_q8_0}}},
                             {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
-                            {"rope", i.rope},
+                            {"rope", i.rope}, {"sliding_window", i.sliding_window},
+                            {"n_window_layers", i.n_window_layers},
                             {"attn_logit_softcap", i.attn_softcap}, {"final_logit_softcap", i.final_softcap},
                             {"embedding_scale", i.embedding_scale}, {"attention_scale", i.attention_scale},
                             {"residual_scale", i.residual_scale}, {"logit_scale", i.logit_scale},
@@ -82,6 +83,9 @@ int run_info(const info_args& a) {
                    i.n_ff_shared > 0 ? fmt::format("; a shared expert of {} rows", i.n_ff_shared) : std::string());
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
     fmt::print("rope           {}\n", i.rope);
+    if (i.n_window_layers > 0)
+        fmt::print("attention      a sliding window of {} tokens in {} of {} layers, the others full\n", i.sliding_window,
+                   i.n_window_layers, i.n_layer);
     if (i.attn_softcap > 0 || i.final_softcap > 0)
         fmt::print("soft-capping   attention scores at {:g}, logits at {:g} (c * tanh(x / c); 0: none)\n",
                    i.attn_softcap, i.final_softcap);

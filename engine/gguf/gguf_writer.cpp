@@ -75,6 +75,12 @@ void gguf_writer::set_i32_array(const std::string& key, const std::vector<std::i
     set_encoded(key, std::move(e));
 }
 
+void gguf_writer::set_bool_array(const std::string& key, const std::vector<bool>& v) {
+    std::vector<std::uint8_t> e; put<std::uint32_t>(e, 9); put<std::uint32_t>(e, 7); put<std::uint64_t>(e, v.size());
+    for (const bool x : v) e.push_back(x ? 1 : 0);
+    set_encoded(key, std::move(e));
+}
+
 void gguf_writer::add_tensor(const std::string& name, ggml_type type, std::vector<std::int64_t> ne,
                              std::vector<std::uint8_t> data) {
     std::int64_t n = tensor_bytes(type, ne);

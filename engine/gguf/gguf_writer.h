@@ -29,6 +29,7 @@ public:
     void set_string_array(const std::string& key, const std::vector<std::string>& v);
     void set_f32_array(const std::string& key, const std::vector<float>& v);
     void set_i32_array(const std::string& key, const std::vector<std::int32_t>& v);
+    void set_bool_array(const std::string& key, const std::vector<bool>& v);   // GGUF type 7, a byte each
 
     // ne: elements per dimension, fastest first (ne[0] = row length).
     void add_tensor(const std::string& name, ggml_type type, std::vector<std::int64_t> ne,

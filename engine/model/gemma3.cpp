@@ -27,37 +27,15 @@ namespace {
 
 constexpr int k_llama_cpp_pattern = 6;   // llama.cpp's hparams.set_swa_pattern(6) for gemma3
 
-// One flag per layer, true: sliding window. Reads the optional pattern key.
+// One flag per layer, true: sliding window (window_layer_flags); a pattern
+// without a window is an error, no window leaves every layer global.
 result<std::vector<bool>> layer_pattern(const gguf_file& f, int n_layer, bool have_window) {
-    std::vector<bool> local(static_cast<std::size_t>(n_layer), false);
-    const gguf_value* v = f.find("gemma3.attention.sliding_window_pattern");
-    int period = k_llama_cpp_pattern;
-    if (v) {
-        if (!have_window)
-            return make_error("gemma3.attention.sliding_window_pattern is set but there is no sliding_window");
-        if (const auto* arr = v->as_array()) {
-            if (static_cast<int>(arr->size()) != n_layer)
-                return make_error(fmt::format("gemma3.attention.sliding_window_pattern has {} entries for {} layers",
-                                              arr->size(), n_layer));
-            if (!arr->is_integer())
-                return make_error("gemma3.attention.sliding_window_pattern must hold bools (one per layer)");
-            for (int il = 0; il < n_layer; ++il) {
-                const std::int64_t flag = arr->int_at(static_cast<std::size_t>(il));
-                if (flag < 0 || flag > 1)
-                    return make_error("gemma3.attention.sliding_window_pattern must hold bools (one per layer)");
-                local[static_cast<std::size_t>(il)] = flag != 0;
-            }
-            return local;
-        }
-        if (!v->is_integer() || v->as_int() < 1 || v->as_int() > n_layer)
-            return make_error(fmt::format("gemma3.attention.sliding_window_pattern = {} is not a period of 1..{} layers",
-                                          v->is_integer() ? v->as_int() : -1, n_layer));
-        period = static_cast<int>(v->as_int());
+    const std::string key = "gemma3.attention.sliding_window_pattern";
+    if (!have_window) {
+        if (f.find(key)) return make_error(key + " is set but there is no sliding_window");
+        return std::vector<bool>(static_cast<std::size_t>(n_layer), false);
     }
-    if (!have_window) return local;
-    // llama.cpp: layer il is local when il % period < period - 1 (a period of 1: all global).
-    for (int il = 0; il < n_layer; ++il) local[static_cast<std::size_t>(il)] = il % period < period - 1;
-    return local;
+    return window_layer_flags(f, key, n_layer, k_llama_cpp_pattern);
 }
 
 }  // namespace

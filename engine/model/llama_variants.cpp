@@ -15,9 +15,20 @@
 //     n_no_rope_layer_step, fixed at 4, no key in the file).
 //   - olmo2 (OLMo 2): no norm before a block; RMS norms over the whole Q and
 //     K rows (not per head) before RoPE (NeoX pairs), and after each block's
-//     output before its residual add. OLMo 3's sliding windows (the
-//     olmo2.attention.sliding_window key) are refused: llama.cpp 0.3.16,
-//     which kvlens is held to, predates them.
+//     output before its residual add. OLMo 3 is the same block with
+//     olmo2.attention.sliding_window > 0: windowed layers by the pattern
+//     (sliding_windows.cpp, period 4 by default: 3 windowed, 1 full), and
+//     those rotate plainly (the file's base, no YaRN, no attention factor)
+//     while the full layers take the file's scaling, as llama.cpp's olmo2
+//     graph does since OLMo 3 (checked against llama-cpp-python 0.3.36;
+//     0.3.16 refuses such files).
+//   - exaone4 (EXAONE 4.0): OLMo 2's norms after the blocks, but Q and K
+//     normed per head; NeoX pairs; Llama 3.1's RoPE factors where the file
+//     has them. As llama.cpp: a 64-layer file (the 32B) slides windows of
+//     exaone4.attention.sliding_window tokens (else 4096) by the pattern
+//     (period 4), and its full layers do not rotate (NoPE); a file of
+//     another depth (the 1.2B) has full attention, rotated, in every layer,
+//     whatever its window keys say.
 #include <cmath>
 #include <string>
 
@@ -31,6 +42,23 @@ namespace {
 
 constexpr int k_smollm3_no_rope_step = 4;
 constexpr double k_largest_scale = 1e6;
+constexpr int k_olmo3_pattern = 4;             // llama.cpp's load_swa_pattern(ml, 4) for olmo2
+constexpr int k_exaone4_windowed_depth = 64;   // llama.cpp windows EXAONE 4.0 files of this depth only
+constexpr int k_exaone4_window = 4096;         // and their window when the file names none
+constexpr int k_exaone4_pattern = 4;
+
+// An optional window in tokens under `key` (absent: `fallback`).
+status read_window(const gguf_file& f, const std::string& key, int fallback, int& out) {
+    const gguf_value* v = f.find(key);
+    if (!v) {
+        out = fallback;
+        return {};
+    }
+    if (!v->is_integer() || v->as_int() < 0 || v->as_int() > (1 << 24))
+        return make_error(fmt::format("{} = {} is not a window in tokens", key, v->is_integer() ? v->as_int() : -1));
+    out = static_cast<int>(v->as_int());
+    return {};
+}
 
 // An optional positive scale `key`; absent or 0 (llama.cpp's "unset") gives `fallback`.
 status read_scale(const gguf_file& f, const std::string& key, bool required, float fallback, float& out) {
@@ -71,12 +99,33 @@ status read_granite_config(const gguf_file& f, model_config& c) {
 }
 
 status read_olmo2_config(const gguf_file& f, model_config& c) {
-    if (f.find("olmo2.attention.sliding_window"))
-        return make_error("olmo2.attention.sliding_window: OLMo 3's sliding-window layers are not supported");
     c.has_pre_norms = false;
     c.has_post_norms = true;
     c.has_qk_norm = true;
     c.qk_norm_whole = true;
+    int window = 0;
+    if (auto st = read_window(f, "olmo2.attention.sliding_window", 0, window); !st) return st;
+    if (window == 0) return {};
+    c.swa_plain_rope = true;
+    c.rope_freq_base_swa = c.rope_freq_base;
+    c.rope_freq_scale_swa = 1.0f;
+    return read_sliding_windows(f, c, window, k_olmo3_pattern);
+}
+
+status read_exaone4_config(const gguf_file& f, model_config& c) {
+    c.has_pre_norms = false;
+    c.has_post_norms = true;
+    c.has_qk_norm = true;
+    if (c.n_layer != k_exaone4_windowed_depth) return {};
+    int window = 0;
+    if (auto st = read_window(f, "exaone4.attention.sliding_window", k_exaone4_window, window); !st) return st;
+    if (window == 0) return make_error("exaone4.attention.sliding_window is 0 in a 64-layer file (windowed layers need one)");
+    if (auto st = read_sliding_windows(f, c, window, k_exaone4_pattern); !st) return st;
+    // Windowed layers rotate with the file's base and scaling; full ones not at all.
+    c.rope_freq_base_swa = c.rope_freq_base;
+    c.rope_freq_scale_swa = c.rope_freq_scale;
+    for (int il = 0; il < c.n_layer; ++il)
+        if (!c.is_swa(il)) c.layer_rope[static_cast<std::size_t>(il)] = 0;
     return {};
 }
 

@@ -166,8 +166,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     };
     // llama.cpp multiplies by rope_freqs.weight where the file has it in
     // these architectures (get_rope_factors in their graphs).
-    if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::granite ||
-        c.architecture == arch::granitemoe)
+    if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::exaone4 ||
+        c.architecture == arch::granite || c.architecture == arch::granitemoe)
         if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
     if (c.architecture == arch::phi3) {
         if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();
@@ -200,7 +200,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                 (!ld.matrix(p + "ffn_gate_shexp.weight", c.n_embd, c.n_ff_shared, l.shared_gate) ||
                  !ld.matrix(p + "ffn_up_shexp.weight", c.n_embd, c.n_ff_shared, l.shared_up) ||
                  !ld.matrix(p + "ffn_down_shexp.weight", c.n_ff_shared, c.n_embd, l.shared_down) ||
-                 !ld.vector(p + "ffn_gate_inp_shexp.weight", c.n_embd, l.shared_gate_inp)))
+                 (c.architecture == arch::qwen2moe &&   // Granite's shared expert is not gated
+                  !ld.vector(p + "ffn_gate_inp_shexp.weight", c.n_embd, l.shared_gate_inp))))
                 return fail();
         } else if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
                            !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, c.n_ff, c.n_ff, l.w_up)
@@ -295,7 +296,10 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     const std::int64_t kv_elems_per_token = 2LL * c.n_layer * c.n_head_kv * c.head_dim;
     info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
     info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
-    for (const int w : c.layer_window) info.sliding_window = std::max(info.sliding_window, w);
+    for (const int w : c.layer_window) {
+        info.sliding_window = std::max(info.sliding_window, w);
+        info.n_window_layers += w > 0 ? 1 : 0;
+    }
     info.chat_template_kind = chat_kind_of(*f);
     info.rope_freq_base = c.rope_freq_base;
     info.rope_llama3_factors = !w.rope_freqs.empty();
@@ -308,6 +312,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.rope_yarn_factor = c.yarn() ? 1.0 / c.rope_freq_scale : 0.0;
     if (c.yarn())
         info.rope += fmt::format(", YaRN x{:g} from an original {}", 1.0 / c.rope_freq_scale, c.rope_original_ctx);
+    if (c.swa_plain_rope && info.n_window_layers > 0 && (c.yarn() || c.rope_attn_factor != 1.0f))
+        info.rope += ", not in the windowed layers (plain rotation there)";
     info.attn_softcap = c.attn_logit_softcap;
     info.final_softcap = c.final_logit_softcap;
     info.rope_longrope_factors = !w.rope_factors_short.empty() || !w.rope_factors_long.empty();

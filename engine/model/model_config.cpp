@@ -106,8 +106,8 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 }
 
 const char* supported_architectures() {
-    return "llama (Mixtral's experts too), qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, smollm3, "
-           "olmo2, olmoe, exaone, internlm2, granitemoe";
+    return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
+           "olmo2, olmoe, exaone, exaone4, internlm2";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -130,6 +130,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "qwen3moe") c.architecture = arch::qwen3moe;     // qwen3's attention, experts
     else if (c.arch_name == "olmoe") c.architecture = arch::olmoe;           // whole-row Q and K norms, experts
     else if (c.arch_name == "granitemoe") c.architecture = arch::granitemoe; // granite's scales, experts
+    else if (c.arch_name == "exaone4") c.architecture = arch::exaone4;       // norms after the blocks, windows
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -203,6 +204,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_smollm3_config(f, c); !st) return st.err();
     if (c.architecture == arch::olmo2)
         if (status st = read_olmo2_config(f, c); !st) return st.err();
+    if (c.architecture == arch::exaone4)
+        if (status st = read_exaone4_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma2)

@@ -15,7 +15,7 @@
 namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
-                  qwen2moe, qwen3moe, olmoe, granitemoe };
+                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4 };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
@@ -56,19 +56,22 @@ struct model_config {
     float yarn_beta_slow = 1.0f;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
     bool has_qkv_bias = false;    // qwen2
-    bool has_qk_norm = false;     // qwen3, gemma3, olmo2
+    bool has_qk_norm = false;     // qwen3, gemma3, olmo2, exaone4
     bool qk_norm_whole = false;   // olmo2: Q's and K's norms span the whole row (n_q(), n_kv()), not a head
-    bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2)
+    bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2, exaone4)
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention
 
     // Gemma 3 and its kind; the defaults are the llama family's.
     float rope_freq_base_swa = 10000.0f;  // RoPE base of sliding-window layers
     float rope_freq_scale_swa = 1.0f;     // and their linear scaling (none)
+    // OLMo 3: sliding-window layers rotate plainly, whatever the file's
+    // scaling (no YaRN ramp, no attention factor); full layers take it.
+    bool swa_plain_rope = false;
     float attn_scale = 0.0f;              // score scale; 0: 1 / sqrt(head_dim)
     float embd_scale = 1.0f;              // embeddings times this (gemma3: sqrt(n_embd))
     float final_logit_softcap = 0.0f;     // logits = c * tanh(logits / c); 0: none
     float attn_logit_softcap = 0.0f;      // scaled scores = c * tanh(s / c) before the softmax (gemma2); 0: none
-    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma2, gemma3, olmo2)
+    bool has_post_norms = false;          // post_attention_norm and post_ffw_norm (gemma2, gemma3, olmo2, exaone4)
     ffn_activation ffn_act = ffn_activation::silu;
 
     // Granite: each block's output (attention's, the feed-forward's) times
@@ -105,6 +108,9 @@ struct model_config {
     float rope_base(int il) const { return is_swa(il) ? rope_freq_base_swa : rope_freq_base; }
     float rope_scale(int il) const { return is_swa(il) ? rope_freq_scale_swa : rope_freq_scale; }
     bool yarn() const { return yarn_ext_factor != 0.0f; }
+    // Whether layer il's rotation takes YaRN's ramp and the attention factor
+    // (all layers of a file with them, but OLMo 3's windowed ones).
+    bool scaled_rope(int il) const { return !(swa_plain_rope && is_swa(il)); }
     // YaRN's ramp for a RoPE base (ggml_rope_yarn_corr_dims, model_config.cpp):
     // pairs up to [0] keep their angles, pairs from [1] on take the scaled ones.
     std::array<float, 2> yarn_corr_dims(float freq_base) const;
@@ -128,6 +134,15 @@ status read_gemma_config(const gguf_file& f, model_config& c);
 status read_granite_config(const gguf_file& f, model_config& c);
 status read_smollm3_config(const gguf_file& f, model_config& c);
 status read_olmo2_config(const gguf_file& f, model_config& c);
+status read_exaone4_config(const gguf_file& f, model_config& c);
+// Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
+// llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern
+// as one bool per layer (true: windowed), or as a period P (layer il windowed
+// unless il % P == P - 1), else `default_period`; each windowed layer gets
+// `window` tokens (sliding_windows.cpp).
+status read_sliding_windows(const gguf_file& f, model_config& c, int window, int default_period);
+// The flags alone, from `key` (Gemma 3 reads its pattern before it knows its window).
+result<std::vector<bool>> window_layer_flags(const gguf_file& f, const std::string& key, int n_layer, int default_period);
 // The experts' counts and sizes (model_moe.cpp), for every architecture: a
 // file with {arch}.expert_count > 0 is a mixture of experts.
 status read_moe_config(const gguf_file& f, model_config& c);

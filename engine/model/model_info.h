@@ -34,6 +34,7 @@ struct model_info {
     std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_layer * n_head_kv * head_dim * 2
     std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
     int sliding_window = 0;                 // 0: every layer full attention
+    int n_window_layers = 0;                // layers with a sliding window
     std::map<std::string, int> tensor_types;  // "Q4_1" -> count
     std::string chat_template_kind;         // chat_format's kind: "chatml", "llama3", "gemma", ..., "none"
     // RoPE as the full-attention layers apply it: the frequency base, Llama

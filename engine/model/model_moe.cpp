@@ -11,7 +11,9 @@
 //     sigmoid;
 //   - olmoe (OLMoE): experts of feed_forward_length rows, weights as given;
 //   - granitemoe (Granite 3.x MoE 1B and 3B): granite's scales, experts of
-//     feed_forward_length rows, weights renormalized.
+//     feed_forward_length rows, weights renormalized; with
+//     expert_shared_feed_forward_length (GraniteMoeShared) also a shared
+//     expert of that many rows, added ungated.
 // Other architectures ignore an expert_count key, as llama.cpp does.
 #include <fmt/format.h>
 
@@ -49,10 +51,11 @@ status read_moe_config(const gguf_file& f, model_config& c) {
         if (*rows == 0) return make_error(fmt::format("missing metadata '{}expert_feed_forward_length'", p));
         c.n_ff_exp = *rows;
     }
-    if (c.architecture == arch::qwen2moe) {
+    if (c.architecture == arch::qwen2moe || c.architecture == arch::granitemoe) {
         auto rows = f.get_int_in(p + "expert_shared_feed_forward_length", 0, 1, 1 << 24);
         if (!rows) return rows.err();
-        if (*rows == 0) return make_error(fmt::format("missing metadata '{}expert_shared_feed_forward_length'", p));
+        if (*rows == 0 && c.architecture == arch::qwen2moe)
+            return make_error(fmt::format("missing metadata '{}expert_shared_feed_forward_length'", p));
         c.n_ff_shared = *rows;
     }
     c.moe_norm_weights = c.architecture == arch::llama || c.architecture == arch::qwen3moe || c.architecture == arch::granitemoe;

@@ -170,6 +170,7 @@ std::vector<std::string> synth_shape_names() {
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
+            "check-granitemoeshared", "check-olmo3", "check-exaone4",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -295,6 +296,28 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             return c;
         }
         if (c.arch == "llama" || c.arch == "gemma") return c;
+        if (c.arch == "granitemoeshared") {   // check-granitemoe's values with a shared expert of 512 rows
+            c.arch = "granitemoe";
+            c.n_ff_shared = 512;
+        }
+        if (c.arch == "olmo3") {   // olmo2 with windows of 8 in layers 0-2, YaRN x4 from 1024 in layer 3
+            c.arch = "olmo2";
+            c.n_layer = 4;
+            c.tied_output = false;
+            c.sliding_window = 8;
+            c.swa_pattern = {1, 1, 1, 0};   // written as OLMo 3's converter writes it
+            c.rope_base = 500000.0f;
+            c.yarn_factor = 4.0f;
+            c.yarn_original_ctx = 1024;
+            c.n_ctx = 4096;
+            return c;
+        }
+        if (c.arch == "exaone4") {   // the 32B's depth (llama.cpp windows no other): windows of 8, every 4th layer full, unrotated
+            c.n_layer = 64;
+            c.sliding_window = 8;
+            c.rope_base = 1000000.0f;
+            return c;
+        }
         if (c.arch == "granite" || c.arch == "granitemoe") {   // scales as far from 1 as Granite 3's (12, 1/128
             c.granite_embedding_scale = 6.0f;                   // for heads of 128, 0.22, 8)
             c.granite_attention_scale = 0.05f;
@@ -318,7 +341,7 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             } else {
                 c.n_ff = 256;
             }
-            if (c.arch == "qwen2moe") c.n_ff_shared = 512;
+            if (c.arch == "qwen2moe") c.n_ff_shared = 512;   // granitemoeshared: set above
             // Their own output matrix, as llama.cpp requires; OLMoE has no
             // grouped queries (llama.cpp sizes its K norm by n_embd).
             if (c.arch == "qwen2moe" || c.arch == "olmoe") c.tied_output = false;
@@ -419,7 +442,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const int head_dim = s.head_dim > 0 ? s.head_dim : s.n_embd / s.n_head;
     const bool gemma2 = s.arch == "gemma2";
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
-    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe";
+    const bool exaone4 = s.arch == "exaone4";
+    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4;   // per head
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe";
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
@@ -430,9 +454,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool olmo2 = s.arch == "olmo2";
     if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
         s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2" && s.arch != "qwen2moe" &&
-        s.arch != "qwen3moe" && !olmoe)
+        s.arch != "qwen3moe" && !olmoe && !exaone4)
         return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
-                                      "smollm3, olmo2, exaone, internlm2, qwen2moe, qwen3moe, olmoe or granitemoe, not '{}'",
+                                      "smollm3, olmo2, exaone, exaone4, internlm2, qwen2moe, qwen3moe, olmoe or granitemoe, "
+                                      "not '{}'",
                                       s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
@@ -472,8 +497,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         w.set_f32(A + "rope.scaling.factor", s.yarn_factor);
         w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.yarn_original_ctx));
     }
-    if (olmo2 && s.sliding_window > 0)   // OLMo 3's windows (kvlens refuses them)
+    if ((olmo2 || exaone4) && s.sliding_window > 0) {   // OLMo 3's and EXAONE 4.0's windows
         w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
+        if (!s.swa_pattern.empty())
+            w.set_bool_array(A + "attention.sliding_window_pattern",
+                             std::vector<bool>(s.swa_pattern.begin(), s.swa_pattern.end()));
+    }
     if (granite) {
         w.set_f32(A + "logit_scale", s.granite_logit_scale);
         if (s.granite_embedding_scale != 0) w.set_f32(A + "embedding_scale", s.granite_embedding_scale);
@@ -555,7 +584,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
-        if (!olmo2) ones(p + "attn_norm.weight", s.n_embd);
+        if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
         if (phi3) {
             matrix(p + "attn_qkv.weight", s.n_embd, (s.n_head + 2 * s.n_head_kv) * head_dim, weights, type);
         } else {
@@ -577,11 +606,11 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "attn_q_norm.weight", s.n_head * head_dim);
             ones(p + "attn_k_norm.weight", s.n_head_kv * head_dim);
         }
-        if (gemma || olmo2) {
+        if (gemma || olmo2 || exaone4) {
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
-        if (!olmo2) ones(p + "ffn_norm.weight", s.n_embd);
+        if (!olmo2 && !exaone4) ones(p + "ffn_norm.weight", s.n_embd);
         if (moe) {
             // The router in F32, each expert's matrices one slice of a 3-D tensor.
             std::vector<std::uint8_t> router(static_cast<std::size_t>(s.n_embd) * s.n_expert * 4);
@@ -615,7 +644,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             experts("ffn_up", s.n_embd, n_ff_exp);
             experts("ffn_down", n_ff_exp, s.n_embd);
             if (s.n_ff_shared > 0) {
-                vec(p + "ffn_gate_inp_shexp.weight", s.n_embd, 0.0f, 0.1f);
+                if (s.arch == "qwen2moe") vec(p + "ffn_gate_inp_shexp.weight", s.n_embd, 0.0f, 0.1f);   // Granite's is ungated
                 matrix(p + "ffn_gate_shexp.weight", s.n_embd, s.n_ff_shared, weights, type);
                 matrix(p + "ffn_up_shexp.weight", s.n_embd, s.n_ff_shared, weights, type);
                 matrix(p + "ffn_down_shexp.weight", s.n_ff_shared, s.n_embd, weights, type);

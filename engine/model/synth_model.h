@@ -35,14 +35,16 @@ struct synth_shape {
                                   // "gemma" (Gemma 1: GeGLU, scaled embeddings), "granite" (the
                                   // granite_* scales below), "smollm3" (every 4th layer unrotated) or
                                   // "olmo2" (norms after the blocks and over whole Q and K rows only),
-                                  // "exaone" (llama with NeoX pairs) or "internlm2" (llama),
+                                  // "exaone" (llama with NeoX pairs), "exaone4" (olmo2's norms after the
+                                  // blocks, QK norms per head; windows in 64-layer files) or "internlm2" (llama),
                                   // "qwen2moe", "qwen3moe", "olmoe" (experts: below)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
     float attn_softcap = 0.0f;    // gemma2: gemma2.attn_logit_softcapping (0: not written, llama.cpp's 50)
     float final_softcap = 0.0f;   // gemma2: gemma2.final_logit_softcapping (0: not written, llama.cpp's 30)
-    std::vector<int> swa_pattern; // gemma3: written as sliding_window_pattern when not empty (1: local)
+    std::vector<int> swa_pattern; // gemma3 (int32s), olmo2 (bools, as OLMo 3's converter): written as
+                                  // sliding_window_pattern when not empty (1: windowed)
     bool varied_norms = false;    // norm weights 1 + N(0, 0.2) and biases N(0, 0.05), not 1 and 0,
                                   // so a norm or bias applied wrongly shows in the logits
     float embd_sd = 1.0f;         // deviation of the token embeddings (the layers' weights: 0.02)

@@ -130,8 +130,8 @@ const std::vector<family>& families() {
         // tokenizers (DBRX; Phi-4 files carry this name) and Smaug-Llama-3.
         {{"dbrx", "smaug-bpe"}, {k_llama3}, false},
         {{"qwen2", "stablelm2", "deepseek-r1-qwen", "megrez", "hunyuan"}, {k_qwen2}, false},
-        // GPT-2's expression (also A.X 4.0, Mellum, Trillion).
-        {{"gpt2", "gpt-2", "mpt", "olmo", "phi-2", "roberta-bpe", "a.x-4.0", "mellum", "trillion"},
+        // GPT-2's expression (also A.X 4.0, Mellum, Trillion, EXAONE 4.0).
+        {{"gpt2", "gpt-2", "mpt", "olmo", "phi-2", "roberta-bpe", "a.x-4.0", "mellum", "trillion", "exaone4"},
          {k_gpt2}, false},
         {{"tekken"}, {k_tekken}, true},
         {{"gpt-4o"}, {k_gpt4o}, false},

@@ -162,14 +162,82 @@ TEST(LlamaVariants, olmo2NormsAfterItsBlocksAndOverWholeQAndKRows)
     EXPECT_EQ((*m)->info().norms, "after each block, Q and K over whole rows");
 }
 
-TEST(LlamaVariants, anOlmo3SlidingWindowIsRefusedByKey)
+// OLMo 3 is olmo2 with a window key: three windowed layers, then a full one
+// (the converter's bool per layer, or llama.cpp's period of 4 when the file
+// has none); the windowed layers rotate plainly, the full ones with YaRN.
+TEST(LlamaVariants, olmo3WindowsThreeLayersOfFourAndRotatesThemWithoutYarn)
 {
-    // OLMo 3 files are olmo2 with a window key; llama.cpp 0.3.16 predates them.
-    synth_shape s = *synth_shape_named("check-olmo2");
-    s.sliding_window = 8;
+    for (const bool as_bools : {true, false}) {
+        synth_shape s = *synth_shape_named("check-olmo3");
+        s.n_layer = 8;
+        s.swa_pattern = as_bools ? std::vector<int>{1, 1, 1, 0, 1, 1, 1, 0} : std::vector<int>{};
+        auto c = config_of(s);
+        ASSERT_TRUE(c.ok()) << c.message();
+        EXPECT_EQ(c->architecture, arch::olmo2);
+        for (int il = 0; il < c->n_layer; ++il) {
+            const bool windowed = il % 4 != 3;
+            EXPECT_EQ(c->layer_window[static_cast<std::size_t>(il)], windowed ? 8 : 0) << il;
+            EXPECT_TRUE(c->rotates(il)) << il;
+            EXPECT_EQ(c->scaled_rope(il), !windowed) << il;
+            EXPECT_EQ(c->rope_base(il), 500000.0f) << il;
+            EXPECT_EQ(c->rope_scale(il), windowed ? 1.0f : 0.25f) << il;
+        }
+        EXPECT_TRUE(c->yarn());
+    }
+}
+
+TEST(LlamaVariants, anOlmo3PatternThatDoesNotFitTheLayersIsRefusedByKey)
+{
+    synth_shape s = *synth_shape_named("check-olmo3");
+    s.swa_pattern = {1, 1, 0};   // 3 flags for 4 layers
     auto c = config_of(s);
     ASSERT_FALSE(c.ok());
-    EXPECT_EQ(c.message(), "olmo2.attention.sliding_window: OLMo 3's sliding-window layers are not supported");
+    EXPECT_EQ(c.message(), "olmo2.attention.sliding_window_pattern has 3 entries for 4 layers");
+}
+
+// EXAONE 4.0: norms after the blocks, Q and K normed per head; llama.cpp
+// windows 64-layer files only (the 32B), every 4th layer full and unrotated.
+TEST(LlamaVariants, exaone4WindowsItsThirtyTwoBDepthAndLeavesTheFullLayersUnrotated)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-exaone4")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::exaone4);
+    EXPECT_TRUE(c.rope_neox);
+    EXPECT_FALSE(c.has_pre_norms);
+    EXPECT_TRUE(c.has_post_norms);
+    EXPECT_FALSE(c.qk_norm_whole);
+    const layer_weights& l = (*m)->weights().layers[0];
+    EXPECT_TRUE(l.attn_norm.empty());
+    EXPECT_EQ(static_cast<int>(l.q_norm.size()), c.head_dim);
+    EXPECT_EQ(static_cast<int>(l.k_norm.size()), c.head_dim);
+    for (int il = 0; il < c.n_layer; ++il) {
+        const bool windowed = il % 4 != 3;
+        EXPECT_EQ(c.layer_window[static_cast<std::size_t>(il)], windowed ? 8 : 0) << il;
+        EXPECT_EQ(c.rotates(il), windowed) << il;
+    }
+    EXPECT_EQ((*m)->info().norms, "after each block, Q and K per head");
+    EXPECT_EQ((*m)->info().n_window_layers, 48);
+
+    // Any other depth (the 1.2B): full attention and RoPE in every layer, whatever its window key says.
+    synth_shape shallow = *synth_shape_named("check-exaone4");
+    shallow.n_layer = 30;
+    auto c30 = config_of(shallow);
+    ASSERT_TRUE(c30.ok()) << c30.message();
+    for (int il = 0; il < c30->n_layer; ++il) {
+        EXPECT_FALSE(c30->is_swa(il)) << il;
+        EXPECT_TRUE(c30->rotates(il)) << il;
+    }
+}
+
+TEST(LlamaVariants, aGraniteMoeSharedExpertIsReadUngated)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-granitemoeshared")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    EXPECT_EQ((*m)->config().n_ff_shared, 512);
+    const layer_weights& l = (*m)->weights().layers[0];
+    EXPECT_EQ(l.shared_down.n_out, (*m)->config().n_embd);
+    EXPECT_TRUE(l.shared_gate_inp.empty());
 }
 
 TEST(LlamaVariants, aBiasTheEngineWouldNotAddIsRefusedWithTheTensorNamed)

@@ -54,12 +54,19 @@ namespace {
 // qwen3moe: qwen3 with 8 experts, 2 per token, renormalized; qwen2moe: qwen2
 // with 4 experts, 2 per token, weights as the softmax gave them, and a shared
 // expert of 512 rows gated by a sigmoid; olmoe: 8 experts, 2 per token, whole-row Q and K norms;
-// granitemoe: check-granite's scales with 4 experts, 2 per token, renormalized.
+// granitemoe: check-granite's scales with 4 experts, 2 per token, renormalized;
+// granitemoeshared: the same with an ungated shared expert of 512 rows.
+// olmo3: olmo2 with windows of 8 in layers 0-2, rotated plainly, and YaRN x4
+// from 1024 in the full layer 3 (recorded with llama.cpp 0.3.36: 0.3.16 has
+// no OLMo 3). exaone4: 64 layers (llama.cpp windows no other depth), norms
+// after the blocks, QK norms per head, windows of 8, every 4th layer full and
+// unrotated.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
-                               "granitemoe"};
-const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe"};
+                               "granitemoe", "granitemoeshared", "olmo3", "exaone4"};
+const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
+                                              "granitemoeshared"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 
@@ -215,8 +222,15 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
               arch == "llama3" || arch == "exaone")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
-    EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos, arch == "qwen3-yarn")
+    EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos,
+              arch == "qwen3-yarn" || arch == "olmo3")
         << (*m)->info().rope;
+    EXPECT_EQ((*m)->info().rope.find("not in the windowed layers") != std::string::npos, arch == "olmo3")
+        << (*m)->info().rope;
+    // Windows: gemma3's 5 of 6 layers, gemma2's 2 of 4, olmo3's 3 of 4, exaone4's 48 of 64.
+    const int windowed = arch == "gemma3" ? 5 : arch == "gemma2" ? 2 : arch == "olmo3" ? 3 : arch == "exaone4" ? 48 : 0;
+    EXPECT_EQ((*m)->info().n_window_layers, windowed);
+    EXPECT_EQ((*m)->info().unrotated_layers.size(), arch == "exaone4" ? 16u : arch == "smollm3" ? 1u : 0u);
     // The model panel and `info` count the experts, and the parameters a token runs through.
     const model_info& info = (*m)->info();
     EXPECT_EQ(info.n_expert > 0, k_expert_archs.count(arch) == 1);

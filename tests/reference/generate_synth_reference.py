@@ -5,8 +5,8 @@
 `kvlens-cli synth-model --like check-ARCH --type TYPE` writes a complete GGUF
 (random weights, varied norms and biases, a byte-level gpt2 tokenizer) for
 each architecture kvlens reads (llama, qwen2, qwen3, gemma, gemma2, gemma3,
-phi3, granite, smollm3, olmo2, exaone, internlm2, and the mixtures of experts
-mixtral, qwen3moe, qwen2moe, olmoe and granitemoe;
+phi3, granite, smollm3, olmo2, exaone, internlm2, exaone4, and the mixtures of
+experts mixtral, qwen3moe, qwen2moe, olmoe, granitemoe and granitemoeshared;
 llama3 is llama with Llama 3.1's RoPE frequency factors, qwen3-yarn qwen3
 with YaRN scaling) in each weight
 type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
@@ -54,10 +54,15 @@ import generate_reference as ref  # noqa: E402
 # renormalized; qwen2moe: qwen2 with 4 experts, 2 per token, as the softmax
 # gave them, and a shared expert gated by a sigmoid; olmoe: 8 experts, 2 per
 # token, whole-row Q and K norms; granitemoe: check-granite's scales with 4
-# experts, 2 per token, renormalized.
+# experts, 2 per token, renormalized; granitemoeshared: granitemoe with an
+# ungated shared expert of 512 rows; olmo3: olmo2 with windows of 8 in layers
+# 0-2 (rotated plainly) and a full layer 3 with YaRN x4 from 1024; exaone4:
+# 64 layers (the only depth llama.cpp windows), OLMo 2's norms after the
+# blocks with QK norms per head, windows of 8, every 4th layer full and
+# unrotated.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
@@ -154,23 +159,29 @@ def main():
             size = len(e["positions"]) * e["n_vocab"]
             if "llama_cpp_system_info" not in e:   # data from before cases named their CPU
                 e["llama_cpp_system_info"] = old["llama_cpp_system_info"]
+            if "llama_cpp_version" not in e:   # and their version
+                e["llama_cpp_version"] = old["llama_cpp_version"]
             kept[(e["arch"], e["type"])] = (e, old_logits[e["logits_offset"]:e["logits_offset"] + size].reshape(
                 len(e["positions"]), e["n_vocab"]))
     entries, logits = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for arch in ARCHS:
             for type_name in TYPES:
-                if only and arch not in only and (arch, type_name) in kept:
+                if only and arch not in only and (arch, type_name) not in kept:
+                    print(f"{arch:10s} {type_name:7s} not recorded yet (run --archs {arch}): left out")
+                    continue
+                if only and arch not in only:
                     entry, batch = kept[(arch, type_name)]
                 else:
                     entry, batch = run_case(llama_cpp, args.cli, arch, type_name, tmp)
                     entry["llama_cpp_system_info"] = system_info
+                    entry["llama_cpp_version"] = llama_cpp.__version__
                 entry["logits_offset"] = int(sum(b.size for b in logits))
                 entries.append(entry)
                 logits.append(batch)
     document = {
         "generator": "tests/reference/generate_synth_reference.py",
-        "llama_cpp_version": llama_cpp.__version__,
+        "llama_cpp_version": "per case (llama_cpp_version)",
         "llama_cpp_extra_buffer_types": False,
         "n_threads": ref.N_THREADS,
         "synth_model": "kvlens-cli synth-model --like check-ARCH --type TYPE --seed 1",

@@ -188,8 +188,15 @@ private:
     std::vector<std::uint8_t> step_;       // (batch) 1: a decode step (forward_batch::is_step), 0: a prompt token
     // RoPE angles of the batch's tokens, worked out once per forward for all
     // layers (per layer, 2 x 32 sin and cos of SmolLM2 took 1.5 % of a decode step):
-    std::vector<int> rope_kind_of_layer_;  // (n_layer) index of the layer's (base, scale) in rope_kinds_
-    std::vector<std::pair<float, float>> rope_kinds_;   // the distinct (freq_base, freq_scale) of the layers
+    // A layer's rotation: its RoPE base, linear scale, and whether the file's
+    // YaRN ramp and attention factor apply (not in OLMo 3's windowed layers).
+    struct rope_kind {
+        float base, scale;
+        bool scaled;
+        bool operator==(const rope_kind&) const = default;
+    };
+    std::vector<int> rope_kind_of_layer_;  // (n_layer) index of the layer's kind in rope_kinds_
+    std::vector<rope_kind> rope_kinds_;    // the distinct kinds of the layers
     std::vector<float> rope_table_;        // (kinds, batch, 2, rope_pairs) cos, then sin, of each pair's angle
     void fill_rope_table(const forward_batch& b);
     const float* rope_cos(int il, int t) const {
@@ -247,7 +254,7 @@ status cpu_backend::place_weights() {
 void cpu_backend::fill_rope_table(const forward_batch& b) {
     if (rope_kind_of_layer_.empty()) {
         for (int il = 0; il < c_.n_layer; ++il) {
-            const std::pair<float, float> kind{c_.rope_base(il), c_.rope_scale(il)};
+            const rope_kind kind{c_.rope_base(il), c_.rope_scale(il), c_.scaled_rope(il)};
             auto at = std::find(rope_kinds_.begin(), rope_kinds_.end(), kind);
             if (at == rope_kinds_.end()) at = rope_kinds_.insert(rope_kinds_.end(), kind);
             rope_kind_of_layer_.push_back(static_cast<int>(at - rope_kinds_.begin()));
@@ -261,15 +268,16 @@ void cpu_backend::fill_rope_table(const forward_batch& b) {
     const std::vector<float>& ff = m_.rope_factors_for(max_ctx_);
     const float* factors = ff.empty() ? nullptr : ff.data();
     for (std::size_t kind = 0; kind < rope_kinds_.size(); ++kind) {
-        const auto [base, scale] = rope_kinds_[kind];
+        const auto [base, scale, scaled] = rope_kinds_[kind];
         rope_yarn_ramp yarn;
-        if (c_.yarn()) {
+        if (c_.yarn() && scaled) {
             const std::array<float, 2> dims = c_.yarn_corr_dims(base);
             yarn = {c_.yarn_ext_factor, dims[0], dims[1]};
         }
         for (std::size_t t = 0; t < b.size(); ++t) {
             float* cs = rope_table_.data() + (kind * static_cast<std::size_t>(max_batch_) + t) * 2 * pairs;
-            rope_angles(c_.n_rot, b.positions[t], base, scale, cs, cs + pairs, factors, c_.rope_attn_factor, yarn);
+            rope_angles(c_.n_rot, b.positions[t], base, scale, cs, cs + pairs, factors,
+                        scaled ? c_.rope_attn_factor : 1.0f, yarn);
         }
     }
 }
@@ -535,7 +543,7 @@ void cpu_backend::moe_ffn(const layer_weights& l, int n) {
         }
     }
     if (l.shared_gate.n_out == 0) return;
-    // qwen2moe's shared expert, every token, gated by sigmoid(x . gate_inp).
+    // The shared expert, every token: qwen2moe's gated by sigmoid(x . gate_inp), Granite's not.
     const weight_view gate_up[2] = {l.shared_gate, l.shared_up};
     float* const h[2] = {hb_.data(), hb2_.data()};
     mm_group(gate_up, h, 2, xb_.data());
@@ -543,9 +551,12 @@ void cpu_backend::moe_ffn(const layer_weights& l, int n) {
     mm(l.shared_down, hb_.data(), yg_.data(), groups_);
     for (int t = 0; t < n; ++t) {
         const float* x = &xb_[static_cast<std::size_t>(t) * E];
-        float dot = 0;
-        for (int d = 0; d < E; ++d) dot += x[d] * l.shared_gate_inp[static_cast<std::size_t>(d)];
-        const float g = moe_sigmoid(dot);
+        float g = 1.0f;
+        if (!l.shared_gate_inp.empty()) {
+            float dot = 0;
+            for (int d = 0; d < E; ++d) dot += x[d] * l.shared_gate_inp[static_cast<std::size_t>(d)];
+            g = moe_sigmoid(dot);
+        }
         float* out = &moe_out_[static_cast<std::size_t>(t) * E];
         const float* y = &yg_[static_cast<std::size_t>(t) * E];
         for (int d = 0; d < E; ++d) out[d] += y[d] * g;

@@ -309,8 +309,8 @@ status cuda_backend::layer(int il, int n, bool decode) {
         rp.freq_base = c_.rope_base(il);     // gemma3: local layers have their own base
         rp.freq_scale = c_.rope_scale(il);
         rp.freq_factors = w_.rope_freqs;     // null unless the file has factors for this context
-        rp.attn_factor = c_.rope_attn_factor;
-        if (c_.yarn()) {   // YaRN's ramp, placed by this layer's base
+        rp.attn_factor = c_.scaled_rope(il) ? c_.rope_attn_factor : 1.0f;   // OLMo 3's windowed layers: plain
+        if (c_.yarn() && c_.scaled_rope(il)) {   // YaRN's ramp, placed by this layer's base
             const std::array<float, 2> dims = c_.yarn_corr_dims(rp.freq_base);
             rp.ext_factor = c_.yarn_ext_factor;
             rp.corr_low = dims[0];
