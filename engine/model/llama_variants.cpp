@@ -22,6 +22,12 @@
 //     while the full layers take the file's scaling, as llama.cpp's olmo2
 //     graph does since OLMo 3 (checked against llama-cpp-python 0.3.36;
 //     0.3.16 refuses such files).
+//   - mistral3 (Ministral 3; Mistral Small 3.1's text): the llama block,
+//     adjacent pairs, rope_freqs where the file has it; YaRN with the betas
+//     and log multiplier the file names (model_config.cpp); and, with
+//     mistral3.attention.temperature_scale, Llama 4's query temperature
+//     (model_config.h) over rope.scaling.original_context_length. Checked
+//     against llama-cpp-python 0.3.36 (0.3.16 has no mistral3).
 //   - exaone4 (EXAONE 4.0): OLMo 2's norms after the blocks, but Q and K
 //     normed per head; NeoX pairs; Llama 3.1's RoPE factors where the file
 //     has them. As llama.cpp: a 64-layer file (the 32B) slides windows of
@@ -110,6 +116,18 @@ status read_olmo2_config(const gguf_file& f, model_config& c) {
     c.rope_freq_base_swa = c.rope_freq_base;
     c.rope_freq_scale_swa = 1.0f;
     return read_sliding_windows(f, c, window, k_olmo3_pattern);
+}
+
+status read_mistral3_config(const gguf_file& f, model_config& c) {
+    const gguf_value* v = f.find("mistral3.attention.temperature_scale");
+    if (!v) return {};
+    if (!v->is_float() && !v->is_integer()) return make_error("metadata 'mistral3.attention.temperature_scale' is not a number");
+    const double scale = v->as_float();
+    if (!(std::isfinite(scale) && std::fabs(scale) <= 100))
+        return make_error(fmt::format("metadata 'mistral3.attention.temperature_scale' = {} is not a scale in [-100, 100]", scale));
+    c.attn_temp_scale = static_cast<float>(scale);
+    c.attn_temp_floor = c.rope_original_ctx;   // llama.cpp's n_ctx_orig_yarn, at least 1
+    return {};
 }
 
 status read_exaone4_config(const gguf_file& f, model_config& c) {

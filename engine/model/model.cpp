@@ -167,7 +167,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     // llama.cpp multiplies by rope_freqs.weight where the file has it in
     // these architectures (get_rope_factors in their graphs).
     if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::exaone4 ||
-        c.architecture == arch::granite || c.architecture == arch::granitemoe)
+        c.architecture == arch::granite || c.architecture == arch::granitemoe || c.architecture == arch::mistral3)
         if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
     if (c.architecture == arch::phi3) {
         if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();
@@ -312,6 +312,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.rope_yarn_factor = c.yarn() ? 1.0 / c.rope_freq_scale : 0.0;
     if (c.yarn())
         info.rope += fmt::format(", YaRN x{:g} from an original {}", 1.0 / c.rope_freq_scale, c.rope_original_ctx);
+    if (c.attn_temp_scale != 0.0f)
+        info.rope += fmt::format(", queries x (1 + {:g} ln(floor(position / {}) + 1)) after it", c.attn_temp_scale,
+                                 c.attn_temp_floor);
     if (c.swa_plain_rope && info.n_window_layers > 0 && (c.yarn() || c.rope_attn_factor != 1.0f))
         info.rope += ", not in the windowed layers (plain rotation there)";
     info.attn_softcap = c.attn_logit_softcap;

@@ -57,7 +57,11 @@ constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 // Later llama.cpp reads yarn_* keys for other architectures, and changed
 // what yarn_log_multiplier does; 0.3.16 reads none of them here, so a file
 // that sets one to anything but the value llama.cpp uses is refused by the
-// key: no reference could hold kvlens to it.
+// key: no reference could hold kvlens to it. mistral3, which came after
+// 0.3.16, is read as 0.3.36 reads it: yarn_beta_fast and yarn_beta_slow, and
+// yarn_log_multiplier m (HF's mscale_all_dim): the cosines and sines then
+// take mscale(factor, 1) / mscale(factor, m) with mscale(s, x) = 1 + 0.1 x
+// ln s, instead of YaRN's 1 + 0.1 ln(factor) (Ministral 3's m = 1: neither).
 status read_yarn_config(const gguf_file& f, model_config& c) {
     const std::string p = c.arch_name + ".";
     const double factor = f.get_float(p + "rope.scaling.factor", 1.0);
@@ -71,8 +75,23 @@ status read_yarn_config(const gguf_file& f, model_config& c) {
     };
     const unread_key unread[] = {{"yarn_ext_factor", 1.0}, {"yarn_attn_factor", 1.0}, {"yarn_beta_fast", 32.0},
                                  {"yarn_beta_slow", 1.0}, {"yarn_log_multiplier", 0.0}};
+    const bool read_betas = c.architecture == arch::mistral3;
     for (const unread_key& u : unread) {
         const std::string key = p + "rope.scaling." + u.key;
+        const std::string_view name = u.key;
+        if (read_betas && (name == "yarn_beta_fast" || name == "yarn_beta_slow" || name == "yarn_log_multiplier")) {
+            const double x = f.get_float(key, u.llama_cpp_value);
+            if (!(std::isfinite(x) && x >= 0 && x <= 1024))
+                return make_error(fmt::format("metadata '{}' = {} is not a YaRN parameter in [0, 1024]", key, x));
+            if (name == "yarn_beta_fast") c.yarn_beta_fast = static_cast<float>(x);
+            else if (name == "yarn_beta_slow") c.yarn_beta_slow = static_cast<float>(x);
+            else if (x != 0) {
+                const auto mscale = [factor](double m) { return 1.0 + 0.1 * m * std::log(factor); };
+                // Over YaRN's own 1 + 0.1 ln(factor), which the rotation multiplies in.
+                c.rope_attn_factor = static_cast<float>(c.rope_attn_factor * mscale(1.0) / mscale(x) / mscale(1.0));
+            }
+            continue;
+        }
         const gguf_value* v = f.find(key);
         if (!v) continue;
         if (!v->is_float() && !v->is_integer())
@@ -107,7 +126,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2";
+           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -131,6 +150,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "olmoe") c.architecture = arch::olmoe;           // whole-row Q and K norms, experts
     else if (c.arch_name == "granitemoe") c.architecture = arch::granitemoe; // granite's scales, experts
     else if (c.arch_name == "exaone4") c.architecture = arch::exaone4;       // norms after the blocks, windows
+    else if (c.arch_name == "mistral3") c.architecture = arch::mistral3;     // the llama block, YaRN, temperature
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -189,7 +209,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
     c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite &&
                   c.architecture != arch::granitemoe && c.architecture != arch::smollm3 &&
-                  c.architecture != arch::internlm2;
+                  c.architecture != arch::internlm2 && c.architecture != arch::mistral3;
     c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe;
     c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe;
     c.qk_norm_whole = c.architecture == arch::olmoe;
@@ -206,6 +226,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_olmo2_config(f, c); !st) return st.err();
     if (c.architecture == arch::exaone4)
         if (status st = read_exaone4_config(f, c); !st) return st.err();
+    if (c.architecture == arch::mistral3)
+        if (status st = read_mistral3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma2)

@@ -15,7 +15,7 @@
 namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
-                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4 };
+                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3 };
 
 // The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
 enum class ffn_activation { silu, gelu_tanh };
@@ -52,6 +52,12 @@ struct model_config {
     // beta_slow are llama.cpp's 32 and 1 (the rotations per original context
     // where the ramp starts and ends).
     float yarn_ext_factor = 0.0f;
+    // Llama 4's attention temperature (mistral3: Ministral 3): each query
+    // times 1 + attn_temp_scale ln(floor(pos / attn_temp_floor) + 1), after
+    // RoPE; 1 up to attn_temp_floor tokens (the original context), a little
+    // more for each stretch of it beyond. 0: none.
+    float attn_temp_scale = 0.0f;
+    int attn_temp_floor = 0;
     float yarn_beta_fast = 32.0f;
     float yarn_beta_slow = 1.0f;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
@@ -108,6 +114,10 @@ struct model_config {
     float rope_base(int il) const { return is_swa(il) ? rope_freq_base_swa : rope_freq_base; }
     float rope_scale(int il) const { return is_swa(il) ? rope_freq_scale_swa : rope_freq_scale; }
     bool yarn() const { return yarn_ext_factor != 0.0f; }
+    float attn_temperature(int pos) const {
+        if (attn_temp_scale == 0.0f) return 1.0f;
+        return 1.0f + attn_temp_scale * std::log(std::floor(static_cast<float>(pos) / static_cast<float>(attn_temp_floor)) + 1.0f);
+    }
     // Whether layer il's rotation takes YaRN's ramp and the attention factor
     // (all layers of a file with them, but OLMo 3's windowed ones).
     bool scaled_rope(int il) const { return !(swa_plain_rope && is_swa(il)); }
@@ -133,6 +143,7 @@ status read_gemma2_config(const gguf_file& f, model_config& c);
 status read_gemma_config(const gguf_file& f, model_config& c);
 status read_granite_config(const gguf_file& f, model_config& c);
 status read_smollm3_config(const gguf_file& f, model_config& c);
+status read_mistral3_config(const gguf_file& f, model_config& c);
 status read_olmo2_config(const gguf_file& f, model_config& c);
 status read_exaone4_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as

@@ -170,7 +170,7 @@ std::vector<std::string> synth_shape_names() {
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
-            "check-granitemoeshared", "check-olmo3", "check-exaone4",
+            "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -310,6 +310,17 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.yarn_factor = 4.0f;
             c.yarn_original_ctx = 1024;
             c.n_ctx = 4096;
+            return c;
+        }
+        if (c.arch == "mistral3") {   // Ministral 3's kind: YaRN x4 from 16 with betas that move its ramp
+            c.rope_base = 10000.0f;      // (pairs 5-11, where 32 and 1 give 0-4) and log multiplier 1; queries
+            c.yarn_factor = 4.0f;        // x (1 + 0.5 ln(floor(pos / 16) + 1)): 1 up to position 15, 1.35 from 16
+            c.yarn_original_ctx = 16;
+            c.n_ctx = 4096;
+            c.yarn_beta_fast = 0.5f;
+            c.yarn_beta_slow = 0.125f;
+            c.yarn_log_mul = 1.0f;
+            c.attn_temp_scale = 0.5f;
             return c;
         }
         if (c.arch == "exaone4") {   // the 32B's depth (llama.cpp windows no other): windows of 8, every 4th layer full, unrotated
@@ -454,9 +465,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool olmo2 = s.arch == "olmo2";
     if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
         s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2" && s.arch != "qwen2moe" &&
-        s.arch != "qwen3moe" && !olmoe && !exaone4)
+        s.arch != "qwen3moe" && !olmoe && !exaone4 && s.arch != "mistral3")
         return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
-                                      "smollm3, olmo2, exaone, exaone4, internlm2, qwen2moe, qwen3moe, olmoe or granitemoe, "
+                                      "smollm3, olmo2, exaone, exaone4, internlm2, mistral3, qwen2moe, qwen3moe, olmoe or granitemoe, "
                                       "not '{}'",
                                       s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -496,7 +507,11 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         w.set_string(A + "rope.scaling.type", "yarn");
         w.set_f32(A + "rope.scaling.factor", s.yarn_factor);
         w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.yarn_original_ctx));
+        if (s.yarn_beta_fast > 0) w.set_f32(A + "rope.scaling.yarn_beta_fast", s.yarn_beta_fast);
+        if (s.yarn_beta_slow > 0) w.set_f32(A + "rope.scaling.yarn_beta_slow", s.yarn_beta_slow);
+        if (s.yarn_log_mul > 0) w.set_f32(A + "rope.scaling.yarn_log_multiplier", s.yarn_log_mul);
     }
+    if (s.attn_temp_scale != 0) w.set_f32(A + "attention.temperature_scale", s.attn_temp_scale);
     if ((olmo2 || exaone4) && s.sliding_window > 0) {   // OLMo 3's and EXAONE 4.0's windows
         w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
         if (!s.swa_pattern.empty())

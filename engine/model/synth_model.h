@@ -65,6 +65,12 @@ struct synth_shape {
     // times the original; factor 0: none of it written.
     float yarn_factor = 0.0f;
     int yarn_original_ctx = 0;
+    // mistral3 (Ministral 3): YaRN's betas and log multiplier, and Llama 4's
+    // query temperature (ARCH.attention.temperature_scale); 0: not written.
+    float yarn_beta_fast = 0.0f;
+    float yarn_beta_slow = 0.0f;
+    float yarn_log_mul = 0.0f;
+    float attn_temp_scale = 0.0f;
     // granite: granite.embedding_scale, .attention.scale, .residual_scale and
     // .logit_scale (the last one always written: llama.cpp requires it).
     float granite_embedding_scale = 0.0f;   // 0: not written

@@ -60,11 +60,13 @@ namespace {
 // from 1024 in the full layer 3 (recorded with llama.cpp 0.3.36: 0.3.16 has
 // no OLMo 3). exaone4: 64 layers (llama.cpp windows no other depth), norms
 // after the blocks, QK norms per head, windows of 8, every 4th layer full and
-// unrotated.
+// unrotated. mistral3 (0.3.36 too): the llama block with YaRN x4 from 16,
+// betas 0.5 and 0.125 (the ramp over pairs 5-11, not 0-4), log multiplier 1
+// (no magnitude change), and queries times 1 + 0.5 ln(floor(pos / 16) + 1) after RoPE.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
-                               "granitemoe", "granitemoeshared", "olmo3", "exaone4"};
+                               "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -226,6 +228,9 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
               arch == "qwen3-yarn" || arch == "olmo3")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("not in the windowed layers") != std::string::npos, arch == "olmo3")
+        << (*m)->info().rope;
+    EXPECT_EQ((*m)->info().rope.find("queries x (1 + 0.5 ln(floor(position / 16) + 1))") != std::string::npos,
+              arch == "mistral3")
         << (*m)->info().rope;
     // Windows: gemma3's 5 of 6 layers, gemma2's 2 of 4, olmo3's 3 of 4, exaone4's 48 of 64.
     const int windowed = arch == "gemma3" ? 5 : arch == "gemma2" ? 2 : arch == "olmo3" ? 3 : arch == "exaone4" ? 48 : 0;

@@ -59,10 +59,12 @@ import generate_reference as ref  # noqa: E402
 # 0-2 (rotated plainly) and a full layer 3 with YaRN x4 from 1024; exaone4:
 # 64 layers (the only depth llama.cpp windows), OLMo 2's norms after the
 # blocks with QK norms per head, windows of 8, every 4th layer full and
-# unrotated.
+# unrotated; mistral3 (0.3.36 too): the llama block with YaRN x4 from 16,
+# betas 0.5 and 0.125, log multiplier 1, and queries times
+# 1 + 0.5 ln(floor(pos / 16) + 1).
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
@@ -83,12 +85,20 @@ def checksum(data):
         return int(np.sum(words * odd, dtype=np.uint64))
 
 
+# llama-cpp-python passes YaRN's betas 32 and 1 to every context unless told
+# otherwise; llama.cpp's own tools pass -1 ("the model's": the file's keys,
+# else 32 and 1). An architecture whose files carry their betas (mistral3) is
+# run the way llama.cpp's tools run it.
+FILE_BETAS = {"mistral3": {"yarn_beta_fast": -1.0, "yarn_beta_slow": -1.0}}
+
+
 def run_case(llama_cpp, cli, arch, type_name, tmp):
     path = Path(tmp) / f"check-{arch}-{type_name}.gguf"
     subprocess.run([str(cli), "synth-model", "--like", f"check-{arch}", "--type", type_name,
                     "--seed", str(SEED), str(path)], check=True, capture_output=True)
     data = path.read_bytes()
-    llm = ref.load_llama(llama_cpp, path)
+    betas = FILE_BETAS.get(arch, {})
+    llm = ref.load_llama(llama_cpp, path, **betas)
     ids = llm.tokenize(PROMPT.encode("utf-8"), add_bos=False, special=False)
     positions = [p if p >= 0 else len(ids) + p for p in POSITIONS]
 
@@ -110,7 +120,7 @@ def run_case(llama_cpp, cli, arch, type_name, tmp):
     # the cache's rounding, which every engine may make differently; through
     # the 8-bit activation rounding of the quantized matmuls it moves the
     # logits by what kvlens may differ by without a bug.
-    llm = ref.load_llama(llama_cpp, path, type_k=0, type_v=0)   # GGML_TYPE_F32
+    llm = ref.load_llama(llama_cpp, path, type_k=0, type_v=0, **betas)   # GGML_TYPE_F32
     llm.reset()
     llm.eval(ids)
     f32_kv = np.array([llm.scores[p] for p in positions], dtype=np.float32)

@@ -424,11 +424,16 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
             for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
             for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
         }
-        if (!c_.rotates(il)) continue;   // smollm3's NoPE layers
-        const float* cs = rope_cos(il, t);
-        const float* sn = cs + rope_pairs(c_.n_rot);
-        rope_rotate(q, c_.n_head, HD, c_.n_rot, cs, sn, c_.rope_neox);
-        rope_rotate(k, c_.n_head_kv, HD, c_.n_rot, cs, sn, c_.rope_neox);
+        if (c_.rotates(il)) {   // not in smollm3's NoPE layers
+            const float* cs = rope_cos(il, t);
+            const float* sn = cs + rope_pairs(c_.n_rot);
+            rope_rotate(q, c_.n_head, HD, c_.n_rot, cs, sn, c_.rope_neox);
+            rope_rotate(k, c_.n_head_kv, HD, c_.n_rot, cs, sn, c_.rope_neox);
+        }
+        if (c_.attn_temp_scale != 0.0f) {   // Ministral 3: queries past the original context a little hotter
+            const float temperature = c_.attn_temperature(b.positions[t]);
+            for (int i = 0; i < NQ; ++i) q[i] *= temperature;
+        }
     }
     // A sliding-window layer's K/V live in the local group's storage, through the local tables.
     const bool local = geo_.is_local(il);
