@@ -167,7 +167,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     // llama.cpp multiplies by rope_freqs.weight where the file has it in
     // these architectures (get_rope_factors in their graphs).
     if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::exaone4 ||
-        c.architecture == arch::granite || c.architecture == arch::granitemoe || c.architecture == arch::mistral3)
+        c.architecture == arch::granite || c.architecture == arch::granitemoe || c.architecture == arch::mistral3 ||
+        c.architecture == arch::arcee)
         if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
     if (c.architecture == arch::phi3) {
         if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();
@@ -205,7 +206,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                 return fail();
         } else if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
                            !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, c.n_ff, c.n_ff, l.w_up)
-                     : !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate) ||
+                     : (c.ffn_act != ffn_activation::relu_sqr &&   // Arcee's block has no gate
+                        !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate)) ||
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
         if (!ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||

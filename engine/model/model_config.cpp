@@ -45,9 +45,11 @@ bool optional_int(const gguf_file& f, const std::string& key, int fallback, int 
 }
 
 // Tensors each layer has at least: norms, q, k, v, output, gate, up, down;
-// phi3 fuses q, k and v into one tensor and gate and up into another.
+// phi3 fuses q, k and v into one tensor and gate and up into another; arcee
+// has no gate.
 constexpr std::int64_t k_min_tensors_per_layer = 9;
 constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
+constexpr std::int64_t k_min_tensors_per_arcee_layer = 8;
 
 // YaRN as llama.cpp 0.3.16 reads it for every architecture here:
 // rope.scaling.factor (freq_scale = 1 / factor), the original context (read
@@ -126,7 +128,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3";
+           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -151,6 +153,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "granitemoe") c.architecture = arch::granitemoe; // granite's scales, experts
     else if (c.arch_name == "exaone4") c.architecture = arch::exaone4;       // norms after the blocks, windows
     else if (c.arch_name == "mistral3") c.architecture = arch::mistral3;     // the llama block, YaRN, temperature
+    else if (c.arch_name == "ernie4_5") c.architecture = arch::ernie4_5;     // the llama block
+    else if (c.arch_name == "arcee") c.architecture = arch::arcee;           // the llama block, relu(up)^2
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -162,7 +166,9 @@ result<model_config> read_model_config(const gguf_file& f) {
         return make_error(why);
     // A layer count the tensors cannot back is refused before anything is sized by it.
     const auto n_tensors = static_cast<std::int64_t>(f.tensors().size());
-    const std::int64_t per_layer = c.architecture == arch::phi3 ? k_min_tensors_per_phi3_layer : k_min_tensors_per_layer;
+    const std::int64_t per_layer = c.architecture == arch::phi3    ? k_min_tensors_per_phi3_layer
+                                   : c.architecture == arch::arcee ? k_min_tensors_per_arcee_layer
+                                                                   : k_min_tensors_per_layer;
     if (static_cast<std::int64_t>(c.n_layer) * per_layer > n_tensors)
         return make_error(fmt::format("metadata '{}block_count' = {} needs at least {} tensors; the file has {}", p,
                                       c.n_layer, static_cast<std::int64_t>(c.n_layer) * per_layer, n_tensors));
@@ -209,8 +215,10 @@ result<model_config> read_model_config(const gguf_file& f) {
     // llama.cpp's rope type: adjacent pairs for these, NeoX's halves for the rest.
     c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite &&
                   c.architecture != arch::granitemoe && c.architecture != arch::smollm3 &&
-                  c.architecture != arch::internlm2 && c.architecture != arch::mistral3;
+                  c.architecture != arch::internlm2 && c.architecture != arch::mistral3 &&
+                  c.architecture != arch::ernie4_5 && c.architecture != arch::arcee;
     c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe;
+    if (c.architecture == arch::arcee) c.ffn_act = ffn_activation::relu_sqr;
     c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe;
     c.qk_norm_whole = c.architecture == arch::olmoe;
     if (status st = read_moe_config(f, c); !st) return st.err();

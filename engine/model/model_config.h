@@ -15,10 +15,11 @@
 namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
-                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3 };
+                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee };
 
-// The feed-forward block's gate activation: silu (SwiGLU) or GELU, tanh form (GeGLU).
-enum class ffn_activation { silu, gelu_tanh };
+// The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
+// (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's).
+enum class ffn_activation { silu, gelu_tanh, relu_sqr };
 
 struct model_config {
     arch architecture = arch::llama;

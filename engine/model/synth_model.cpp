@@ -170,7 +170,8 @@ std::vector<std::string> synth_shape_names() {
             "check-gemma",  "check-gemma2", "check-gemma3", "check-phi3",  "check-granite", "check-smollm3",
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
-            "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3",
+            "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
+            "check-arcee",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -295,7 +296,12 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.sliding_window = 8;
             return c;
         }
-        if (c.arch == "llama" || c.arch == "gemma") return c;
+        if (c.arch == "llama" || c.arch == "gemma" || c.arch == "ernie4_5") return c;
+        if (c.arch == "arcee") {   // AFM-4.5B's kind: relu(up)^2 without a gate, Llama 3.1's RoPE factors
+            c.llama3_rope_factor = 8.0f;
+            c.llama3_original_ctx = 64;
+            return c;
+        }
         if (c.arch == "granitemoeshared") {   // check-granitemoe's values with a shared expert of 512 rows
             c.arch = "granitemoe";
             c.n_ff_shared = 512;
@@ -465,9 +471,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool olmo2 = s.arch == "olmo2";
     if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
         s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2" && s.arch != "qwen2moe" &&
-        s.arch != "qwen3moe" && !olmoe && !exaone4 && s.arch != "mistral3")
+        s.arch != "qwen3moe" && !olmoe && !exaone4 && s.arch != "mistral3" && s.arch != "ernie4_5" && s.arch != "arcee")
         return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
-                                      "smollm3, olmo2, exaone, exaone4, internlm2, mistral3, qwen2moe, qwen3moe, olmoe or granitemoe, "
+                                      "smollm3, olmo2, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, qwen2moe, qwen3moe, olmoe or "
+                                      "granitemoe, "
                                       "not '{}'",
                                       s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -581,7 +588,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
 
     matrix("token_embd.weight", s.n_embd, s.n_vocab, embeds, emb_type);
     ones("output_norm.weight", s.n_embd);
-    if (s.llama3_rope_factor > 0 && (s.arch == "llama" || s.arch == "exaone")) {
+    if (s.llama3_rope_factor > 0 && (s.arch == "llama" || s.arch == "exaone" || s.arch == "arcee")) {
         const std::vector<float> f = llama3_rope_factors(head_dim, s.rope_base, s.llama3_rope_factor, s.llama3_low_freq_factor,
                                                          s.llama3_high_freq_factor, s.llama3_original_ctx);
         std::vector<std::uint8_t> b(f.size() * 4);
@@ -669,7 +676,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (phi3) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {
-            matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
+            if (s.arch != "arcee") matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee: no gate
             matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
         }
         matrix(p + "ffn_down.weight", s.n_ff, s.n_embd, weights, type);

@@ -66,7 +66,8 @@ namespace {
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
-                               "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3"};
+                               "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
+                               "ernie4_5",   "arcee"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -221,7 +222,7 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     ASSERT_TRUE(m.ok()) << m.message();
     // The model panel and `info` say when Llama 3.1's factors are applied.
     EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos,
-              arch == "llama3" || arch == "exaone")
+              arch == "llama3" || arch == "exaone" || arch == "arcee")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos,

@@ -490,6 +490,15 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 void cpu_backend::dense_ffn(const layer_weights& l, int n) {
     const weight_view* const down[1] = {&l.w_down};
     hint_next_product(down, 1);
+    if (c_.ffn_act == ffn_activation::relu_sqr) {   // Arcee: no gate, relu(x up)^2
+        mm(l.w_up, xb_.data(), hb_.data(), groups_);
+        float* h = hb_.data();
+        for (std::int64_t i = 0, e = static_cast<std::int64_t>(n) * c_.n_ff; i < e; ++i) {
+            const float r = h[i] > 0.0f ? h[i] : 0.0f;
+            h[i] = r * r;
+        }
+        return;
+    }
     const weight_view gate_up_views[2] = {l.w_gate, l.w_up};
     float* const out[2] = {hb_.data(), hb2_.data()};
     mm_group(gate_up_views, out, 2, xb_.data());

@@ -522,6 +522,8 @@ result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend
     if (m.config().moe())         // the CPU takes it (choose_backend)
         return make_error(fmt::format("{} experts per layer: the CUDA backend does not run a mixture of experts yet",
                                       m.config().n_expert));
+    if (m.config().ffn_act == ffn_activation::relu_sqr)   // Arcee's: the CPU takes it too
+        return make_error("a feed-forward block of relu(up)^2 without a gate (Arcee's): the CUDA backend does not run it yet");
     if (m.config().attn_temp_scale != 0.0f)   // Ministral 3's: the CPU takes it too
         return make_error("attention temperature scaling (Llama 4's, Ministral 3's): the CUDA backend does not apply it yet");
     auto b = std::make_unique<cuda_backend>(m, o);
