@@ -317,8 +317,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     if (c.attn_temp_scale != 0.0f)
         info.rope += fmt::format(", queries x (1 + {:g} ln(floor(position / {}) + 1)) after it", c.attn_temp_scale,
                                  c.attn_temp_floor);
-    if (c.swa_plain_rope && info.n_window_layers > 0 && (c.yarn() || c.rope_attn_factor != 1.0f))
-        info.rope += ", not in the windowed layers (plain rotation there)";
+    info.rope_plain_in_windows = c.swa_plain_rope && info.n_window_layers > 0 && (c.yarn() || c.rope_attn_factor != 1.0f);
+    if (info.rope_plain_in_windows) info.rope += ", not in the windowed layers (plain rotation there)";
     info.attn_softcap = c.attn_logit_softcap;
     info.final_softcap = c.final_logit_softcap;
     info.rope_longrope_factors = !w.rope_factors_short.empty() || !w.rope_factors_long.empty();
@@ -327,7 +327,15 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     if (info.rope_longrope_factors)
         info.rope += fmt::format(", LongRoPE factors (short up to a context of {} tokens, long beyond)",
                                  info.rope_original_ctx);
-    if (info.rope_attn_factor != 1.0) info.rope += fmt::format(", attention factor x{:.4g}", info.rope_attn_factor);
+    info.rope_yarn_log_mul = c.yarn_log_mul;
+    info.attn_temp_scale = c.attn_temp_scale;
+    info.attn_temp_floor = c.attn_temp_floor;
+    if (c.yarn_log_mul != 0.0f) {   // YaRN's own magnitude replaced: say what the rotation's magnitude comes to
+        info.rope_magnitude = info.rope_attn_factor * (1.0 + 0.1 * std::log(1.0 / c.rope_freq_scale));
+        info.rope += fmt::format(", magnitude x{:.4g} (log multiplier {:g})", info.rope_magnitude, c.yarn_log_mul);
+    } else if (info.rope_attn_factor != 1.0) {
+        info.rope += fmt::format(", attention factor x{:.4g}", info.rope_attn_factor);
+    }
     for (int il = 0; il < c.n_layer; ++il)
         if (!c.rotates(il)) info.unrotated_layers.push_back(il);
     if (static_cast<int>(info.unrotated_layers.size()) == c.n_layer) info.rope += ", in no layer (the file turns it off)";

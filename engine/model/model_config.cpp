@@ -88,6 +88,7 @@ status read_yarn_config(const gguf_file& f, model_config& c) {
             if (name == "yarn_beta_fast") c.yarn_beta_fast = static_cast<float>(x);
             else if (name == "yarn_beta_slow") c.yarn_beta_slow = static_cast<float>(x);
             else if (x != 0) {
+                c.yarn_log_mul = static_cast<float>(x);
                 const auto mscale = [factor](double m) { return 1.0 + 0.1 * m * std::log(factor); };
                 // Over YaRN's own 1 + 0.1 ln(factor), which the rotation multiplies in.
                 c.rope_attn_factor = static_cast<float>(c.rope_attn_factor * mscale(1.0) / mscale(x) / mscale(1.0));

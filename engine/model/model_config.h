@@ -59,6 +59,7 @@ struct model_config {
     // more for each stretch of it beyond. 0: none.
     float attn_temp_scale = 0.0f;
     int attn_temp_floor = 0;
+    float yarn_log_mul = 0.0f;   // mistral3's rope.scaling.yarn_log_multiplier (folded into rope_attn_factor); 0: none
     float yarn_beta_fast = 32.0f;
     float yarn_beta_slow = 1.0f;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)

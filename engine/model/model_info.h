@@ -48,6 +48,11 @@ struct model_info {
     int rope_original_ctx = 0;       // tokens
     double rope_attn_factor = 1;     // 1: none
     double rope_yarn_factor = 0;     // YaRN's context factor, from rope_original_ctx tokens (0: no YaRN)
+    double rope_yarn_log_mul = 0;    // mistral3: YaRN's magnitude set by this log multiplier (0: YaRN's own)
+    double rope_magnitude = 1;       // with it: what cos and sin are multiplied by in all
+    bool rope_plain_in_windows = false;   // OLMo 3: the windowed layers rotate without the scaling
+    double attn_temp_scale = 0;      // Llama 4's query temperature (Ministral 3): 1 + this ln(floor(pos / floor) + 1)
+    int attn_temp_floor = 0;         // tokens
     std::string rope;                // all in words: "base 500000, Llama 3.1 frequency factors"
     // Gemma's soft-capping, c * tanh(x / c): of the attention scores before
     // the softmax (Gemma 2) and of the logits (Gemma 2, some Gemma 3); 0: none.

@@ -1272,6 +1272,22 @@
         <source>, YaRN ×%1 from an original %2 tokens</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>%1 tokens, in %2 of %3 layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, magnitude ×%1 (log multiplier %2)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, the scaling only in the full layers (the windowed ones rotate plainly)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, then queries ×(1 + %1·ln(⌊position / %2⌋ + 1)): sharper past every %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -1269,6 +1269,22 @@
         <source>, YaRN ×%1 from an original %2 tokens</source>
         <translation>，YaRN ×%1（原始上下文 %2 个 token）</translation>
     </message>
+    <message>
+        <source>%1 tokens, in %2 of %3 layers</source>
+        <translation>%1 个 token，在 %3 层中的 %2 层</translation>
+    </message>
+    <message>
+        <source>, magnitude ×%1 (log multiplier %2)</source>
+        <translation>，幅度 ×%1（对数乘数 %2）</translation>
+    </message>
+    <message>
+        <source>, the scaling only in the full layers (the windowed ones rotate plainly)</source>
+        <translation>，缩放只用于全注意力层（滑动窗口层按原样旋转）</translation>
+    </message>
+    <message>
+        <source>, then queries ×(1 + %1·ln(⌊position / %2⌋ + 1)): sharper past every %2 tokens</source>
+        <translation>，之后查询 ×(1 + %1·ln(⌊位置 / %2⌋ + 1))：每过 %2 个 token，注意力更集中一些</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::PdfBridge</name>

@@ -374,6 +374,30 @@ private slots:
         QVERIFY2(panel.contains(QRegularExpression(QStringLiteral("YaRN ×4 from an original 1\\D?024 tokens"))),
                  qPrintable(panel));
         QVERIFY2(panel.contains(QStringLiteral("RMS norms: before each block, Q and K per head")), qPrintable(panel));
+
+        // check-olmo3: windows in 3 of 4 layers, which rotate without the YaRN the full layer takes.
+        auto olmo3 = kvlens::synth_shape_named("check-olmo3");
+        QVERIFY(olmo3.ok());
+        const QString olmo3Path = dir_.filePath(QStringLiteral("check-olmo3.gguf"));
+        QVERIFY(kvlens::write_synth_model(*olmo3, kvlens::ggml_type::q8_0, olmo3Path.toStdString()).ok());
+        w = open(olmo3Path, 8);
+        QVERIFY(w);
+        panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("Sliding window: 8 tokens, in 3 of 4 layers")), qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("the scaling only in the full layers (the windowed ones rotate plainly)")),
+                 qPrintable(panel));
+
+        // check-mistral3: YaRN's magnitude set by the log multiplier, and the query temperature.
+        auto m3 = kvlens::synth_shape_named("check-mistral3");
+        QVERIFY(m3.ok());
+        const QString m3Path = dir_.filePath(QStringLiteral("check-mistral3.gguf"));
+        QVERIFY(kvlens::write_synth_model(*m3, kvlens::ggml_type::q8_0, m3Path.toStdString()).ok());
+        w = open(m3Path, 8);
+        QVERIFY(w);
+        panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("magnitude ×1 (log multiplier 1)")), qPrintable(panel));
+        QVERIFY2(!panel.contains(QStringLiteral("attention factor")), qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("then queries ×(1 + 0.5·ln(⌊position / 16⌋ + 1))")), qPrintable(panel));
     }
 
     void brokenPdfIsAnErrorInTheWindow()

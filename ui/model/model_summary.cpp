@@ -59,6 +59,12 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.ropeOriginalCtx = info.rope_original_ctx;
     s.ropeAttnFactor = info.rope_attn_factor;
     s.ropeYarnFactor = info.rope_yarn_factor;
+    s.ropeYarnLogMul = info.rope_yarn_log_mul;
+    s.ropeMagnitude = info.rope_magnitude;
+    s.ropePlainInWindows = info.rope_plain_in_windows;
+    s.attnTempScale = info.attn_temp_scale;
+    s.attnTempFloor = info.attn_temp_floor;
+    s.nWindowLayers = info.n_window_layers;
     s.preNorms = info.pre_norms;
     s.postNorms = info.post_norms;
     s.qkNorm = static_cast<int>(info.qk_norm);

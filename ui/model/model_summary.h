@@ -66,6 +66,12 @@ struct ModelSummary {
     int ropeOriginalCtx = 0;
     double ropeAttnFactor = 1;
     double ropeYarnFactor = 0;   // YaRN's factor from ropeOriginalCtx tokens (0: none)
+    double ropeYarnLogMul = 0;   // Ministral 3: YaRN's magnitude set by this log multiplier (0: YaRN's own)
+    double ropeMagnitude = 1;    // with it: cos and sin times this in all
+    bool ropePlainInWindows = false;   // OLMo 3: windowed layers rotate without the scaling
+    double attnTempScale = 0;    // Ministral 3: queries x (1 + this ln(floor(pos / attnTempFloor) + 1)); 0: none
+    int attnTempFloor = 0;
+    int nWindowLayers = 0;       // layers with a sliding window
     // Where the RMS norms are (kvlens::model_info): before each block, after
     // it, and on Q and K (0 none, 1 per head, 2 over the whole rows).
     bool preNorms = true;

@@ -171,7 +171,11 @@ void ModelPanel::rebuild()
     row(tr("Embedding"), loc.toString(s.nEmbd));
     row(tr("Context"), tr("%1 tokens (trained: %2)").arg(loc.toString(s.contextLength), loc.toString(s.nCtxTrain)));
     if (s.slidingWindow > 0)
-        row(tr("Sliding window"), tr("%1 tokens").arg(loc.toString(s.slidingWindow)));
+        row(tr("Sliding window"), s.nWindowLayers > 0 ? tr("%1 tokens, in %2 of %3 layers")
+                                                             .arg(loc.toString(s.slidingWindow))
+                                                             .arg(s.nWindowLayers)
+                                                             .arg(s.nLayer)
+                                                       : tr("%1 tokens").arg(loc.toString(s.slidingWindow)));
     // Two layer groups: the local layers' KV stops at the window, the global layers' keeps growing.
     if (s.nLocalLayers > 0) {
         row(tr("KV layer groups"),
@@ -200,8 +204,19 @@ void ModelPanel::rebuild()
         if (s.ropeYarnFactor > 0)
             rope += tr(", YaRN ×%1 from an original %2 tokens")
                         .arg(loc.toString(s.ropeYarnFactor, 'g', 4), loc.toString(s.ropeOriginalCtx));
-        if (s.ropeAttnFactor != 1.0)
+        // Ministral 3: YaRN's magnitude set by the file's log multiplier (x1 for its 1).
+        if (s.ropeYarnLogMul != 0.0)
+            rope += tr(", magnitude ×%1 (log multiplier %2)")
+                        .arg(loc.toString(s.ropeMagnitude, 'g', 4), loc.toString(s.ropeYarnLogMul, 'g', 4));
+        else if (s.ropeAttnFactor != 1.0)
             rope += tr(", attention factor ×%1").arg(loc.toString(s.ropeAttnFactor, 'g', 4));
+        // OLMo 3: the windowed layers rotate plainly, only the full ones take the scaling.
+        if (s.ropePlainInWindows)
+            rope += tr(", the scaling only in the full layers (the windowed ones rotate plainly)");
+        // Ministral 3: Llama 4's query temperature past the original context.
+        if (s.attnTempScale != 0.0)
+            rope += tr(", then queries ×(1 + %1·ln(⌊position / %2⌋ + 1)): sharper past every %2 tokens")
+                        .arg(loc.toString(s.attnTempScale, 'g', 4), loc.toString(s.attnTempFloor));
         // Layers without RoPE see no positions: SmolLM3's NoPE layers, or none rotating at all.
         if (!s.unrotatedLayers.isEmpty() && s.unrotatedLayers.size() == s.nLayer) {
             rope += tr(", in no layer (the file turns it off)");

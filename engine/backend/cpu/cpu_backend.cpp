@@ -430,7 +430,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
             rope_rotate(q, c_.n_head, HD, c_.n_rot, cs, sn, c_.rope_neox);
             rope_rotate(k, c_.n_head_kv, HD, c_.n_rot, cs, sn, c_.rope_neox);
         }
-        if (c_.attn_temp_scale != 0.0f) {   // Ministral 3: queries past the original context a little hotter
+        if (c_.attn_temp_scale != 0.0f) {   // Ministral 3: attention past the original context a little sharper
             const float temperature = c_.attn_temperature(b.positions[t]);
             for (int i = 0; i < NQ; ++i) q[i] *= temperature;
         }
