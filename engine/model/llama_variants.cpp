@@ -28,6 +28,11 @@
 //     mistral3.attention.temperature_scale, Llama 4's query temperature
 //     (model_config.h) over rope.scaling.original_context_length. Checked
 //     against llama-cpp-python 0.3.36 (0.3.16 has no mistral3).
+//   - glm4 (GLM-4-0414, GLM-Z1): norms before and after each block (as
+//     Gemma 2 and 3), Q/K/V biases, gate and up fused in ffn_up (gate's rows
+//     first, as phi3), adjacent pairs over rope.dimension_count of each head
+//     (half of it in GLM-4). Files with rope.dimension_sections (GLM-4.1V's
+//     multimodal RoPE) are refused.
 //   - exaone4 (EXAONE 4.0): OLMo 2's norms after the blocks, but Q and K
 //     normed per head; NeoX pairs; Llama 3.1's RoPE factors where the file
 //     has them. As llama.cpp: a 64-layer file (the 32B) slides windows of
@@ -127,6 +132,18 @@ status read_mistral3_config(const gguf_file& f, model_config& c) {
         return make_error(fmt::format("metadata 'mistral3.attention.temperature_scale' = {} is not a scale in [-100, 100]", scale));
     c.attn_temp_scale = static_cast<float>(scale);
     c.attn_temp_floor = c.rope_original_ctx;   // llama.cpp's n_ctx_orig_yarn, at least 1
+    return {};
+}
+
+status read_glm4_config(const gguf_file& f, model_config& c) {
+    if (const gguf_value* v = f.find("glm4.rope.dimension_sections")) {
+        bool any = false;
+        if (const auto* arr = v->as_array(); arr && arr->is_integer())
+            for (std::size_t i = 0; i < arr->size(); ++i) any = any || arr->int_at(i) != 0;
+        if (any || !v->as_array())
+            return make_error("glm4.rope.dimension_sections: multimodal RoPE (GLM-4.1V) is not supported");
+    }
+    c.has_post_norms = true;
     return {};
 }
 

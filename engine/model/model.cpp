@@ -190,7 +190,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                             !ld.matrix(p + "attn_k.weight", c.n_embd, c.n_kv(), l.wk) ||
                             !ld.matrix(p + "attn_v.weight", c.n_embd, c.n_kv(), l.wv))
             return fail();
-        const bool fused_up = c.architecture == arch::phi3;
+        const bool fused_up = c.architecture == arch::phi3 || c.architecture == arch::glm4;
         if (c.moe()) {
             if (!ld.matrix(p + "ffn_gate_inp.weight", c.n_embd, c.n_expert, l.router) ||
                 !ld.experts(p, "ffn_gate", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_gate) ||

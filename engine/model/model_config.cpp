@@ -129,7 +129,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee";
+           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -156,6 +156,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "mistral3") c.architecture = arch::mistral3;     // the llama block, YaRN, temperature
     else if (c.arch_name == "ernie4_5") c.architecture = arch::ernie4_5;     // the llama block
     else if (c.arch_name == "arcee") c.architecture = arch::arcee;           // the llama block, relu(up)^2
+    else if (c.arch_name == "glm4") c.architecture = arch::glm4;             // norms before and after, biases
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -217,8 +218,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite &&
                   c.architecture != arch::granitemoe && c.architecture != arch::smollm3 &&
                   c.architecture != arch::internlm2 && c.architecture != arch::mistral3 &&
-                  c.architecture != arch::ernie4_5 && c.architecture != arch::arcee;
-    c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe;
+                  c.architecture != arch::ernie4_5 && c.architecture != arch::arcee && c.architecture != arch::glm4;
+    c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe || c.architecture == arch::glm4;
     if (c.architecture == arch::arcee) c.ffn_act = ffn_activation::relu_sqr;
     c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe;
     c.qk_norm_whole = c.architecture == arch::olmoe;
@@ -237,6 +238,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_exaone4_config(f, c); !st) return st.err();
     if (c.architecture == arch::mistral3)
         if (status st = read_mistral3_config(f, c); !st) return st.err();
+    if (c.architecture == arch::glm4)
+        if (status st = read_glm4_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma2)

@@ -6,7 +6,9 @@
 // made once and tensors are filled by drawing chunks from it.
 #include "engine/model/synth_model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <cstddef>
 #include <cstring>
 #include <utility>
@@ -218,7 +220,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
     const bool exaone4 = s.arch == "exaone4";
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4;   // per head
-    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe";
+    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4";
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
     const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
@@ -226,14 +228,13 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
     const bool granite = s.arch == "granite" || s.arch == "granitemoe";
     const bool olmo2 = s.arch == "olmo2";
-    if (!gemma && !phi3 && !granite && !olmo2 && s.arch != "llama" && s.arch != "qwen2" && s.arch != "qwen3" &&
-        s.arch != "gemma" && s.arch != "smollm3" && s.arch != "exaone" && s.arch != "internlm2" && s.arch != "qwen2moe" &&
-        s.arch != "qwen3moe" && !olmoe && !exaone4 && s.arch != "mistral3" && s.arch != "ernie4_5" && s.arch != "arcee")
-        return make_error(fmt::format("synth-model writes llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, "
-                                      "smollm3, olmo2, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, qwen2moe, qwen3moe, olmoe or "
-                                      "granitemoe, "
-                                      "not '{}'",
-                                      s.arch));
+    const bool glm4 = s.arch == "glm4";
+    static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
+                                          "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
+                                          "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen2moe",
+                                          "qwen3moe", "olmoe",    "granitemoe"};
+    if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
+        return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
         return make_error(fmt::format("shape {} rotates {} of {} dimensions per head", s.name, n_rot, head_dim));
     const int block = static_cast<int>(traits_of(type).block_size);
@@ -385,7 +386,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "attn_q_norm.weight", s.n_head * head_dim);
             ones(p + "attn_k_norm.weight", s.n_head_kv * head_dim);
         }
-        if (gemma || olmo2 || exaone4) {
+        if (gemma || olmo2 || exaone4 || glm4) {
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
@@ -430,7 +431,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             }
             continue;
         }
-        if (phi3) {
+        if (phi3 || glm4) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {
             if (s.arch != "arcee") matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee: no gate

@@ -21,7 +21,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
-            "check-arcee",
+            "check-arcee",  "check-glm4",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -103,6 +103,10 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             return c;
         }
         if (c.arch == "llama" || c.arch == "gemma" || c.arch == "ernie4_5") return c;
+        if (c.arch == "glm4") {   // GLM-4-0414's kind: norms before and after, Q/K/V biases, fused gate and up,
+            c.n_rot = 32;           // half of each head rotated in adjacent pairs
+            return c;
+        }
         if (c.arch == "arcee") {   // AFM-4.5B's kind: relu(up)^2 without a gate, Llama 3.1's RoPE factors
             c.llama3_rope_factor = 8.0f;
             c.llama3_original_ctx = 64;

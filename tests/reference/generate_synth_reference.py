@@ -62,10 +62,12 @@ import generate_reference as ref  # noqa: E402
 # unrotated; mistral3 (0.3.36 too): the llama block with YaRN x4 from 16,
 # betas 0.5 and 0.125, log multiplier 1, and queries times
 # 1 + 0.5 ln(floor(pos / 16) + 1); ernie4_5: the llama block; arcee: the
-# llama block with relu(up)^2 and no gate, and Llama 3.1's RoPE factors.
+# llama block with relu(up)^2 and no gate, and Llama 3.1's RoPE factors;
+# glm4: norms before and after each block, Q/K/V biases, gate and up fused,
+# half of each head rotated.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
