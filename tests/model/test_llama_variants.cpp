@@ -6,6 +6,7 @@
 // held to llama.cpp in test_synth_reference.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "engine/gguf/gguf_reader.h"
+#include "engine/gguf/gguf_writer.h"
 #include "engine/model/model.h"
 #include "engine/model/model_config.h"
 #include "engine/model/synth_model.h"
@@ -228,6 +230,68 @@ TEST(LlamaVariants, exaone4WindowsItsThirtyTwoBDepthAndLeavesTheFullLayersUnrota
         EXPECT_FALSE(c30->is_swa(il)) << il;
         EXPECT_TRUE(c30->rotates(il)) << il;
     }
+}
+
+// Ministral 3: queries times 1 + b ln(floor(pos / original) + 1) after RoPE;
+// a temperature that is no number is refused by its key.
+TEST(LlamaVariants, mistral3ScalesItsQueriesPastEachStretchOfTheOriginalContext)
+{
+    auto c = config_of(*synth_shape_named("check-mistral3"));
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->architecture, arch::mistral3);
+    EXPECT_FALSE(c->rope_neox);
+    EXPECT_EQ(c->attn_temp_floor, 16);
+    EXPECT_EQ(c->attn_temperature(0), 1.0f);
+    EXPECT_EQ(c->attn_temperature(15), 1.0f);
+    EXPECT_FLOAT_EQ(c->attn_temperature(16), 1.0f + 0.5f * std::log(2.0f));
+    EXPECT_FLOAT_EQ(c->attn_temperature(47), 1.0f + 0.5f * std::log(3.0f));
+    EXPECT_EQ(c->yarn_beta_fast, 0.5f);
+    EXPECT_EQ(c->yarn_beta_slow, 0.125f);
+    // Log multiplier 1: the rotation's magnitude comes to 1 (YaRN's own 1 + 0.1 ln 4 undone).
+    EXPECT_NEAR(c->rope_attn_factor * (1.0 + 0.1 * std::log(4.0)), 1.0, 1e-6);
+
+    synth_shape bad = *synth_shape_named("check-mistral3");
+    bad.attn_temp_scale = std::numeric_limits<float>::quiet_NaN();
+    auto refused = config_of(bad);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("mistral3.attention.temperature_scale"), std::string::npos) << refused.message();
+}
+
+// The window pattern as llama.cpp reads it: bools per layer, or a period;
+// anything else names the key.
+TEST(LlamaVariants, aWindowPatternIsBoolsPerLayerOrAPeriodAndNothingElse)
+{
+    const std::string key = "olmo2.attention.sliding_window_pattern";
+    const auto flags_of = [&](const std::function<void(gguf_writer&)>& set) {
+        gguf_writer w;
+        w.set_string("general.architecture", "olmo2");
+        set(w);
+        const auto path = std::filesystem::temp_directory_path() /
+                          ("kvlens_test_window_pattern_" + std::to_string(::getpid()) + ".gguf");
+        EXPECT_TRUE(w.write_file(path.string()).ok());
+        auto f = gguf_file::open(path.string());
+        std::filesystem::remove(path);
+        EXPECT_TRUE(f.ok());
+        return window_layer_flags(**f, key, 4, 4);
+    };
+    auto absent = flags_of([](gguf_writer&) {});
+    ASSERT_TRUE(absent.ok());
+    EXPECT_EQ(*absent, (std::vector<bool>{true, true, true, false}));   // the default period of 4
+    auto period = flags_of([&](gguf_writer& w) { w.set_u32(key, 2); });
+    ASSERT_TRUE(period.ok());
+    EXPECT_EQ(*period, (std::vector<bool>{true, false, true, false}));
+    auto bools = flags_of([&](gguf_writer& w) { w.set_bool_array(key, {false, true, true, false}); });
+    ASSERT_TRUE(bools.ok());
+    EXPECT_EQ(*bools, (std::vector<bool>{false, true, true, false}));
+    auto floats = flags_of([&](gguf_writer& w) { w.set_f32_array(key, {1, 1, 1, 0}); });
+    ASSERT_FALSE(floats.ok());
+    EXPECT_EQ(floats.message(), key + " must hold bools (one per layer)");
+    auto twos = flags_of([&](gguf_writer& w) { w.set_i32_array(key, {1, 2, 1, 0}); });
+    ASSERT_FALSE(twos.ok());
+    EXPECT_EQ(twos.message(), key + " must hold bools (one per layer)");
+    auto zero = flags_of([&](gguf_writer& w) { w.set_u32(key, 0); });
+    ASSERT_FALSE(zero.ok());
+    EXPECT_EQ(zero.message(), key + " = 0 is not a period of 1..4 layers");
 }
 
 TEST(LlamaVariants, aGraniteMoeSharedExpertIsReadUngated)
