@@ -33,6 +33,14 @@
 //     first, as phi3), adjacent pairs over rope.dimension_count of each head
 //     (half of it in GLM-4). Files with rope.dimension_sections (GLM-4.1V's
 //     multimodal RoPE) are refused.
+//   - qwen3vl, qwen3vlmoe (Qwen3-VL's language models, text in, as kvlens
+//     reads documents): qwen3's and qwen3moe's blocks. Their interleaved
+//     multimodal RoPE (rope.dimension_sections over the time, height and
+//     width positions) turns each pair by one of a token's three positions,
+//     and a text token has the same in all three: plain NeoX RoPE. The
+//     deepstack inputs added to the first n_deepstack_layers layers' outputs
+//     are image features, zeros for text. Checked against llama-cpp-python
+//     0.3.36 (0.3.16 has no Qwen3-VL).
 //   - exaone4 (EXAONE 4.0): OLMo 2's norms after the blocks, but Q and K
 //     normed per head; NeoX pairs; Llama 3.1's RoPE factors where the file
 //     has them. As llama.cpp: a 64-layer file (the 32B) slides windows of
@@ -144,6 +152,23 @@ status read_glm4_config(const gguf_file& f, model_config& c) {
             return make_error("glm4.rope.dimension_sections: multimodal RoPE (GLM-4.1V) is not supported");
     }
     c.has_post_norms = true;
+    return {};
+}
+
+status read_qwen3vl_config(const gguf_file& f, model_config& c) {
+    const std::string key = c.arch_name + ".rope.dimension_sections";
+    const gguf_value* v = f.find(key);
+    const auto* arr = v ? v->as_array() : nullptr;
+    if (!arr || !arr->is_integer() || arr->size() < 3 || arr->size() > 4)
+        return make_error(fmt::format("missing or malformed metadata '{}' (3 or 4 section sizes)", key));
+    std::int64_t pairs = 0;
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+        const std::int64_t n = arr->int_at(i);
+        if (n < 0 || n > c.n_rot) return make_error(fmt::format("metadata '{}' holds a section of {} pairs", key, n));
+        pairs += n;
+    }
+    if (pairs > c.n_rot / 2)
+        return make_error(fmt::format("metadata '{}' sections {} pairs, more than the {} rotated", key, pairs, c.n_rot / 2));
     return {};
 }
 

@@ -129,7 +129,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4";
+           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, qwen3vl, qwen3vlmoe (text)";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -150,6 +150,12 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "internlm2") c.architecture = arch::internlm2;   // the llama block
     else if (c.arch_name == "qwen2moe") c.architecture = arch::qwen2moe;     // qwen2's attention, experts
     else if (c.arch_name == "qwen3moe") c.architecture = arch::qwen3moe;     // qwen3's attention, experts
+    // Qwen3-VL's language models: qwen3's (and qwen3moe's) block; their
+    // interleaved multimodal RoPE gives a text token the same position in
+    // every section, which is plain NeoX RoPE, and the deepstack inputs of a
+    // text token are zeros (read_qwen3vl_config).
+    else if (c.arch_name == "qwen3vl") c.architecture = arch::qwen3;
+    else if (c.arch_name == "qwen3vlmoe") c.architecture = arch::qwen3moe;
     else if (c.arch_name == "olmoe") c.architecture = arch::olmoe;           // whole-row Q and K norms, experts
     else if (c.arch_name == "granitemoe") c.architecture = arch::granitemoe; // granite's scales, experts
     else if (c.arch_name == "exaone4") c.architecture = arch::exaone4;       // norms after the blocks, windows
@@ -240,6 +246,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_mistral3_config(f, c); !st) return st.err();
     if (c.architecture == arch::glm4)
         if (status st = read_glm4_config(f, c); !st) return st.err();
+    if (c.arch_name == "qwen3vl" || c.arch_name == "qwen3vlmoe")
+        if (status st = read_qwen3vl_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma2)

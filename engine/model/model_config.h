@@ -147,6 +147,7 @@ status read_granite_config(const gguf_file& f, model_config& c);
 status read_smollm3_config(const gguf_file& f, model_config& c);
 status read_mistral3_config(const gguf_file& f, model_config& c);
 status read_glm4_config(const gguf_file& f, model_config& c);
+status read_qwen3vl_config(const gguf_file& f, model_config& c);
 status read_olmo2_config(const gguf_file& f, model_config& c);
 status read_exaone4_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as

@@ -219,7 +219,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gemma2 = s.arch == "gemma2";
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
     const bool exaone4 = s.arch == "exaone4";
-    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4;   // per head
+    const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
+                         s.arch == "qwen3vl";   // per head
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4";
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
@@ -231,7 +232,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool glm4 = s.arch == "glm4";
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
-                                          "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen2moe",
+                                          "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "olmoe",    "granitemoe"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
@@ -277,6 +278,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (s.yarn_log_mul > 0) w.set_f32(A + "rope.scaling.yarn_log_multiplier", s.yarn_log_mul);
     }
     if (s.attn_temp_scale != 0) w.set_f32(A + "attention.temperature_scale", s.attn_temp_scale);
+    if (!s.rope_sections.empty())
+        w.set_i32_array(A + "rope.dimension_sections", std::vector<std::int32_t>(s.rope_sections.begin(), s.rope_sections.end()));
+    if (s.n_deepstack > 0) w.set_u32(A + "n_deepstack_layers", static_cast<std::uint32_t>(s.n_deepstack));
     if ((olmo2 || exaone4) && s.sliding_window > 0) {   // OLMo 3's and EXAONE 4.0's windows
         w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
         if (!s.swa_pattern.empty())

@@ -71,6 +71,9 @@ struct synth_shape {
     float yarn_beta_slow = 0.0f;
     float yarn_log_mul = 0.0f;
     float attn_temp_scale = 0.0f;
+    // qwen3vl: rope.dimension_sections (empty: not written) and n_deepstack_layers.
+    std::vector<int> rope_sections;
+    int n_deepstack = 0;
     // granite: granite.embedding_scale, .attention.scale, .residual_scale and
     // .logit_scale (the last one always written: llama.cpp requires it).
     float granite_embedding_scale = 0.0f;   // 0: not written

@@ -21,7 +21,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
-            "check-arcee",  "check-glm4",
+            "check-arcee",  "check-glm4",   "check-qwen3vl",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -75,6 +75,12 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         }
         if (c.arch == "qwen3") {
             c.rope_base = 1000000.0f;
+            return c;
+        }
+        if (c.arch == "qwen3vl") {   // Qwen3-VL's language model: qwen3's block, sections of 8, 12 and 12
+            c.rope_base = 5000000.0f; // pairs (Qwen3-VL's 24, 20, 20 halved), 2 deepstack layers
+            c.rope_sections = {8, 12, 12, 0};
+            c.n_deepstack = 2;
             return c;
         }
         if (c.arch == "qwen3-yarn") {   // qwen3 with YaRN x4 from an original 1024: pairs 0-3 keep their
