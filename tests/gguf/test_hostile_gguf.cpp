@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <string>
@@ -421,7 +422,9 @@ TEST(HostileGguf, fileControlledNamesReachMessagesEscapedAndCut)
     ASSERT_TRUE(g.ok());
     auto c = kvlens::read_model_config(**g);
     ASSERT_TRUE(!c.ok());
-    ASSERT_TRUE(c.message().size() < 400) << c.message().c_str();
+    // The 100,000-byte name cut to a short quote: the message is that, the
+    // sentence around it and kvlens's own list of architectures (which grows).
+    ASSERT_TRUE(c.message().size() < 250 + std::strlen(kvlens::supported_architectures())) << c.message().c_str();
     ASSERT_TRUE(c.message().find('\x1b') == std::string::npos);
     ASSERT_TRUE(contains(c.message(), "more bytes)"));
 }
