@@ -220,7 +220,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
     const bool exaone4 = s.arch == "exaone4";
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
-                         s.arch == "qwen3vl";   // per head
+                         s.arch == "qwen3vl" || s.arch == "qwen3vlmoe";   // per head
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4";
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
@@ -233,7 +233,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
-                                          "qwen3moe", "olmoe",    "granitemoe"};
+                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)

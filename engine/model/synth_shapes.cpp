@@ -21,7 +21,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
-            "check-arcee",  "check-glm4",   "check-qwen3vl",
+            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -163,10 +163,15 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.arch = "mixtral";
             c.split_experts = true;
         }
+        if (c.arch == "qwen3vlmoe") {   // Qwen3-VL-30B-A3B's language model: check-qwen3moe's experts, qwen3vl's sections
+            c.rope_sections = {8, 12, 12, 0};
+            c.n_deepstack = 2;
+        }
         if (c.arch == "mixtral" || c.arch == "granitemoe" || c.arch == "qwen3moe" || c.arch == "qwen2moe" ||
+            c.arch == "qwen3vlmoe" ||
             c.arch == "olmoe") {
-            const bool qwen = c.arch == "qwen3moe" || c.arch == "qwen2moe";
-            c.n_expert = c.arch == "qwen3moe" || c.arch == "olmoe" ? 8 : 4;
+            const bool qwen = c.arch == "qwen3moe" || c.arch == "qwen2moe" || c.arch == "qwen3vlmoe";
+            c.n_expert = c.arch == "qwen3moe" || c.arch == "qwen3vlmoe" || c.arch == "olmoe" ? 8 : 4;
             c.n_expert_used = 2;
             if (qwen) {
                 c.n_ff_exp = 256;   // expert_feed_forward_length

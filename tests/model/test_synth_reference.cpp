@@ -67,9 +67,9 @@ const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "l
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
-                               "ernie4_5",   "arcee", "glm4", "qwen3vl"};
+                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
-                                              "granitemoeshared"};
+                                              "granitemoeshared", "qwen3vlmoe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 

@@ -66,10 +66,11 @@ import generate_reference as ref  # noqa: E402
 # glm4: norms before and after each block, Q/K/V biases, gate and up fused,
 # half of each head rotated; qwen3vl (0.3.36 too): Qwen3-VL's language model,
 # its interleaved multimodal RoPE sections 8, 12, 12 and 2 deepstack layers,
-# fed text.
+# fed text; qwen3vlmoe (0.3.36 too): the same sections over check-qwen3moe's
+# experts.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1
