@@ -320,6 +320,11 @@ status cuda_backend::layer(int il, int n, bool decode) {
         if (auto st = launch_rope(rp, s); !st) return st;
         mark("rope");
     }
+    if (c_.attn_temp_scale != 0.0f) {   // Ministral 3: attention past the original context a little sharper
+        if (auto st = launch_attn_temperature(q_, d_positions(), n, NQ, c_.attn_temp_scale, c_.attn_temp_floor, s); !st)
+            return st;
+        mark("query temperature");
+    }
 
     paged_kv_view kv;
     kv.dtype = geo_.dtype;
@@ -369,19 +374,26 @@ status cuda_backend::layer(int il, int n, bool decode) {
     }
     if (auto st = add_residual(n, s); !st) return st;
 
-    // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU).
+    // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU; arcee: relu(up)^2, no gate).
     if (auto st = pre_norm(l.ffn_norm, n, s); !st) return st;
     mark("ffn_norm");
-    const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
-    float* gu_out[2] = {hb_, hb2_};
-    if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
-    mark("gate/up matmul");
-    if (c_.ffn_act == ffn_activation::gelu_tanh) {
-        if (auto st = launch_gelu_tanh_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
-        mark("gelu_tanh_mul");
+    if (c_.ffn_act == ffn_activation::relu_sqr) {
+        if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
+        mark("up matmul");
+        if (auto st = launch_relu_sqr(hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+        mark("relu_sqr");
     } else {
-        if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
-        mark("silu_mul");
+        const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
+        float* gu_out[2] = {hb_, hb2_};
+        if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
+        mark("gate/up matmul");
+        if (c_.ffn_act == ffn_activation::gelu_tanh) {
+            if (auto st = launch_gelu_tanh_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+            mark("gelu_tanh_mul");
+        } else {
+            if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+            mark("silu_mul");
+        }
     }
     if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
     mark("down matmul");
@@ -522,10 +534,6 @@ result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend
     if (m.config().moe())         // the CPU takes it (choose_backend)
         return make_error(fmt::format("{} experts per layer: the CUDA backend does not run a mixture of experts yet",
                                       m.config().n_expert));
-    if (m.config().ffn_act == ffn_activation::relu_sqr)   // Arcee's: the CPU takes it too
-        return make_error("a feed-forward block of relu(up)^2 without a gate (Arcee's): the CUDA backend does not run it yet");
-    if (m.config().attn_temp_scale != 0.0f)   // Ministral 3's: the CPU takes it too
-        return make_error("attention temperature scaling (Llama 4's, Ministral 3's): the CUDA backend does not apply it yet");
     auto b = std::make_unique<cuda_backend>(m, o);
     if (auto st = b->init(*dev); !st) return st.err();
     return std::unique_ptr<backend>(std::move(b));

@@ -127,6 +127,7 @@ result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) 
         using pair = std::pair<dev_matrix*, const weight_view*>;
         for (auto [dst, src] : {pair{&o.wq, &l.wq}, pair{&o.wk, &l.wk}, pair{&o.wv, &l.wv}, pair{&o.wo, &l.wo},
                                 pair{&o.w_gate, &l.w_gate}, pair{&o.w_up, &l.w_up}, pair{&o.w_down, &l.w_down}}) {
+            if (src->n_out == 0) continue;   // arcee has no gate
             if (auto st = matrix(*dst, *src, where.c_str()); !st) return st.err();
             d.largest_matrix_elems = std::max(d.largest_matrix_elems, src->n_in * src->n_out);
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Element-wise kernels: residual add, bias add, SwiGLU (silu(gate) * up),
-// GeGLU (gelu_tanh(gate) * up), scaling and soft-capping.
+// GeGLU (gelu_tanh(gate) * up), Arcee's relu(up)^2, scaling, soft-capping,
+// and Ministral 3's query temperature.
 #include "engine/backend/cuda/cuda_check.h"
 #include "engine/backend/cuda/norm_rope.h"
 
@@ -43,6 +44,25 @@ __global__ void gelu_tanh_mul_kernel(const float* gate, const float* up, float* 
     }
 }
 
+__global__ void relu_sqr_kernel(float* x, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const float r = x[i] > 0.0f ? x[i] : 0.0f;
+        x[i] = r * r;
+    }
+}
+
+// q (n_tokens, nq): token t's row times 1 + scale ln(floor(pos_t / floor) + 1),
+// in float as the CPU computes it (model_config::attn_temperature).
+__global__ void attn_temperature_kernel(float* q, const std::int32_t* positions, int nq, std::int64_t n, float scale,
+                                        float floor_tokens) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const float pos = static_cast<float>(positions[i / nq]);
+        q[i] *= 1.0f + scale * logf(floorf(pos / floor_tokens) + 1.0f);
+    }
+}
+
 __global__ void scale_kernel(float* x, float a, std::int64_t n) {
     const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= a;
@@ -59,6 +79,23 @@ status launch_gelu_tanh_mul(const float* gate, const float* up, float* y, std::i
     if (count == 0) return {};
     gelu_tanh_mul_kernel<<<grid_for(count), threads, 0, s>>>(gate, up, y, count);
     CUDA_CHECK_LAUNCH("gelu_tanh_mul_kernel");
+    return {};
+}
+
+status launch_relu_sqr(float* x, std::int64_t count, cudaStream_t s) {
+    if (count == 0) return {};
+    relu_sqr_kernel<<<grid_for(count), threads, 0, s>>>(x, count);
+    CUDA_CHECK_LAUNCH("relu_sqr_kernel");
+    return {};
+}
+
+status launch_attn_temperature(float* q, const std::int32_t* positions, int n_tokens, int nq, float scale,
+                               int floor_tokens, cudaStream_t s) {
+    const std::int64_t count = static_cast<std::int64_t>(n_tokens) * nq;
+    if (count == 0) return {};
+    attn_temperature_kernel<<<grid_for(count), threads, 0, s>>>(q, positions, nq, count, scale,
+                                                                 static_cast<float>(floor_tokens));
+    CUDA_CHECK_LAUNCH("attn_temperature_kernel");
     return {};
 }
 

@@ -47,6 +47,12 @@ status launch_silu_mul(const float* gate, const float* up, float* y, std::int64_
 status launch_gelu_tanh_mul(const float* gate, const float* up, float* y, std::int64_t count, cudaStream_t s);
 // x (count) *= a (Gemma's embedding scale)
 status launch_scale(float* x, float a, std::int64_t count, cudaStream_t s);
+// x = relu(x)^2 in place (Arcee's feed-forward block, which has no gate).
+status launch_relu_sqr(float* x, std::int64_t count, cudaStream_t s);
+// q (n_tokens, nq): each token's row times 1 + scale ln(floor(position / floor_tokens) + 1)
+// (Llama 4's query temperature, Ministral 3's); positions (n_tokens) on the device.
+status launch_attn_temperature(float* q, const std::int32_t* positions, int n_tokens, int nq, float scale,
+                               int floor_tokens, cudaStream_t s);
 // x (count) = cap * tanh(x / cap) (final logit soft-capping)
 status launch_soft_cap(float* x, float cap, std::int64_t count, cudaStream_t s);
 

@@ -34,6 +34,11 @@ done
 # The CLI's libraries as CMake links them (engine, remote, engine again, common).
 libs=("$build/engine/libkvlens_engine.a" "$build/engine/remote/libkvlens_remote.a" "$build/engine/libkvlens_engine.a"
       "$build/common/libkvlens_common.a" -lfmt -lpcre2-8 -lxxhash -lcurl -lpthread -ldl)
+# A build with the PDF layer (the CLI's extract and summarize) links it and the tasks too.
+if [[ -f "$build/tasks/libkvlens_tasks.a" ]]; then
+  libs=("$build/tasks/libkvlens_tasks.a" "$build/pdf/libkvlens_pdf.a" "$build/pdf/libkvlens_pdf_poppler.a" "${libs[@]}"
+        -lpoppler-cpp)
+fi
 "${cxx[@]}" -o "$out/test_cuda_kernels" "$out/test_cuda_kernels.o" "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 "${cxx[@]}" -o "$out/kvlens-cli" "$build"/app/cli/CMakeFiles/kvlens-cli.dir/*.o "${objs[@]}" "$out/fake_cuda.o" "${libs[@]}"
 
@@ -53,7 +58,15 @@ cd "$root"
 #   check-granite embedding, score, residual and logit scales;
 #   check-smollm3 the last of 4 layers unrotated (NoPE);
 #   check-olmo2   no norm before the blocks, norms after them and over whole Q and K rows;
-#   check-qwen3-yarn  YaRN x4 from an original 1024: the ramp between pairs 3 and 12, the magnitude scale.
+#   check-qwen3-yarn  YaRN x4 from an original 1024: the ramp between pairs 3 and 12, the magnitude scale;
+#   check-olmo3   windows of 8 in 3 of 4 layers, rotated without the YaRN the full layer takes;
+#   check-exaone4 64 layers, norms after the blocks, QK norms per head, windows, unrotated full layers
+#                 (F32: its 64 post-normed layers amplify an 8-bit activation rounding to 4 % of a
+#                 logit in Q8_0, where llama.cpp's own f16/f32 KV change moves them by 13 %);
+#   check-mistral3  YaRN with the file's betas and log multiplier, queries scaled past position 16;
+#   check-arcee   relu(up)^2 without a gate;
+#   check-glm4    norms before and after, Q/K/V biases, fused gate/up, half of each head rotated;
+#   check-qwen3vl Qwen3-VL's language model fed text.
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -68,6 +81,12 @@ check-granite Q8_0 3
 check-smollm3 Q8_0 3
 check-olmo2 Q8_0 3
 check-qwen3-yarn Q8_0 3
+check-olmo3 Q8_0 3
+check-exaone4 F32 3
+check-mistral3 Q8_0 3
+check-arcee Q8_0 3
+check-glm4 Q8_0 3
+check-qwen3vl Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
