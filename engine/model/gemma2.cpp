@@ -30,14 +30,8 @@ constexpr int k_27b_layers = 46;
 }  // namespace
 
 status read_gemma2_config(const gguf_file& f, model_config& c) {
-    const gguf_value* w = f.find("gemma2.attention.sliding_window");
     int window = k_default_window;
-    if (w) {
-        if (!w->is_integer() || w->as_int() < 1 || w->as_int() > (1 << 24))
-            return make_error(fmt::format("gemma2.attention.sliding_window = {} is not a window in tokens",
-                                          w->is_integer() ? w->as_int() : -1));
-        window = static_cast<int>(w->as_int());
-    }
+    if (status st = read_window_tokens(f, "gemma2.attention.sliding_window", k_default_window, 1, window); !st) return st;
     // llama.cpp's pattern of 2: layer il is local when il % 2 < 1.
     for (int il = 0; il < c.n_layer; il += 2) c.layer_window[static_cast<std::size_t>(il)] = window;
 

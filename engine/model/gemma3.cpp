@@ -41,14 +41,8 @@ result<std::vector<bool>> layer_pattern(const gguf_file& f, int n_layer, bool ha
 }  // namespace
 
 status read_gemma3_config(const gguf_file& f, model_config& c) {
-    const gguf_value* w = f.find("gemma3.attention.sliding_window");
     int window = 0;
-    if (w) {
-        if (!w->is_integer() || w->as_int() < 0 || w->as_int() > (1 << 24))
-            return make_error(fmt::format("gemma3.attention.sliding_window = {} is not a window in tokens",
-                                          w->is_integer() ? w->as_int() : -1));
-        window = static_cast<int>(w->as_int());
-    }
+    if (status st = read_window_tokens(f, "gemma3.attention.sliding_window", 0, 0, window); !st) return st;
     auto local = layer_pattern(f, c.n_layer, window > 0);
     if (!local) return local.err();
     int n_local = 0;

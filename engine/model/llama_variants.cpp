@@ -66,19 +66,6 @@ constexpr int k_exaone4_windowed_depth = 64;   // llama.cpp windows EXAONE 4.0 f
 constexpr int k_exaone4_window = 4096;         // and their window when the file names none
 constexpr int k_exaone4_pattern = 4;
 
-// An optional window in tokens under `key` (absent: `fallback`).
-status read_window(const gguf_file& f, const std::string& key, int fallback, int& out) {
-    const gguf_value* v = f.find(key);
-    if (!v) {
-        out = fallback;
-        return {};
-    }
-    if (!v->is_integer() || v->as_int() < 0 || v->as_int() > (1 << 24))
-        return make_error(fmt::format("{} = {} is not a window in tokens", key, v->is_integer() ? v->as_int() : -1));
-    out = static_cast<int>(v->as_int());
-    return {};
-}
-
 // An optional positive scale `key`; absent or 0 (llama.cpp's "unset") gives `fallback`.
 status read_scale(const gguf_file& f, const std::string& key, bool required, float fallback, float& out) {
     const gguf_value* v = f.find(key);
@@ -123,7 +110,7 @@ status read_olmo2_config(const gguf_file& f, model_config& c) {
     c.has_qk_norm = true;
     c.qk_norm_whole = true;
     int window = 0;
-    if (auto st = read_window(f, "olmo2.attention.sliding_window", 0, window); !st) return st;
+    if (auto st = read_window_tokens(f, "olmo2.attention.sliding_window", 0, 0, window); !st) return st;
     if (window == 0) return {};
     c.swa_plain_rope = true;
     c.rope_freq_base_swa = c.rope_freq_base;
@@ -178,7 +165,7 @@ status read_exaone4_config(const gguf_file& f, model_config& c) {
     c.has_qk_norm = true;
     if (c.n_layer != k_exaone4_windowed_depth) return {};
     int window = 0;
-    if (auto st = read_window(f, "exaone4.attention.sliding_window", k_exaone4_window, window); !st) return st;
+    if (auto st = read_window_tokens(f, "exaone4.attention.sliding_window", k_exaone4_window, 0, window); !st) return st;
     if (window == 0) return make_error("exaone4.attention.sliding_window is 0 in a 64-layer file (windowed layers need one)");
     if (auto st = read_sliding_windows(f, c, window, k_exaone4_pattern); !st) return st;
     // Windowed layers rotate with the file's base and scaling; full ones not at all.

@@ -156,6 +156,9 @@ status read_exaone4_config(const gguf_file& f, model_config& c);
 // unless il % P == P - 1), else `default_period`; each windowed layer gets
 // `window` tokens (sliding_windows.cpp).
 status read_sliding_windows(const gguf_file& f, model_config& c, int window, int default_period);
+// A window in tokens under `key`: absent, `fallback`; else an integer in
+// [least, 2^24], or an error naming the key (gemma2, gemma3, olmo2, exaone4).
+status read_window_tokens(const gguf_file& f, const std::string& key, int fallback, int least, int& out);
 // The flags alone, from `key` (Gemma 3 reads its pattern before it knows its window).
 result<std::vector<bool>> window_layer_flags(const gguf_file& f, const std::string& key, int n_layer, int default_period);
 // The experts' counts and sizes (model_moe.cpp), for every architecture: a

@@ -36,6 +36,18 @@ result<std::vector<bool>> window_layer_flags(const gguf_file& f, const std::stri
     return windowed;
 }
 
+status read_window_tokens(const gguf_file& f, const std::string& key, int fallback, int least, int& out) {
+    const gguf_value* v = f.find(key);
+    if (!v) {
+        out = fallback;
+        return {};
+    }
+    if (!v->is_integer() || v->as_int() < least || v->as_int() > (1 << 24))
+        return make_error(fmt::format("{} = {} is not a window in tokens", key, v->is_integer() ? v->as_int() : -1));
+    out = static_cast<int>(v->as_int());
+    return {};
+}
+
 status read_sliding_windows(const gguf_file& f, model_config& c, int window, int default_period) {
     auto windowed = window_layer_flags(f, c.arch_name + ".attention.sliding_window_pattern", c.n_layer, default_period);
     if (!windowed) return windowed.err();
