@@ -89,9 +89,9 @@ status read_yarn_config(const gguf_file& f, model_config& c) {
             else if (name == "yarn_beta_slow") c.yarn_beta_slow = static_cast<float>(x);
             else if (x != 0) {
                 c.yarn_log_mul = static_cast<float>(x);
-                const auto mscale = [factor](double m) { return 1.0 + 0.1 * m * std::log(factor); };
-                // Over YaRN's own 1 + 0.1 ln(factor), which the rotation multiplies in.
-                c.rope_attn_factor = static_cast<float>(c.rope_attn_factor * mscale(1.0) / mscale(x) / mscale(1.0));
+                // The rotation multiplies in YaRN's own mscale(factor, 1), so the
+                // factor that makes mscale(factor, 1) / mscale(factor, m) is 1 / mscale(factor, m).
+                c.rope_attn_factor = static_cast<float>(c.rope_attn_factor / (1.0 + 0.1 * x * std::log(factor)));
             }
             continue;
         }
