@@ -55,7 +55,8 @@ int run_info(const info_args& a) {
                             {"kv_bytes_per_token", {{"f16", i.kv_bytes_per_token_f16}, {"q8_0", i.kv_bytes_per_token_q8_0}}},
                             {"tensor_types", i.tensor_types}, {"chat_template", (*tok)->chat_template_kind()},
                             {"rope", i.rope}, {"sliding_window", i.sliding_window},
-                            {"n_window_layers", i.n_window_layers},
+                            {"n_window_layers", i.n_window_layers}, {"n_conv_layers", i.n_conv_layers},
+                            {"conv_taps", i.conv_taps}, {"conv_state_bytes", i.conv_state_bytes},
                             {"attn_logit_softcap", i.attn_softcap}, {"final_logit_softcap", i.final_softcap},
                             {"embedding_scale", i.embedding_scale}, {"attention_scale", i.attention_scale},
                             {"residual_scale", i.residual_scale}, {"logit_scale", i.logit_scale},
@@ -74,7 +75,11 @@ int run_info(const info_args& a) {
     fmt::print("name           {}\n", printable(i.name));
     if (i.file_type.empty()) fmt::print("architecture   {}\n", printable(i.architecture));   // no general.file_type
     else fmt::print("architecture   {}  ({})\n", printable(i.architecture), printable(i.file_type));
-    fmt::print("layers         {}\n", i.n_layer);
+    if (i.n_conv_layers > 0)
+        fmt::print("layers         {}: {} short convolutions ({} taps), {} attention\n", i.n_layer, i.n_conv_layers,
+                   i.conv_taps, i.n_attention_layers());
+    else
+        fmt::print("layers         {}\n", i.n_layer);
     fmt::print("heads          {} query, {} key/value (GQA group {}), head_dim {}\n", i.n_head, i.n_head_kv,
                i.n_head / i.n_head_kv, i.head_dim);
     fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
@@ -102,9 +107,14 @@ int run_info(const info_args& a) {
     else
         fmt::print("parameters     {} ({:.1f} M)\n", i.n_params, i.n_params / 1e6);
     fmt::print("weights        {} bytes ({:.1f} MiB)\n", i.weight_bytes, i.weight_bytes / 1048576.0);
-    fmt::print("KV per token   f16: {} bytes = 2 x {} layers x {} kv_heads x {} head_dim x 2 bytes\n",
-               i.kv_bytes_per_token_f16, i.n_layer, i.n_head_kv, i.head_dim);
+    fmt::print("KV per token   f16: {} bytes = 2 x {} {}layers x {} kv_heads x {} head_dim x 2 bytes\n",
+               i.kv_bytes_per_token_f16, i.n_attention_layers(), i.n_conv_layers > 0 ? "attention " : "", i.n_head_kv,
+               i.head_dim);
     fmt::print("               q8_0: {} bytes (34 bytes per 32 elements)\n", i.kv_bytes_per_token_q8_0);
+    if (i.n_conv_layers > 0)
+        fmt::print("conv state     {} bytes per sequence, however long = {} convolution layers x {} tokens x {} "
+                   "x 4 bytes (f32)\n",
+                   i.conv_state_bytes, i.n_conv_layers, i.conv_taps, i.n_embd);
     std::string types;
     for (const auto& [t, n] : i.tensor_types) types += fmt::format("{}{} x{}", types.empty() ? "" : ", ", printable(t), n);
     fmt::print("tensor types   {}\n", types);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Row codecs of the KV cache (see kv_codec.h): f16 and q8_0, portable code,
+// Row codecs of the KV cache (see kv_codec.h): f16, q8_0 and f32, portable code,
 // with an F16C path for f16 on x86 CPUs that have it (checked at run time).
 #include "engine/kv/kv_codec.h"
 
@@ -133,14 +133,14 @@ bool row_elems_valid(kv_dtype dtype, int n)
 {
     if (n <= 0)
         return false;
-    return dtype == kv_dtype::f16 || n % q8_0_block_elems == 0;
+    return dtype != kv_dtype::q8_0 || n % q8_0_block_elems == 0;
 }
 
 std::int64_t row_bytes(kv_dtype dtype, int n)
 {
     if (dtype == kv_dtype::q8_0)
         return static_cast<std::int64_t>(n / q8_0_block_elems) * q8_0_block_bytes;
-    return static_cast<std::int64_t>(n) * 2;
+    return static_cast<std::int64_t>(n) * (dtype == kv_dtype::f32 ? 4 : 2);
 }
 
 bool store_row(kv_dtype dtype, const float* src, std::uint8_t* dst, int n)
@@ -149,6 +149,10 @@ bool store_row(kv_dtype dtype, const float* src, std::uint8_t* dst, int n)
         return false;
     if (dtype == kv_dtype::f16) {
         store_f16(src, dst, n);
+        return true;
+    }
+    if (dtype == kv_dtype::f32) {
+        std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
         return true;
     }
     for (int b = 0; b < n / q8_0_block_elems; ++b)
@@ -162,6 +166,10 @@ bool load_row(kv_dtype dtype, const std::uint8_t* src, float* dst, int n)
         return false;
     if (dtype == kv_dtype::f16) {
         load_f16(src, dst, n);
+        return true;
+    }
+    if (dtype == kv_dtype::f32) {
+        std::memcpy(dst, src, static_cast<std::size_t>(n) * 4);
         return true;
     }
     for (int b = 0; b < n / q8_0_block_elems; ++b)

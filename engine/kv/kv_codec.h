@@ -7,6 +7,7 @@
 //   f16:  n x uint16_t, IEEE half                              (2 bytes per element)
 //   q8_0: n/32 blocks of { uint16_t d (f16), int8_t q[32] },  value = d * q
 //         (GGUF's Q8_0 layout: 34 bytes per 32 elements; n must be a multiple of 32)
+//   f32:  n x float, as computed (short-convolution state rows, kv_types.h)
 #pragma once
 
 #include <cstdint>

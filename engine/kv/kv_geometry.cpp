@@ -32,7 +32,30 @@ std::int64_t kv_geometry::block_layer_bytes() const
 
 std::int64_t kv_geometry::block_bytes() const
 {
-    return 2 * static_cast<std::int64_t>(n_layer) * block_layer_bytes();
+    return group_block_bytes(layer_group::global) + group_block_bytes(layer_group::local);
+}
+
+bool kv_geometry::is_conv(int il) const
+{
+    return il >= 0 && static_cast<std::size_t>(il) < layer_conv.size() && layer_conv[static_cast<std::size_t>(il)] != 0;
+}
+
+bool kv_geometry::has_conv_layers() const
+{
+    return std::any_of(layer_conv.begin(), layer_conv.end(), [](char c) { return c != 0; });
+}
+
+std::int64_t kv_geometry::layer_row_bytes(int il) const
+{
+    return is_conv(il) ? kvlens::row_bytes(kv_dtype::f32, conv_row_elems / 2) : row_bytes();
+}
+
+std::int64_t kv_geometry::bytes_per_token() const
+{
+    std::int64_t total = 0;
+    for (int il = 0; il < n_layer; ++il)
+        total += 2 * layer_row_bytes(il);
+    return total;
 }
 
 std::int64_t kv_geometry::layer_tokens(int il, std::int64_t n_tokens) const
@@ -51,20 +74,18 @@ std::int64_t kv_geometry::blocks_for_tokens(std::int64_t n_tokens) const
 
 std::int64_t kv_geometry::logical_bytes(std::int64_t n_tokens) const
 {
-    const std::int64_t rb = row_bytes();
     std::int64_t total = 0;
     for (int il = 0; il < n_layer; ++il)
-        total += 2 * rb * layer_tokens(il, n_tokens);
+        total += 2 * layer_row_bytes(il) * layer_tokens(il, n_tokens);
     return total;
 }
 
 std::int64_t kv_geometry::logical_bytes(std::int64_t n_tokens, layer_group g) const
 {
-    const std::int64_t rb = row_bytes();
     std::int64_t total = 0;
     for (int il = 0; il < n_layer; ++il)
         if (is_local(il) == (g == layer_group::local))
-            total += 2 * rb * layer_tokens(il, n_tokens);
+            total += 2 * layer_row_bytes(il) * layer_tokens(il, n_tokens);
     return total;
 }
 
@@ -107,7 +128,7 @@ int kv_geometry::local_window() const
 
 std::int64_t kv_geometry::group_block_bytes(layer_group g) const
 {
-    return 2 * static_cast<std::int64_t>(n_group_layers(g)) * block_layer_bytes();
+    return 2 * static_cast<std::int64_t>(n_group_layers(g)) * group_geometry(g).block_layer_bytes();
 }
 
 kv_geometry kv_geometry::group_geometry(layer_group g) const
@@ -115,6 +136,13 @@ kv_geometry kv_geometry::group_geometry(layer_group g) const
     kv_geometry out = *this;
     out.n_layer = n_group_layers(g);
     out.layer_window.clear();
+    out.layer_conv.clear();
+    out.conv_row_elems = 0;
+    if (g == layer_group::local && has_conv_layers()) {   // B*x rows of n_embd f32: half in K, half in V
+        out.n_kv_heads = 1;
+        out.head_dim = conv_row_elems / 2;
+        out.dtype = kv_dtype::f32;
+    }
     return out;
 }
 
@@ -147,6 +175,18 @@ status validate(const kv_geometry& g)
             if (w < 0)
                 return make_error(fmt::format("KV cache: negative sliding window {}", w));
     }
+    if (!g.layer_conv.empty()) {
+        if (g.layer_conv.size() != static_cast<std::size_t>(g.n_layer))
+            return make_error(fmt::format("KV cache: {} convolution flags for {} layers", g.layer_conv.size(), g.n_layer));
+        if (g.has_conv_layers() && (g.conv_row_elems <= 0 || g.conv_row_elems % 2 != 0 || g.conv_row_elems > max_row_elems))
+            return make_error(fmt::format("KV cache: a convolution row of {} elements (needs an even count)", g.conv_row_elems));
+        for (int il = 0; il < g.n_layer; ++il)
+            if (g.has_conv_layers() && g.is_conv(il) != g.is_local(il))
+                return make_error(fmt::format("KV cache: layer {} is {} but {} a window (convolution layers must be "
+                                              "exactly the windowed ones)",
+                                              il, g.is_conv(il) ? "a convolution" : "attention",
+                                              g.is_local(il) ? "has" : "has no"));
+    }
     return {};
 }
 
@@ -158,6 +198,16 @@ kv_geometry make_kv_geometry(const model_info& info, kv_dtype dtype, int block_s
     g.head_dim = info.head_dim;
     g.dtype = dtype;
     g.block_size = block_size;
+    if (!info.conv_layers.empty()) {
+        g.layer_conv.assign(static_cast<std::size_t>(info.n_layer), 0);
+        g.layer_window.assign(static_cast<std::size_t>(info.n_layer), 0);
+        for (int il : info.conv_layers) {
+            if (il < 0 || il >= info.n_layer) continue;
+            g.layer_conv[static_cast<std::size_t>(il)] = 1;
+            g.layer_window[static_cast<std::size_t>(il)] = info.conv_taps;
+        }
+        g.conv_row_elems = info.n_embd;
+    }
     return g;
 }
 

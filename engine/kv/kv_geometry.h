@@ -29,11 +29,20 @@ struct kv_geometry {
     kv_dtype dtype = kv_dtype::f16;
     int block_size = 16;             // tokens per block
     std::vector<int> layer_window;   // (n_layer) sliding window in tokens, 0: full attention; empty: all full
+    // Short-convolution layers (LFM2, model_config::layer_conv) have no K or
+    // V: each keeps the B*x rows of its last layer_window[il] tokens (the
+    // convolution's inputs; conv_row_elems f32 each, the first half in the K
+    // slot, the second in V), and they are the local group. Empty: none.
+    std::vector<char> layer_conv;    // (n_layer) 1: a short-convolution layer
+    int conv_row_elems = 0;          // a convolution layer's row (n_embd); even
 
     int row_elems() const { return n_kv_heads * head_dim; }   // elements of one token's K (or V) row
     std::int64_t row_bytes() const;                           // bytes of that row in dtype
     std::int64_t block_layer_bytes() const;                   // K or V of one block in one layer: block_size * row_bytes
-    std::int64_t block_bytes() const;                         // K and V of one block in all layers: 2 * n_layer * block_layer_bytes
+    std::int64_t block_bytes() const;                         // K and V of one block in all layers (both groups)
+    bool is_conv(int il) const;                               // layer il is a short-convolution layer
+    bool has_conv_layers() const;
+    std::int64_t layer_row_bytes(int il) const;               // bytes of layer il's K (or V) row: row_bytes, or a conv half row
 
     // Tokens of a sequence of n_tokens whose K/V layer il holds (the one place that knows).
     std::int64_t layer_tokens(int il, std::int64_t n_tokens) const;
@@ -46,9 +55,10 @@ struct kv_geometry {
     int n_group_layers(layer_group g) const;         // layers in the group
     int index_in_group(int il) const;                // il's index among its group's layers, in order
     int local_window() const;                        // the widest window of a local layer; 0: none
-    // K and V of one block in the group's layers: 2 * n_group_layers * block_layer_bytes.
+    // K and V of one block in the group's layers: 2 * n_group_layers * block_size * its row bytes.
     std::int64_t group_block_bytes(layer_group g) const;
-    // The geometry of one group's storage: its layers only, no windows.
+    // The geometry of one group's storage: its layers only, no windows; the
+    // local group of convolution layers as one "head" of conv_row_elems / 2 f32.
     kv_geometry group_geometry(layer_group g) const;
     // The first position the local layers still need once n_tokens are held
     // (the next query, at position n_tokens, sees keys from n_tokens - window + 1).
@@ -56,23 +66,26 @@ struct kv_geometry {
 
     // docs/design.md figures, bytes:
     // logical: sum over layers of 2 * n_kv_heads * head_dim * bytes/element * layer_tokens
-    // (q8_0: 34/32 bytes per element).
+    // (q8_0: 34/32 bytes per element; a convolution layer: conv_row_elems * 4 per token).
     std::int64_t logical_bytes(std::int64_t n_tokens) const;
     // The same over one group's layers.
     std::int64_t logical_bytes(std::int64_t n_tokens, layer_group g) const;
     // The same for one token in every layer (the formula line of the KV chart).
-    std::int64_t bytes_per_token() const { return 2 * static_cast<std::int64_t>(n_layer) * row_bytes(); }
+    std::int64_t bytes_per_token() const;
     // Whole blocks: n_blocks * block_bytes.
     std::int64_t blocks_bytes(std::int64_t n_blocks) const { return n_blocks * block_bytes(); }
 };
 
 // Checks that every count is positive and in range, that layer_window is empty
-// or has n_layer entries >= 0, and that q8_0 heads are a multiple of 32
-// elements (so every head's K/V row is whole q8_0 blocks).
+// or has n_layer entries >= 0, that q8_0 heads are a multiple of 32
+// elements (so every head's K/V row is whole q8_0 blocks), and that
+// convolution layers, where there are any, are exactly the windowed ones
+// and their rows even.
 status validate(const kv_geometry& g);
 
-// The geometry of a model's KV cache (every layer full attention; the caller
-// fills layer_window for models with sliding-window layers).
+// The geometry of a model's KV cache: every attention layer full (the caller
+// fills layer_window for models with sliding-window layers), LFM2's
+// convolution layers (model_info::conv_layers) local with a window of their taps.
 kv_geometry make_kv_geometry(const model_info& info, kv_dtype dtype, int block_size);
 
 // Pool sizing: blocks that fit in budget_mib MiB (floor), or that hold n_ctx

@@ -19,6 +19,7 @@ const char* to_string(kv_dtype d)
     switch (d) {
     case kv_dtype::f16: return "f16";
     case kv_dtype::q8_0: return "q8_0";
+    case kv_dtype::f32: return "f32";
     }
     return "?";
 }

@@ -15,10 +15,12 @@ enum class kv_mode { paged, static_reserve, off };
 
 // f16: IEEE half, 2 bytes per element.
 // q8_0: GGUF's Q8_0, 34 bytes per 32 elements (f16 scale + 32 int8).
-enum class kv_dtype { f16, q8_0 };
+// f32: 4 bytes per element; not a user's choice (parse_kv_dtype refuses it):
+// the rows of short-convolution layers' state (LFM2), which llama.cpp keeps in f32.
+enum class kv_dtype { f16, q8_0, f32 };
 
 const char* to_string(kv_mode m);      // "paged", "static", "off"
-const char* to_string(kv_dtype d);     // "f16", "q8_0"
+const char* to_string(kv_dtype d);     // "f16", "q8_0", "f32"
 bool parse_kv_mode(const std::string& s, kv_mode& out);    // "paged", "static" (or "static_reserve"), "off"
 bool parse_kv_dtype(const std::string& s, kv_dtype& out);  // "f16", "q8_0"
 

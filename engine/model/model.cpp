@@ -145,7 +145,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         return make_error(fmt::format("{}: token_embd.weight has unsupported type {}", f->path(), type_name(emb->type)));
     w.tok_embd = {emb->type, c.n_embd, c.n_vocab, emb->data, row_bytes(emb->type, c.n_embd)};
 
-    if (!ld.vector("output_norm.weight", c.n_embd, w.output_norm)) return fail();
+    // LFM2's converter names its final norm token_embd_norm (llama.cpp reads it so).
+    if (!ld.vector(c.architecture == arch::lfm2 ? "token_embd_norm.weight" : "output_norm.weight", c.n_embd, w.output_norm))
+        return fail();
     // Gemma (1) always multiplies by its embedding, as llama.cpp does.
     if (f->tensor("output.weight") && c.architecture != arch::gemma) {
         if (!ld.matrix("output.weight", c.n_embd, c.n_vocab, w.output)) return fail();
@@ -181,9 +183,19 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         const std::string p = fmt::format("blk.{}.", il);
         // phi3 files fuse Q, K and V (where they are not apart, as llama.cpp
         // allows), and always gate and up: views of the fused tensors' rows.
-        const bool fused_qkv = c.architecture == arch::phi3 && f->tensor(p + "attn_qkv.weight");
+        const bool fused_qkv = (c.architecture == arch::phi3 || c.architecture == arch::lfm2) && f->tensor(p + "attn_qkv.weight");
         const std::int64_t n_qkv = c.n_q() + 2LL * c.n_kv();
-        if (fused_qkv ? !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, 0, c.n_q(), l.wq) ||
+        if (c.is_conv(il)) {   // LFM2: a short convolution in place of attention
+            if (!ld.matrix(p + "shortconv.in_proj.weight", c.n_embd, 3LL * c.n_embd, l.conv_in) ||
+                !ld.matrix(p + "shortconv.out_proj.weight", c.n_embd, c.n_embd, l.conv_out))
+                return fail();
+            const std::string kernel = p + "shortconv.conv.weight";
+            const gguf_tensor* t = f->tensor(kernel);
+            if (t && (t->n_dims != 2 || t->ne[0] != c.shortconv_l_cache || t->ne[1] != c.n_embd))
+                return make_error(fmt::format("{}: tensor '{}' has shape [{}, {}], expected [{}, {}]", f->path(), kernel,
+                                              t->ne[0], t->n_dims > 1 ? t->ne[1] : 1, c.shortconv_l_cache, c.n_embd));
+            if (!ld.vector(kernel, static_cast<std::int64_t>(c.shortconv_l_cache) * c.n_embd, l.conv_kernel)) return fail();
+        } else if (fused_qkv ? !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, 0, c.n_q(), l.wq) ||
                             !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, c.n_q(), c.n_kv(), l.wk) ||
                             !ld.matrix_rows(p + "attn_qkv.weight", c.n_embd, n_qkv, c.n_q() + c.n_kv(), c.n_kv(), l.wv)
                       : !ld.matrix(p + "attn_q.weight", c.n_embd, c.n_q(), l.wq) ||
@@ -210,7 +222,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                         !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate)) ||
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
-        if (!ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo) ||
+        if ((!c.is_conv(il) && !ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo)) ||
             (!c.moe() && !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down)))
             return fail();
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
@@ -223,7 +235,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         if (c.has_post_norms && (!ld.vector(p + "post_attention_norm.weight", c.n_embd, l.post_attn_norm) ||
                                  !ld.vector(p + "post_ffw_norm.weight", c.n_embd, l.post_ffw_norm)))
             return fail();
-        if (c.has_qk_norm && (!ld.vector(p + "attn_q_norm.weight", c.qk_norm_whole ? c.n_q() : c.head_dim, l.q_norm) ||
+        if (c.has_qk_norm && !c.is_conv(il) && (!ld.vector(p + "attn_q_norm.weight", c.qk_norm_whole ? c.n_q() : c.head_dim, l.q_norm) ||
                               !ld.vector(p + "attn_k_norm.weight", c.qk_norm_whole ? c.n_kv() : c.head_dim, l.k_norm)))
             return fail();
         // Biases llama.cpp would add where its graph has them, and kvlens
@@ -251,7 +263,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     };
     double expert_flop = 0, expert_bytes = 0;   // of every layer's n_expert_used experts, averaged over its experts
     for (const auto& l : w.layers) {
-        count(l.wq); count(l.wk); count(l.wv); count(l.wo);
+        count(l.wq); count(l.wk); count(l.wv); count(l.wo); count(l.conv_in); count(l.conv_out);
         count(l.w_gate); count(l.w_up); count(l.w_down);
         count(l.router); count(l.shared_gate); count(l.shared_up); count(l.shared_down);
         if (l.exp_gate.empty()) continue;
@@ -295,13 +307,21 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.n_params_active = info.n_params - static_cast<std::int64_t>(c.n_layer) * (c.n_expert - c.n_expert_used) * 3 *
                                                c.n_embd * static_cast<std::int64_t>(c.n_ff_exp);
     if (!c.moe()) info.n_params_active = info.n_params;
-    const std::int64_t kv_elems_per_token = 2LL * c.n_layer * c.n_head_kv * c.head_dim;
-    info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
-    info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
-    for (const int w : c.layer_window) {
+    for (int il = 0; il < c.n_layer; ++il) {
+        if (c.is_conv(il)) {
+            ++info.n_conv_layers;
+            info.conv_layers.push_back(il);
+            continue;
+        }
+        const int w = c.layer_window[static_cast<std::size_t>(il)];
         info.sliding_window = std::max(info.sliding_window, w);
         info.n_window_layers += w > 0 ? 1 : 0;
     }
+    info.conv_taps = c.shortconv_l_cache;
+    info.conv_state_bytes = static_cast<std::int64_t>(info.n_conv_layers) * c.shortconv_l_cache * c.n_embd * 4;
+    const std::int64_t kv_elems_per_token = 2LL * info.n_attention_layers() * c.n_head_kv * c.head_dim;
+    info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
+    info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
     info.chat_template_kind = chat_kind_of(*f);
     info.rope_freq_base = c.rope_freq_base;
     info.rope_llama3_factors = !w.rope_freqs.empty();
@@ -385,14 +405,23 @@ forward_counts model::count_forward(const forward_batch& b, std::int64_t kv_row_
     const weight_view& out = weights_.output;
     const double out_flop = 2.0 * static_cast<double>(out.n_in) * static_cast<double>(out.n_out);
     double keys = 0;   // (token, key, layer) triples attention visits
-    for (const std::int32_t pos : b.positions)
-        for (const int w : config_.layer_window) keys += w > 0 ? std::min(pos + 1, w) : pos + 1;
+    int n_conv = 0;    // LFM2's convolution layers: no attention; each token reads taps - 1 earlier f32 rows
+    for (int il = 0; il < config_.n_layer; ++il) {
+        if (config_.is_conv(il)) {
+            ++n_conv;
+            continue;
+        }
+        const int w = config_.layer_window[static_cast<std::size_t>(il)];
+        for (const std::int32_t pos : b.positions) keys += w > 0 ? std::min(pos + 1, w) : pos + 1;
+    }
     const double n = static_cast<double>(b.size());
+    const double taps = config_.shortconv_l_cache;
     forward_counts c;
+    // The convolutions: taps multiply-adds per channel, then C times that, per token and layer.
     c.flop = (matmul_flop_ - out_flop) * n + out_flop * static_cast<double>(b.logit_rows.size()) +
-             4.0 * keys * config_.head_dim * config_.n_head;
+             4.0 * keys * config_.head_dim * config_.n_head + n * n_conv * config_.n_embd * (2.0 * taps + 1.0);
     c.weight_bytes = decode_weight_bytes_;
-    c.kv_bytes = keys * 2.0 * static_cast<double>(kv_row_bytes);
+    c.kv_bytes = keys * 2.0 * static_cast<double>(kv_row_bytes) + n * n_conv * (taps - 1.0) * config_.n_embd * 4.0;
     return c;
 }
 

@@ -43,6 +43,10 @@ struct layer_weights {
     weight_view shared_gate, shared_up;   // (n_ff_shared, n_embd); n_out 0 without a shared expert
     weight_view shared_down;              // (n_embd, n_ff_shared)
     f32_vector shared_gate_inp;           // (n_embd) the shared expert's gate: sigmoid(x . this)
+    // LFM2's short-convolution layer (model_config::is_conv), in place of Q, K, V and wo:
+    weight_view conv_in;                  // (3 n_embd, n_embd) shortconv.in_proj: B's rows, C's, X's
+    weight_view conv_out;                 // (n_embd, n_embd) shortconv.out_proj
+    f32_vector conv_kernel;               // (n_embd, taps) shortconv.conv: each channel's taps, oldest token first
 };
 
 struct model_weights {

@@ -50,6 +50,7 @@ bool optional_int(const gguf_file& f, const std::string& key, int fallback, int 
 constexpr std::int64_t k_min_tensors_per_layer = 9;
 constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 constexpr std::int64_t k_min_tensors_per_arcee_layer = 8;
+constexpr std::int64_t k_min_tensors_per_lfm2_layer = 8;   // a convolution layer: 2 norms, kernel, in, out, gate, up, down
 
 // YaRN as llama.cpp 0.3.16 reads it for every architecture here:
 // rope.scaling.factor (freq_scale = 1 / factor), the original context (read
@@ -129,7 +130,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, qwen3vl, qwen3vlmoe (text)";
+           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, lfm2, qwen3vl, qwen3vlmoe (text)";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -163,6 +164,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "ernie4_5") c.architecture = arch::ernie4_5;     // the llama block
     else if (c.arch_name == "arcee") c.architecture = arch::arcee;           // the llama block, relu(up)^2
     else if (c.arch_name == "glm4") c.architecture = arch::glm4;             // norms before and after, biases
+    else if (c.arch_name == "lfm2") c.architecture = arch::lfm2;             // short convolutions and attention
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -176,11 +178,16 @@ result<model_config> read_model_config(const gguf_file& f) {
     const auto n_tensors = static_cast<std::int64_t>(f.tensors().size());
     const std::int64_t per_layer = c.architecture == arch::phi3    ? k_min_tensors_per_phi3_layer
                                    : c.architecture == arch::arcee ? k_min_tensors_per_arcee_layer
+                                   : c.architecture == arch::lfm2  ? k_min_tensors_per_lfm2_layer
                                                                    : k_min_tensors_per_layer;
     if (static_cast<std::int64_t>(c.n_layer) * per_layer > n_tensors)
         return make_error(fmt::format("metadata '{}block_count' = {} needs at least {} tensors; the file has {}", p,
                                       c.n_layer, static_cast<std::int64_t>(c.n_layer) * per_layer, n_tensors));
-    if (!optional_int(f, p + "attention.head_count_kv", c.n_head, 1, 1 << 24, c.n_head_kv, why)) return make_error(why);
+    if (c.architecture == arch::lfm2) {   // per layer, 0 where the layer convolves
+        if (status st = read_lfm2_layers(f, c); !st) return st.err();
+    } else if (!optional_int(f, p + "attention.head_count_kv", c.n_head, 1, 1 << 24, c.n_head_kv, why)) {
+        return make_error(why);
+    }
     if (c.n_head % c.n_head_kv != 0)
         return make_error(fmt::format("head_count_kv {} does not divide head_count {}", c.n_head_kv, c.n_head));
     if (!optional_int(f, p + "attention.key_length", c.n_embd / c.n_head, 1, 1024, c.head_dim, why)) return make_error(why);
@@ -227,10 +234,13 @@ result<model_config> read_model_config(const gguf_file& f) {
                   c.architecture != arch::ernie4_5 && c.architecture != arch::arcee && c.architecture != arch::glm4;
     c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe || c.architecture == arch::glm4;
     if (c.architecture == arch::arcee) c.ffn_act = ffn_activation::relu_sqr;
-    c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe;
+    c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe ||
+                    c.architecture == arch::lfm2;
     c.qk_norm_whole = c.architecture == arch::olmoe;
     if (status st = read_moe_config(f, c); !st) return st.err();
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);
+    for (int il = 0; il < c.n_layer; ++il)   // LFM2: a convolution layer holds its taps' rows
+        if (c.is_conv(il)) c.layer_window[static_cast<std::size_t>(il)] = c.shortconv_l_cache;
     c.layer_rope.assign(static_cast<std::size_t>(c.n_layer), 1);
     if (c.architecture == arch::gemma)
         if (status st = read_gemma_config(f, c); !st) return st.err();

@@ -15,7 +15,7 @@
 namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
-                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4 };
+                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2 };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's).
@@ -68,6 +68,14 @@ struct model_config {
     bool qk_norm_whole = false;   // olmo2: Q's and K's norms span the whole row (n_q(), n_kv()), not a head
     bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2, exaone4)
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention
+    // LFM2's short-convolution layers, in place of attention where the file's
+    // per-layer head_count_kv is 0: in_proj makes B, C and X (n_embd each),
+    // a depthwise causal convolution of shortconv_l_cache taps runs over B*X
+    // along the tokens, C gates its output, out_proj brings it back. Such a
+    // layer's window (layer_window) is shortconv_l_cache tokens: the B*X rows
+    // it reads, kept in the KV cache's local group (kv_geometry::layer_conv).
+    std::vector<char> layer_conv;   // (n_layer) 1: a short-convolution layer
+    int shortconv_l_cache = 0;      // the convolution's taps (LFM2: 3)
 
     // Gemma 3 and its kind; the defaults are the llama family's.
     float rope_freq_base_swa = 10000.0f;  // RoPE base of sliding-window layers
@@ -111,7 +119,9 @@ struct model_config {
     int n_ff_widest() const { return std::max(n_ff, std::max(n_ff_exp, n_ff_shared)); }
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output
     int n_kv() const { return n_head_kv * head_dim; }   // width of K and V rows
-    bool is_swa(int il) const { return layer_window[static_cast<std::size_t>(il)] > 0; }
+    bool is_swa(int il) const { return layer_window[static_cast<std::size_t>(il)] > 0 && !is_conv(il); }
+    bool is_conv(int il) const { return !layer_conv.empty() && layer_conv[static_cast<std::size_t>(il)] != 0; }
+    bool has_conv() const { return shortconv_l_cache > 0; }
     bool rotates(int il) const { return layer_rope[static_cast<std::size_t>(il)] != 0; }
     float rope_base(int il) const { return is_swa(il) ? rope_freq_base_swa : rope_freq_base; }
     float rope_scale(int il) const { return is_swa(il) ? rope_freq_scale_swa : rope_freq_scale; }
@@ -148,6 +158,9 @@ status read_smollm3_config(const gguf_file& f, model_config& c);
 status read_mistral3_config(const gguf_file& f, model_config& c);
 status read_glm4_config(const gguf_file& f, model_config& c);
 status read_qwen3vl_config(const gguf_file& f, model_config& c);
+// LFM2's (lfm2.cpp): which layers convolve (head_count_kv per layer, 0 for
+// those), their taps; read in place of the common head_count_kv.
+status read_lfm2_layers(const gguf_file& f, model_config& c);
 status read_olmo2_config(const gguf_file& f, model_config& c);
 status read_exaone4_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as

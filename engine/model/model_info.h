@@ -31,10 +31,18 @@ struct model_info {
     int n_ff_shared = 0;
     std::int64_t n_params_active = 0;
     std::int64_t weight_bytes = 0;          // bytes of all tensors as stored
-    std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_layer * n_head_kv * head_dim * 2
+    std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_attention_layers * n_head_kv * head_dim * 2
     std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
     int sliding_window = 0;                 // 0: every layer full attention
-    int n_window_layers = 0;                // layers with a sliding window
+    int n_window_layers = 0;                // attention layers with a sliding window
+    // LFM2's short-convolution layers (no K or V): how many, their taps, and
+    // the f32 B*X rows each keeps: n_conv_layers * conv_taps * n_embd * 4 bytes
+    // per sequence however long. 0: none.
+    int n_conv_layers = 0;
+    std::vector<int> conv_layers;   // their indices
+    int conv_taps = 0;
+    std::int64_t conv_state_bytes = 0;
+    int n_attention_layers() const { return n_layer - n_conv_layers; }
     std::map<std::string, int> tensor_types;  // "Q4_1" -> count
     std::string chat_template_kind;         // chat_format's kind: "chatml", "llama3", "gemma", ..., "none"
     // RoPE as the full-attention layers apply it: the frequency base, Llama

@@ -219,8 +219,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gemma2 = s.arch == "gemma2";
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
     const bool exaone4 = s.arch == "exaone4";
+    const bool lfm2 = s.arch == "lfm2";
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
-                         s.arch == "qwen3vl" || s.arch == "qwen3vlmoe";   // per head
+                         s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2;   // per head
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4";
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
@@ -233,7 +234,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
-                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe"};
+                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -251,7 +252,15 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     w.set_u32(A + "embedding_length", static_cast<std::uint32_t>(s.n_embd));
     w.set_u32(A + "feed_forward_length", static_cast<std::uint32_t>(s.n_ff));
     w.set_u32(A + "attention.head_count", static_cast<std::uint32_t>(s.n_head));
-    w.set_u32(A + "attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
+    const auto is_conv = [&s](int il) { return std::find(s.conv_layers.begin(), s.conv_layers.end(), il) != s.conv_layers.end(); };
+    if (lfm2) {   // one count per layer, 0 where the layer convolves
+        std::vector<std::int32_t> kv_heads;
+        for (int il = 0; il < s.n_layer; ++il) kv_heads.push_back(is_conv(il) ? 0 : s.n_head_kv);
+        w.set_i32_array(A + "attention.head_count_kv", kv_heads);
+        w.set_u32(A + "shortconv.l_cache", static_cast<std::uint32_t>(s.conv_taps));
+    } else {
+        w.set_u32(A + "attention.head_count_kv", static_cast<std::uint32_t>(s.n_head_kv));
+    }
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
     w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
@@ -338,18 +347,20 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     };
     // F32 vectors: `center` plus, in varied shapes, N(0, sd) noise.
     xorshift vec_rng{seed * 0xD1B54A32D192ED03ULL + 5};
-    auto vec = [&](const std::string& name, int n, float center, float sd) {
+    // (rows > 1: a matrix of rows x (n / rows) in that layout, LFM2's convolution kernel.)
+    auto vec = [&](const std::string& name, int n, float center, float sd, int rows = 1) {
         std::vector<std::uint8_t> b(static_cast<std::size_t>(n) * 4);
         for (int i = 0; i < n; ++i) {
             const float v = center + (s.varied_norms ? vec_rng.normal(sd) : 0.0f);
             std::memcpy(b.data() + i * 4, &v, 4);
         }
-        w.add_tensor(name, ggml_type::f32, {n}, std::move(b));
+        if (rows > 1) w.add_tensor(name, ggml_type::f32, {n / rows, rows}, std::move(b));
+        else w.add_tensor(name, ggml_type::f32, {n}, std::move(b));
     };
     auto ones = [&](const std::string& name, int n) { vec(name, n, 1.0f, 0.2f); };
 
     matrix("token_embd.weight", s.n_embd, s.n_vocab, embeds, emb_type);
-    ones("output_norm.weight", s.n_embd);
+    ones(lfm2 ? "token_embd_norm.weight" : "output_norm.weight", s.n_embd);   // LFM2's converter's name
     if (s.llama3_rope_factor > 0 && (s.arch == "llama" || s.arch == "exaone" || s.arch == "arcee")) {
         const std::vector<float> f = llama3_rope_factors(head_dim, s.rope_base, s.llama3_rope_factor, s.llama3_low_freq_factor,
                                                          s.llama3_high_freq_factor, s.llama3_original_ctx);
@@ -369,20 +380,24 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
-        if (phi3) {
+        if (lfm2 && is_conv(il)) {   // the convolution's kernel (taps of each channel), in_proj (B, C, X), out_proj
+            vec(p + "shortconv.conv.weight", s.conv_taps * s.n_embd, 0.0f, 0.5f, s.n_embd);
+            matrix(p + "shortconv.in_proj.weight", s.n_embd, 3 * s.n_embd, weights, type);
+            matrix(p + "shortconv.out_proj.weight", s.n_embd, s.n_embd, weights, type);
+        } else if (phi3) {
             matrix(p + "attn_qkv.weight", s.n_embd, (s.n_head + 2 * s.n_head_kv) * head_dim, weights, type);
         } else {
             matrix(p + "attn_q.weight", s.n_embd, s.n_head * head_dim, weights, type);
             matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
             matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
         }
-        matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
+        if (!(lfm2 && is_conv(il))) matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
         if (qkv_bias) {
             vec(p + "attn_q.bias", s.n_head * head_dim, 0.0f, 0.05f);
             vec(p + "attn_k.bias", s.n_head_kv * head_dim, 0.0f, 0.05f);
             vec(p + "attn_v.bias", s.n_head_kv * head_dim, 0.0f, 0.05f);
         }
-        if (qk_norm) {
+        if (qk_norm && !(lfm2 && is_conv(il))) {
             ones(p + "attn_q_norm.weight", head_dim);
             ones(p + "attn_k_norm.weight", head_dim);
         }

@@ -37,7 +37,8 @@ struct synth_shape {
                                   // "olmo2" (norms after the blocks and over whole Q and K rows only),
                                   // "exaone" (llama with NeoX pairs), "exaone4" (olmo2's norms after the
                                   // blocks, QK norms per head; windows in 64-layer files) or "internlm2" (llama),
-                                  // "qwen2moe", "qwen3moe", "olmoe" (experts: below)
+                                  // "qwen2moe", "qwen3moe", "olmoe" (experts: below),
+                                  // "lfm2" (short convolutions in conv_layers, QK norms per head)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
@@ -71,6 +72,10 @@ struct synth_shape {
     float yarn_beta_slow = 0.0f;
     float yarn_log_mul = 0.0f;
     float attn_temp_scale = 0.0f;
+    // lfm2: the short-convolution layers (head_count_kv 0 there, written as
+    // one count per layer) and their taps (lfm2.shortconv.l_cache).
+    std::vector<int> conv_layers;
+    int conv_taps = 0;
     // qwen3vl: rope.dimension_sections (empty: not written) and n_deepstack_layers.
     std::vector<int> rope_sections;
     int n_deepstack = 0;

@@ -21,7 +21,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
-            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe",
+            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2",
             "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -111,6 +111,13 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         if (c.arch == "llama" || c.arch == "gemma" || c.arch == "ernie4_5") return c;
         if (c.arch == "glm4") {   // GLM-4-0414's kind: norms before and after, Q/K/V biases, fused gate and up,
             c.n_rot = 32;           // half of each head rotated in adjacent pairs
+            return c;
+        }
+        if (c.arch == "lfm2") {   // LFM2's kind: convolutions of 3 taps in layers 0, 2 and 3, attention in 1
+            c.n_layer = 4;
+            c.rope_base = 1000000.0f;
+            c.conv_layers = {0, 2, 3};
+            c.conv_taps = 3;
             return c;
         }
         if (c.arch == "arcee") {   // AFM-4.5B's kind: relu(up)^2 without a gate, Llama 3.1's RoPE factors

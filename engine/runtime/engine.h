@@ -64,7 +64,10 @@ struct kv_layer_groups {
     int n_local_layers = 0;
     int n_global_layers = 0;
     int window = 0;                              // tokens a local layer keeps at most
-    std::int64_t local_bytes_per_token = 0;      // 2 * n_local_layers * row bytes
+    // The local layers are LFM2's short convolutions (their rows B*X in f32,
+    // kept for the convolution's taps), not windowed attention.
+    bool local_is_conv = false;
+    std::int64_t local_bytes_per_token = 0;      // 2 * n_local_layers * the local group's row bytes
     std::int64_t global_bytes_per_token = 0;     // 2 * n_global_layers * row bytes
 };
 

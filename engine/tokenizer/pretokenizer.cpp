@@ -125,7 +125,7 @@ const std::vector<family>& families() {
         {{"smollm", "starcoder", "refact", "command-r", "codeshell", "exaone", "minerva-7b"},
          {"\\p{N}", k_gpt2}, false},
         // Llama 3 and models that took its tokenizer (Falcon 3, Pixtral, Mi:dm 2.0).
-        {{"llama-bpe", "llama3", "llama-v3", "falcon3", "pixtral", "midm-2.0"}, {k_llama3}, true},
+        {{"llama-bpe", "llama3", "llama-v3", "falcon3", "pixtral", "midm-2.0", "lfm2"}, {k_llama3}, true},
         // The same expression without the whole-word shortcut: cl100k
         // tokenizers (DBRX; Phi-4 files carry this name) and Smaug-Llama-3.
         {{"dbrx", "smaug-bpe"}, {k_llama3}, false},

@@ -157,7 +157,9 @@ status tokenizer::load_special_ids(const gguf_file& file) {
         *k.id = static_cast<token_id>(id);
     }
 
-    add_bos_ = file.get_bool("tokenizer.ggml.add_bos_token", spm || file.get_string("tokenizer.ggml.pre") == "llama-bpe");
+    // Absent, llama.cpp adds BOS for SentencePiece and for these pre-tokenizers (LFM2's template starts with it).
+    const std::string pre = file.get_string("tokenizer.ggml.pre");
+    add_bos_ = file.get_bool("tokenizer.ggml.add_bos_token", spm || pre == "llama-bpe" || pre == "lfm2");
     add_eos_ = file.get_bool("tokenizer.ggml.add_eos_token", false);
 
     // End of turn by name when the metadata does not say.

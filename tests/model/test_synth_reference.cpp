@@ -67,7 +67,7 @@ const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "l
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
-                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe"};
+                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",

@@ -67,10 +67,11 @@ import generate_reference as ref  # noqa: E402
 # half of each head rotated; qwen3vl (0.3.36 too): Qwen3-VL's language model,
 # its interleaved multimodal RoPE sections 8, 12, 12 and 2 deepstack layers,
 # fed text; qwen3vlmoe (0.3.36 too): the same sections over check-qwen3moe's
-# experts.
+# experts; lfm2: LFM2's short convolutions of 3 taps in layers 0, 2 and 3
+# (kernels N(0, 0.5)), attention with QK norms per head in layer 1.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CPU backend: the forward pass of the llama family (llama, qwen2, qwen3)
-// and of gemma3 (scaled embeddings, post-norms, GeGLU, per-layer windows and
-// RoPE bases, soft-capped logits: gemma3_* below) over a batch of tokens, with the KV cache in host memory. Buffers are
-// allocated once for the largest batch; a forward pass allocates nothing.
+// The CPU backend: the forward pass of every architecture model_config knows
+// (the llama family's block and its variants: norms, biases, windows, RoPE
+// kinds, experts, scales, soft-capping; LFM2's short convolutions in place of
+// attention in some layers) over a batch of tokens, with the KV cache in host
+// memory. Buffers are allocated once for the largest batch; a forward pass
+// allocates nothing.
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +22,7 @@
 #include "engine/backend/cpu/matmul_rows8.h"
 #include "engine/backend/cpu/rows16.h"
 #include "engine/backend/cpu/rows8.h"
+#include "engine/backend/cpu/short_conv.h"
 #include "engine/backend/cpu/matmul_simd.h"
 #include "engine/backend/cpu/moe_routing.h"
 #include "engine/backend/cpu/ops.h"
@@ -70,6 +73,11 @@ public:
                 yg_.resize(B * c_.n_embd);
                 moe_out_.resize(B * c_.n_embd);
             }
+            if (c_.has_conv()) {
+                conv_bcx_.resize(B * 3 * c_.n_embd);
+                conv_y_.resize(B * c_.n_embd);
+                conv_row_.resize(c_.n_embd);
+            }
             att_scratch_.reserve(pool_.size(), c_.n_head / c_.n_head_kv, max_ctx_, c_.head_dim);
             // Quantized activations: the widest input row (n_ff) for a whole batch,
             // and, where matrices were regrouped, the rows8 kernels' expanded ones
@@ -112,7 +120,8 @@ public:
     }
     std::int64_t scratch_bytes() const override {
         std::int64_t b = 0;
-        for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_, &router_, &xg_, &yg_, &moe_out_})
+        for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_, &router_, &xg_, &yg_, &moe_out_, &conv_bcx_,
+                              &conv_y_, &conv_row_})
             b += static_cast<std::int64_t>(v->size()) * 4;
         for (const auto& s : att_scratch_.scores) b += static_cast<std::int64_t>(s.size()) * 4;
         return b + static_cast<std::int64_t>(mm_.act.size());
@@ -123,6 +132,8 @@ public:
 private:
     void embed(const forward_batch& b);
     void layer(int il, const forward_batch& b, int n);
+    void attention_block(int il, const forward_batch& b, int n);
+    void short_conv_block(int il, const std::int32_t* positions, int n);
     void add_residual(int n);
     void pre_norm(const f32_vector& weight, int n);
     void dense_ffn(const layer_weights& l, int n);
@@ -174,6 +185,10 @@ private:
     std::vector<float> xg_;        // (max_batch, n_embd) an expert's tokens' input rows, gathered
     std::vector<float> yg_;        // (max_batch, n_embd) its output rows
     std::vector<float> moe_out_;   // (max_batch, n_embd) the weighted sum of the tokens' experts
+    // LFM2's short convolutions' buffers (empty without them):
+    std::vector<float> conv_bcx_;  // (max_batch, 3 n_embd) in_proj's B, C and X
+    std::vector<float> conv_y_;    // (max_batch, n_embd) C * conv(B*X)
+    std::vector<float> conv_row_;  // (n_embd) one B*X row
     moe_routes routes_;
     std::vector<int> class_of_token_;              // (batch) each token's row group's matmul_kernel_class
     std::vector<std::int64_t> class_kernel_tokens_;  // (classes) a kernel_tokens of each class, by class
@@ -211,7 +226,7 @@ status cpu_backend::place_weights() {
     std::vector<weight_view*> mats;
     for (auto& l : w_.layers) {
         for (weight_view* v : {&l.wq, &l.wk, &l.wv, &l.wo, &l.w_gate, &l.w_up, &l.w_down, &l.router, &l.shared_gate,
-                               &l.shared_up, &l.shared_down})
+                               &l.shared_up, &l.shared_down, &l.conv_in, &l.conv_out})
             if (v->n_out > 0) mats.push_back(v);
         for (auto* experts : {&l.exp_gate, &l.exp_up, &l.exp_down})
             for (weight_view& v : *experts) mats.push_back(&v);
@@ -359,6 +374,11 @@ void cpu_backend::plan_row_groups(const forward_batch& b) {
 // 138.4 against 136.5.
 void cpu_backend::hint_qkv(int il) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
+    if (c_.is_conv(il)) {   // LFM2: the convolution's in_proj comes first
+        const weight_view* const in[1] = {&l.conv_in};
+        hint_next_product(in, 1);
+        return;
+    }
     const weight_view* const qkv[3] = {&l.wq, &l.wk, &l.wv};
     hint_next_product(qkv, 3);
 }
@@ -396,10 +416,37 @@ void cpu_backend::mm_group(const weight_view* ws, float* const* ys, int n_mats, 
 
 void cpu_backend::layer(int il, const forward_batch& b, int n) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
-    const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
+    const int E = c_.n_embd;
 
-    // Attention block.
+    // Attention block, or LFM2's short convolution in its place: xb = its output.
     pre_norm(l.attn_norm, n);
+    if (c_.is_conv(il)) short_conv_block(il, b.positions.data(), n);
+    else attention_block(il, b, n);
+    if (!l.post_attn_norm.empty())   // gemma2, gemma3
+        for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
+    add_residual(n);
+
+    // Feed-forward block (SwiGLU, or GeGLU for gemma3; a mixture of experts' SwiGLU experts).
+    pre_norm(l.ffn_norm, n);
+    if (c_.moe()) moe_ffn(l, n);
+    else dense_ffn(l, n);
+    if (il + 1 < c_.n_layer) {
+        hint_qkv(il + 1);
+    } else {
+        const weight_view* const out[1] = {&w_.output};
+        hint_next_product(out, 1);
+    }
+    if (c_.moe()) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
+    else mm(l.w_down, hb_.data(), xb_.data(), groups_);
+    if (!l.post_ffw_norm.empty())   // gemma2, gemma3
+        for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
+    add_residual(n);
+}
+
+// xb = attention's output (wo's product) for the batch's n tokens; K and V go in the cache.
+void cpu_backend::attention_block(int il, const forward_batch& b, int n) {
+    const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
+    const int NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
     // Before each pool job, the product after it (hint_next_product): the
     // threads load the start of their shares of it while they wait.
     const weight_view* const wo[1] = {&l.wo};
@@ -465,26 +512,32 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 
     hint_next_product(ffn_first, c_.moe() ? 1 : 2);
     mm(l.wo, att_.data(), xb_.data(), groups_);
-    if (!l.post_attn_norm.empty())   // gemma2, gemma3
-        for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_attn_norm.data(), &xb_[t * E], E, c_.rms_eps);
-    add_residual(n);
-
-    // Feed-forward block (SwiGLU, or GeGLU for gemma3; a mixture of experts' SwiGLU experts).
-    pre_norm(l.ffn_norm, n);
-    if (c_.moe()) moe_ffn(l, n);
-    else dense_ffn(l, n);
-    if (il + 1 < c_.n_layer) {
-        hint_qkv(il + 1);
-    } else {
-        const weight_view* const out[1] = {&w_.output};
-        hint_next_product(out, 1);
-    }
-    if (c_.moe()) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
-    else mm(l.w_down, hb_.data(), xb_.data(), groups_);
-    if (!l.post_ffw_norm.empty())   // gemma2, gemma3
-        for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
-    add_residual(n);
 }
+
+// xb = out_proj(C * conv(B*X)) with B, C, X = in_proj(xb), for n tokens (short_conv.h).
+void cpu_backend::short_conv_block(int il, const std::int32_t* positions, int n) {
+    const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
+    const weight_view* const out[1] = {&l.conv_out};
+    hint_next_product(out, 1);
+    mm(l.conv_in, xb_.data(), conv_bcx_.data(), groups_);
+    short_conv_args a;
+    a.bcx = conv_bcx_.data();
+    a.out = conv_y_.data();
+    a.bx = conv_row_.data();
+    a.kernel = l.conv_kernel.data();
+    a.n_tokens = n;
+    a.n_embd = c_.n_embd;
+    a.taps = c_.shortconv_l_cache;
+    a.layer = geo_.index_in_group(il);
+    a.state = &kv_local_;
+    a.block_tables = local_tables_.data();
+    a.positions = positions;
+    short_conv(a);
+    const weight_view* const ffn_first[2] = {c_.moe() ? &l.router : &l.w_gate, &l.w_up};
+    hint_next_product(ffn_first, c_.moe() ? 1 : 2);
+    mm(l.conv_out, conv_y_.data(), xb_.data(), groups_);
+}
+
 
 // hb = act(xb gate) * (xb up) for the batch's n rows (w_down follows in layer()).
 void cpu_backend::dense_ffn(const layer_weights& l, int n) {

@@ -534,6 +534,9 @@ result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend
     if (m.config().moe())         // the CPU takes it (choose_backend)
         return make_error(fmt::format("{} experts per layer: the CUDA backend does not run a mixture of experts yet",
                                       m.config().n_expert));
+    if (m.config().has_conv())    // the CPU takes it too
+        return make_error(fmt::format("{} short-convolution layers (LFM2): the CUDA backend does not run them yet",
+                                      m.info().n_conv_layers));
     auto b = std::make_unique<cuda_backend>(m, o);
     if (auto st = b->init(*dev); !st) return st.err();
     return std::unique_ptr<backend>(std::move(b));
