@@ -354,6 +354,26 @@
         <source>local layers</source>
         <translation type="unfinished"></translation>
     </message>
+    <message>
+        <source>convolution state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>convolutions</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 at %2 tokens: convolutions %3 (%4 tokens) · attention %5 · %6 allocated</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -1286,6 +1306,14 @@
     </message>
     <message>
         <source>, then queries ×(1 + %1·ln(⌊position / %2⌋ + 1)): sharper past every %2 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1: %2 short convolutions (%3 taps), %4 attention</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 convolution layers: %2 per token, the last %3 tokens (%4 in all) · %5 attention layers: %6 per token, every token</source>
         <translation type="unfinished"></translation>
     </message>
 </context>
@@ -3145,6 +3173,14 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     </message>
     <message>
         <source>Speculative decoding runs on the local engine only: the server decoded as it does (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>2 × %1 attention layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>convolutions: %1 layers, %2 B per token, the last %3 tokens; attention: %4 layers, %5 B per token, every token</source>
         <translation type="unfinished"></translation>
     </message>
 </context>

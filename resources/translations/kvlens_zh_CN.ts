@@ -351,6 +351,26 @@
         <source>local layers</source>
         <translation>局部层</translation>
     </message>
+    <message>
+        <source>convolution state</source>
+        <translation>卷积状态</translation>
+    </message>
+    <message>
+        <source>attention layers</source>
+        <translation>注意力层</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>convolutions</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>%1 at %2 tokens: convolutions %3 (%4 tokens) · attention %5 · %6 allocated</source>
+        <translation>%1 在 %2 token 时：卷积 %3（%4 token）· 注意力 %5 · 已分配 %6</translation>
+    </message>
 </context>
 <context>
     <name>kvlens::ui::LatencyChart</name>
@@ -1284,6 +1304,14 @@
     <message>
         <source>, then queries ×(1 + %1·ln(⌊position / %2⌋ + 1)): sharper past every %2 tokens</source>
         <translation>，之后查询 ×(1 + %1·ln(⌊位置 / %2⌋ + 1))：每过 %2 个 token，注意力更集中一些</translation>
+    </message>
+    <message>
+        <source>%1: %2 short convolutions (%3 taps), %4 attention</source>
+        <translation>%1：%2 个短卷积层（%3 个抽头），%4 个注意力层</translation>
+    </message>
+    <message>
+        <source>%1 convolution layers: %2 per token, the last %3 tokens (%4 in all) · %5 attention layers: %6 per token, every token</source>
+        <translation>%1 个卷积层：每 token %2，只留最近 %3 个 token（共 %4）· %5 个注意力层：每 token %6，保留每个 token</translation>
     </message>
 </context>
 <context>
@@ -3149,6 +3177,14 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
     <message>
         <source>Speculative decoding runs on the local engine only: the server decoded as it does (%1)</source>
         <translation>投机解码只在本地引擎上运行：服务器按自己的方式解码（%1）</translation>
+    </message>
+    <message>
+        <source>2 × %1 attention layers × %2 KV heads × %3 dims × %4 = %5 B per token</source>
+        <translation>2 × %1 个注意力层 × %2 个 KV 头 × %3 维 × %4 = 每 token %5 字节</translation>
+    </message>
+    <message>
+        <source>convolutions: %1 layers, %2 B per token, the last %3 tokens; attention: %4 layers, %5 B per token, every token</source>
+        <translation>卷积：%1 层，每 token %2 B，只留最近 %3 个 token；注意力：%4 层，每 token %5 B，保留每个 token</translation>
     </message>
 </context>
 <context>

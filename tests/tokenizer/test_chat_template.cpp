@@ -74,6 +74,15 @@ const std::string k_deepseek_r1 =
 const std::string k_deepseek_r1_think = k_deepseek_r1.substr(0, k_deepseek_r1.rfind("{{'<｜Assistant｜>'}}")) +
                                         "{{'<｜Assistant｜><think>\\n'}}{% endif %}";
 
+// LFM2's kind (Liquid AI): BOS first, the system message taken out and
+// printed only when there is one, ChatML turns.
+const std::string k_lfm2 =
+    R"({{- bos_token -}}{%- set ns = namespace(system_prompt="") -%}{%- if messages[0]["role"] == "system" -%})"
+    R"({%- set ns.system_prompt = messages[0]["content"] -%}{%- set messages = messages[1:] -%}{%- endif -%})"
+    R"({%- if ns.system_prompt -%}{{- "<|im_start|>system\n" + ns.system_prompt + "<|im_end|>\n" -}}{%- endif -%})"
+    R"({%- for message in messages -%}{{- "<|im_start|>" + message["role"] + "\n" -}}{{- message["content"] + "<|im_end|>\n" -}})"
+    R"({%- endfor -%}{%- if add_generation_prompt -%}{{- "<|im_start|>assistant\n" -}}{%- endif -%})";
+
 }  // namespace
 
 struct detectsKind_row {
@@ -89,6 +98,7 @@ std::vector<detectsKind_row> detectsKind_rows()
     rows.push_back({"smollm2", k_smollm2, "chatml", std::string("You are a helpful AI assistant named SmolLM, trained by Hugging Face")});
     rows.push_back({"qwen2.5", k_qwen25, "chatml", std::string("You are Qwen, created by Alibaba Cloud. You're a helpful assistant.")});
     rows.push_back({"chatml, no default", k_chatml_plain, "chatml", std::string()});
+    rows.push_back({"lfm2: a system turn only when given", k_lfm2, "chatml", std::string()});
     rows.push_back({"llama 3.0", k_llama30, "llama3", std::string()});
     rows.push_back({"llama 3.1", k_llama31, "llama3", std::string()});
     rows.push_back({"gemma 3", k_gemma3, "gemma", std::string()});
@@ -128,6 +138,8 @@ std::vector<renders_row> renders_rows()
                        "<|im_start|>user\nand 3+3?<|im_end|>\n<|im_start|>assistant\n")});
     rows.push_back({"smollm2 empty", k_smollm2, conv({}), true, std::string("<|im_start|>assistant\n")});
     rows.push_back({"chatml without default", k_chatml_plain, conv({{"user", "Hi"}}), true, std::string("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n")});
+    rows.push_back({"lfm2 with a system turn", k_lfm2, conv({{"system", "Be brief."}, {"user", "Hi"}}), true,
+                    std::string("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n")});
     rows.push_back({"llama 3.0", k_llama30, conv({{"system", "  Be brief. "}, {"user", "Hi \n"}}), true, std::string("<|start_header_id|>system<|end_header_id|>\n\nBe brief.<|eot_id|>"
                        "<|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|>"
                        "<|start_header_id|>assistant<|end_header_id|>\n\n")});

@@ -168,6 +168,23 @@ private slots:
         keepShot(chart, QStringLiteral("kv-layer-groups"));
     }
 
+    void lfm2sConvolutionStateAndAttentionLayersAreNamedSo()
+    {
+        // The same two groups from an LFM2 model: its short convolutions'
+        // rows (the local group) and its attention layers' K/V.
+        RunRecord r(1, RunConfig{});
+        feed(r, slidingWindowScript());
+        KvChart chart;
+        ChartInput in;
+        in.primary = &r;
+        in.localIsConv = true;
+        show(chart, in, false);
+        QCOMPARE(chart.localSeries()->name(), QStringLiteral("convolution state"));
+        QCOMPARE(chart.globalSeries()->name(), QStringLiteral("attention layers"));
+        QVERIFY2(chart.title().contains(QStringLiteral("convolutions")), qPrintable(chart.title()));
+        QVERIFY2(!chart.title().contains(QStringLiteral("local")), qPrintable(chart.title()));
+    }
+
     void aModelWithoutLocalLayersKeepsOneLogicalLine()
     {
         RunRecord r(2, RunConfig{});

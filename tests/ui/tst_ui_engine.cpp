@@ -398,6 +398,28 @@ private slots:
         QVERIFY2(panel.contains(QStringLiteral("magnitude ×1 (log multiplier 1)")), qPrintable(panel));
         QVERIFY2(!panel.contains(QStringLiteral("attention factor")), qPrintable(panel));
         QVERIFY2(panel.contains(QStringLiteral("then queries ×(1 + 0.5·ln(⌊position / 16⌋ + 1))")), qPrintable(panel));
+
+        // check-lfm2: short convolutions in 3 of 4 layers, which keep their 3 taps' f32 rows, not K/V;
+        // a run finishes with the convolutions' state flat at 3 tokens.
+        auto lfm2 = kvlens::synth_shape_named("check-lfm2");
+        QVERIFY(lfm2.ok());
+        lfm2->n_ctx = 2048;   // room for the sample report's prompt
+        const QString lfm2Path = dir_.filePath(QStringLiteral("check-lfm2.gguf"));
+        QVERIFY(kvlens::write_synth_model(*lfm2, kvlens::ggml_type::q8_0, lfm2Path.toStdString()).ok());
+        w = open(lfm2Path, 8);
+        QVERIFY(w);
+        panel = w->modelPanel()->text();
+        QVERIFY2(panel.contains(QStringLiteral("Layers: 4: 3 short convolutions (3 taps), 1 attention")), qPrintable(panel));
+        QVERIFY2(panel.contains(QStringLiteral("3 convolution layers: 3 KiB per token, the last 3 tokens (9 KiB in all)")),
+                 qPrintable(panel));
+        QVERIFY2(!panel.contains(QStringLiteral("Sliding window")), qPrintable(panel));
+        const int lfm2Run = w->startRun(w->currentConfig());
+        QTRY_VERIFY_WITH_TIMEOUT(w->history()->run(lfm2Run)->isFinished(), 120000);
+        const RunRecord* done = w->history()->run(lfm2Run);
+        QVERIFY2(done->error().isEmpty(), qPrintable(done->error()));
+        QVERIFY(!done->tokens().isEmpty());
+        QVERIFY(done->hasKvGroups());
+        QCOMPARE(done->tokens().last().kv.localTokens, qint64(3));
     }
 
     void brokenPdfIsAnErrorInTheWindow()

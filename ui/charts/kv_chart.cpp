@@ -288,8 +288,9 @@ void KvChart::plot(const ChartInput& in)
     chart_set::visible(logical_, p != nullptr && !groups);
     chart_set::visible(local_, groups);
     chart_set::visible(global_, groups);
-    chart_set::name(local_, tr("local layers"));
-    chart_set::name(global_, tr("global layers"));
+    // LFM2: the local group is its convolutions' state, the global one its attention layers' K/V.
+    chart_set::name(local_, in.localIsConv ? tr("convolution state") : tr("local layers"));
+    chart_set::name(global_, in.localIsConv ? tr("attention layers") : tr("global layers"));
     for (QLineSeries* s : {recomputed_, compareRecomputed_}) {
         chart_set::points(s, QList<QPointF>());
         chart_set::visible(s, false);
@@ -315,7 +316,12 @@ void KvChart::plot(const ChartInput& in)
         kv = &p->tokens().last().kv;
     else if (p && !p->prefill().isEmpty() && p->prefill().last().kv.tokens > 0)
         kv = &p->prefill().last().kv;
-    if (kv && groups) {
+    if (kv && groups && in.localIsConv) {   // LFM2
+        fig = tr("%1 at %2 tokens: convolutions %3 (%4 tokens) · attention %5 · %6 allocated")
+                  .arg(runName(p), formatCount(kv->tokens), formatBytes(double(kv->localBytes)),
+                       formatCount(kv->localTokens), formatBytes(double(kv->globalBytes)),
+                       formatBytes(double(kv->allocatedBytes)));
+    } else if (kv && groups) {
         fig = tr("%1 at %2 tokens: local %3 (%4 tokens) · global %5 · %6 allocated")
                   .arg(runName(p), formatCount(kv->tokens), formatBytes(double(kv->localBytes)),
                        formatCount(kv->localTokens), formatBytes(double(kv->globalBytes)),
@@ -331,7 +337,7 @@ void KvChart::plot(const ChartInput& in)
     // The callout at the end of the logical line: its bytes as tokens × the
     // formula's bytes per token when they agree exactly, else as measured.
     if (kv && groups) {
-        callouts_->show(groupCallouts(p, local, global));
+        callouts_->show(groupCallouts(p, local, global, in.localIsConv));
     } else if (kv && !logical.isEmpty()) {
         const QString text = perToken > 0 && kv->logicalBytes == kv->tokens * perToken
                                  ? tr("%1 = %2 tokens × %3 B").arg(formatBytes(double(kv->logicalBytes)),
@@ -355,7 +361,7 @@ void KvChart::plot(const ChartInput& in)
 // 3,072 B" at the ends of the two lines: each group's bytes per token from its
 // own figures, written as a product only when it divides exactly.
 QVector<ChartCallouts::Callout> KvChart::groupCallouts(const RunRecord* p, const QList<QPointF>& local,
-                                                     const QList<QPointF>& global)
+                                                     const QList<QPointF>& global, bool localIsConv)
 {
     const KvSnapshot& kv = !p->tokens().isEmpty() ? p->tokens().last().kv : p->prefill().last().kv;
     const qint64 globalTokens = kv.tokens;
@@ -369,9 +375,11 @@ QVector<ChartCallouts::Callout> KvChart::groupCallouts(const RunRecord* p, const
     avoid += QVector<QPointF>(global.begin(), global.end());
     QVector<ChartCallouts::Callout> out;
     if (!global.isEmpty())
-        out.append({text(tr("global"), kv.globalBytes, globalTokens), global_, global.last(), avoid});
+        out.append({text(localIsConv ? tr("attention") : tr("global"), kv.globalBytes, globalTokens), global_,
+                    global.last(), avoid});
     if (!local.isEmpty())
-        out.append({text(tr("local"), kv.localBytes, kv.localTokens), local_, local.last(), avoid});
+        out.append({text(localIsConv ? tr("convolutions") : tr("local"), kv.localBytes, kv.localTokens), local_,
+                    local.last(), avoid});
     return out;
 }
 

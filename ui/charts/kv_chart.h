@@ -49,7 +49,7 @@ protected:
 private:
     void plotServerKv(const ChartInput& in);
     QVector<ChartCallouts::Callout> groupCallouts(const RunRecord* p, const QList<QPointF>& local,
-                                                  const QList<QPointF>& global);
+                                                  const QList<QPointF>& global, bool localIsConv);
 
 private:
     QLineSeries* formula_;

@@ -130,7 +130,8 @@ std::shared_ptr<kvlens::engine> EngineWorker::engineFor(const EngineSettings& se
     slot.summary.nGlobalLayers = groups.n_global_layers;
     slot.summary.localKvBytesPerToken = groups.local_bytes_per_token;
     slot.summary.globalKvBytesPerToken = groups.global_bytes_per_token;
-    if (groups.window > 0)
+    slot.summary.localIsConv = groups.local_is_conv;
+    if (groups.window > 0 && !groups.local_is_conv)   // LFM2's convolutions keep their taps' rows: no window
         slot.summary.slidingWindow = groups.window;
     if (const kvlens::reasoning_evidence e = engine->hidden_reasoning(); e != kvlens::reasoning_evidence::none)
         slot.summary.hiddenReasoning = QString::fromLatin1(kvlens::to_string(e));

@@ -19,6 +19,13 @@ QString ModelSummary::kvFormula() const
     const bool q8 = kvDtype == QLatin1String("q8_0");
     // q8_0 stores 32 values in 34 bytes: 1.0625 B per value.
     const QString bytesPer = q8 ? QStringLiteral("34/32 B") : QStringLiteral("2 B");
+    if (nConvLayers > 0)   // LFM2: K and V in the attention layers only
+        return QCoreApplication::translate("kvlens::ui",
+                                           "2 × %1 attention layers × %2 KV heads × %3 dims × %4 = %5 B per token")
+            .arg(nLayer - nConvLayers)
+            .arg(nHeadKv)
+            .arg(headDim)
+            .arg(bytesPer, loc.toString(kvBytesPerToken()));
     return QCoreApplication::translate("kvlens::ui",
                                        "2 × %1 layers × %2 KV heads × %3 dims × %4 = %5 B per token")
         .arg(nLayer)
@@ -29,9 +36,18 @@ QString ModelSummary::kvFormula() const
 
 QString ModelSummary::kvGroupFormula() const
 {
+    const QLocale loc;
+    if (localIsConv && nLocalLayers > 0)
+        return QCoreApplication::translate("kvlens::ui",
+                                           "convolutions: %1 layers, %2 B per token, the last %3 tokens; "
+                                           "attention: %4 layers, %5 B per token, every token")
+            .arg(nLocalLayers)
+            .arg(loc.toString(localKvBytesPerToken))
+            .arg(loc.toString(convTaps))
+            .arg(nGlobalLayers)
+            .arg(loc.toString(globalKvBytesPerToken));
     if (nLocalLayers <= 0 || slidingWindow <= 0)
         return {};
-    const QLocale loc;
     return QCoreApplication::translate("kvlens::ui",
                                        "local: %1 layers, %2 B per token, at most %3 tokens; "
                                        "global: %4 layers, %5 B per token, every token")
@@ -88,6 +104,9 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.nCtxTrain = info.n_ctx_train;
     s.nVocab = info.n_vocab;
     s.slidingWindow = info.sliding_window;
+    s.nConvLayers = info.n_conv_layers;
+    s.convTaps = info.conv_taps;
+    s.convStateBytes = info.conv_state_bytes;
     s.nParams = info.n_params;
     s.weightBytes = info.weight_bytes;
     s.kvBytesPerTokenF16 = info.kv_bytes_per_token_f16;

@@ -48,6 +48,12 @@ struct ModelSummary {
     // engine's KV dtype.
     int nLocalLayers = 0;
     int nGlobalLayers = 0;
+    // LFM2: the local layers are short convolutions (model_info): their f32
+    // B*X rows kept for convTaps tokens, not a window of K/V.
+    bool localIsConv = false;
+    int nConvLayers = 0;
+    int convTaps = 0;
+    qint64 convStateBytes = 0;   // of one sequence however long
     qint64 localKvBytesPerToken = 0;
     qint64 globalKvBytesPerToken = 0;
     // How we know the model may think in <think>…</think> first (engine::hidden_reasoning):

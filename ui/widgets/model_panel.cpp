@@ -161,7 +161,14 @@ void ModelPanel::rebuild()
     row(tr("Architecture"), s.architecture);
     row(tr("Runs on"), i18n::backendText(s.backend));   // as the status bar says it, in the current language
     row(tr("Model file"), QFileInfo(s.path).fileName());
-    row(tr("Layers"), loc.toString(s.nLayer));
+    if (s.nConvLayers > 0)   // LFM2: short convolutions in place of attention in some layers
+        row(tr("Layers"), tr("%1: %2 short convolutions (%3 taps), %4 attention")
+                              .arg(loc.toString(s.nLayer))
+                              .arg(s.nConvLayers)
+                              .arg(s.convTaps)
+                              .arg(s.nLayer - s.nConvLayers));
+    else
+        row(tr("Layers"), loc.toString(s.nLayer));
     QString heads = tr("%1 query heads, %2 KV heads").arg(s.nHead).arg(s.nHeadKv);
     if (s.nHeadKv > 0 && s.nHead > s.nHeadKv)
         heads += QStringLiteral(" (") + (s.nHeadKv == 1 ? tr("MQA") : tr("GQA")) + QStringLiteral(", ")
@@ -177,7 +184,17 @@ void ModelPanel::rebuild()
                                                              .arg(s.nLayer)
                                                        : tr("%1 tokens").arg(loc.toString(s.slidingWindow)));
     // Two layer groups: the local layers' KV stops at the window, the global layers' keeps growing.
-    if (s.nLocalLayers > 0) {
+    if (s.nLocalLayers > 0 && s.localIsConv) {
+        // LFM2: each convolution keeps its taps' B*X rows (f32); the attention layers every token's K/V.
+        row(tr("KV layer groups"),
+            tr("%1 convolution layers: %2 per token, the last %3 tokens (%4 in all) · %5 attention layers: %6 per "
+               "token, every token")
+                .arg(s.nLocalLayers)
+                .arg(formatBytes(double(s.localKvBytesPerToken)), loc.toString(s.convTaps),
+                     formatBytes(double(s.localKvBytesPerToken) * s.convTaps))
+                .arg(s.nGlobalLayers)
+                .arg(formatBytes(double(s.globalKvBytesPerToken))));
+    } else if (s.nLocalLayers > 0) {
         row(tr("KV layer groups"),
             tr("%1 local layers: %2 per token, capped at %3 tokens (%4 at most) · %5 global layers: %6 per token, "
                "every token")
