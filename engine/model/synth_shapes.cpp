@@ -22,7 +22,7 @@ std::vector<std::string> synth_shape_names() {
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2",
-            "smollm2-135m", "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
+            "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
 
@@ -258,6 +258,16 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         return l;
     }
     if (name == "smollm2-135m") return shape_of("smollm2-135m", 30, 576, 1536, 9, 3, 49152, 8192, 100000.0f, true);
+    if (name == "lfm2-350m" || name == "lfm2-1.2b") {   // LFM2: attention in layers 2, 5, 8, 10, 12, 14, else convolutions
+        const bool small = name == "lfm2-350m";
+        synth_shape l = shape_of(name, 16, small ? 1024 : 2048, small ? 4608 : 8192, small ? 16 : 32, 8, 65536, 128000,
+                                 1000000.0f, true);
+        l.arch = "lfm2";
+        for (int il = 0; il < 16; ++il)
+            if (il != 2 && il != 5 && il != 8 && il != 10 && il != 12 && il != 14) l.conv_layers.push_back(il);
+        l.conv_taps = 3;
+        return l;
+    }
     if (name == "llama-1b") {   // Llama 3.2 1B: its RoPE factors too
         synth_shape l = shape_of("llama-1b", 16, 2048, 8192, 32, 8, 128256, 8192, 500000.0f, true);
         l.llama3_rope_factor = 32.0f;
