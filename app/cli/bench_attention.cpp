@@ -111,6 +111,7 @@ int run_attention_bench(const attention_bench_args& a) {
     // window), summed: pairs of (key, KV head) over all layers and tokens.
     std::int64_t pairs = 0;
     for (int il = 0; il < c.n_layer; ++il) {
+        if (c.is_conv(il)) continue;   // LFM2's convolution layers do not attend
         const int w = window_of(il);
         for (int t = 0; t < n_query; ++t) {
             const int seen = depth + t + 1;
@@ -127,6 +128,7 @@ int run_attention_bench(const attention_bench_args& a) {
         const auto t0 = clock::now();
         const double c0 = process_cpu_seconds();
         for (int il = 0; il < c.n_layer; ++il) {
+            if (c.is_conv(il)) continue;
             args.layer = il;
             args.window = window_of(il);
             attention(args, pool, scratch);

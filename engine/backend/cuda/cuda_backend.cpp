@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// The CUDA backend: the forward pass of the llama family (llama, qwen2,
-// qwen3) on the device, the same story as the CPU backend's cpu_backend.cpp.
+// The CUDA backend: the forward pass of the dense architectures on the
+// device (the llama family's block and its variants; LFM2's short
+// convolutions), the same story as the CPU backend's cpu_backend.cpp.
 // Weights stay quantized on the device; the KV pool lives there in the
 // kv_storage layout. A batch's small inputs (tokens, positions, block tables)
 // travel in one copy from a pinned staging buffer; a decode step (up to
@@ -28,6 +29,7 @@
 #include "engine/backend/cuda/matvec.h"
 #include "engine/backend/cuda/norm_rope.h"
 #include "engine/backend/cuda/paged_kv.h"
+#include "engine/backend/cuda/short_conv.h"
 #include "engine/model/model.h"
 
 namespace kvlens {
@@ -70,6 +72,8 @@ private:
     std::size_t batch_copy_ints(int n_rows) const { return 4 * static_cast<std::size_t>(o_.max_batch) + static_cast<std::size_t>(n_rows) * table_stride_; }
     status enqueue_step(int n, int n_logits, int n_rows, float* logits_dst);
     status layer(int il, int n, bool decode);
+    status attention_block(int il, int n, bool decode, cudaStream_t s);
+    status short_conv_block(int il, int n, cudaStream_t s);
     status add_residual(int n, cudaStream_t s);
     status pre_norm(const float* weight, int n, cudaStream_t s);
     status run_decode_graph(int n, int n_logits);
@@ -103,6 +107,8 @@ private:
     float* att_ = nullptr;      // (max_batch, n_head * head_dim) attention output
     float* hb_ = nullptr;       // (max_batch, n_ff) gate, then silu(gate) * up
     float* hb2_ = nullptr;      // (max_batch, n_ff) up
+    float* conv_bcx_ = nullptr; // (max_batch, 3 n_embd) LFM2's in_proj output; null without convolutions
+    float* conv_y_ = nullptr;   // (max_batch, n_embd) C * conv(B*X)
     float* logits_ = nullptr;   // (max_batch, n_vocab)
     float* part_acc_ = nullptr; // (mv_max_tokens, n_head, max_splits, head_dim) attention partials
     float* part_ml_ = nullptr;  // (mv_max_tokens, n_head, max_splits, 2)
@@ -113,6 +119,7 @@ private:
     kv_geometry geo_;
     std::int32_t n_blocks_ = 0;
     std::vector<std::uint8_t*> k_layer_, v_layer_;   // (n_layer) device pointers into kv_
+    std::vector<std::int64_t> row_bytes_;             // (n_layer) a K (or V) row: LFM2's convolution rows are f32
     int table_stride_ = 0;      // block-table entries per row: ceil(max_ctx / block_size)
 
     pinned_buffer batch_host_;  // the packed batch, staged
@@ -167,6 +174,8 @@ status cuda_backend::allocate_scratch() {
     const std::size_t oq = a.reserve(B * NQ * f), ok = a.reserve(B * NKV * f), ov = a.reserve(B * NKV * f);
     const std::size_t oatt = a.reserve(B * NQ * f);
     const std::size_t ohb = a.reserve(B * FF * f), ohb2 = a.reserve(B * FF * f);
+    const std::size_t obcx = c_.has_conv() ? a.reserve(B * 3 * E * f) : 0;
+    const std::size_t oconv = c_.has_conv() ? a.reserve(B * E * f) : 0;
     const std::size_t ologits = a.reserve(B * c_.n_vocab * f);
     const std::size_t opa = a.reserve(mv_max_tokens * c_.n_head * max_splits * c_.head_dim * f);
     const std::size_t opm = a.reserve(mv_max_tokens * c_.n_head * max_splits * 2 * f);
@@ -183,6 +192,10 @@ status cuda_backend::allocate_scratch() {
     att_ = a.at<float>(oatt);
     hb_ = a.at<float>(ohb);
     hb2_ = a.at<float>(ohb2);
+    if (c_.has_conv()) {
+        conv_bcx_ = a.at<float>(obcx);
+        conv_y_ = a.at<float>(oconv);
+    }
     logits_ = a.at<float>(ologits);
     part_acc_ = a.at<float>(opa);
     part_ml_ = a.at<float>(opm);
@@ -206,18 +219,30 @@ status cuda_backend::init_kv(const kv_geometry& g, std::int32_t n_blocks) {
         return make_error("KV geometry does not match the model");
     drop_graphs();   // they captured the old pool's addresses
     kv_ = device_buffer();
-    const std::int64_t layer_bytes = static_cast<std::int64_t>(n_blocks) * g.block_layer_bytes();
-    const std::int64_t aligned = (layer_bytes + 255) / 256 * 256;
-    auto buf = device_buffer::allocate(static_cast<std::size_t>(2 * aligned * g.n_layer), "the KV pool");
+    // Every layer's K and V arrays hold every block (the global tables index
+    // them all); a layer's rows are its own size (LFM2's convolution rows f32).
+    std::vector<std::int64_t> aligned(static_cast<std::size_t>(g.n_layer));
+    std::int64_t total = 0;
+    for (int il = 0; il < g.n_layer; ++il) {
+        const std::int64_t layer_bytes = static_cast<std::int64_t>(n_blocks) * g.block_size * g.layer_row_bytes(il);
+        aligned[static_cast<std::size_t>(il)] = (layer_bytes + 255) / 256 * 256;
+        total += 2 * aligned[static_cast<std::size_t>(il)];
+    }
+    auto buf = device_buffer::allocate(static_cast<std::size_t>(total), "the KV pool");
     if (!buf) return make_error(fmt::format("{} ({} blocks of {} tokens, {})", buf.message(), n_blocks, g.block_size, to_string(g.dtype)));
     kv_ = std::move(*buf);
     geo_ = g;
     n_blocks_ = n_blocks;
     k_layer_.resize(static_cast<std::size_t>(g.n_layer));
     v_layer_.resize(static_cast<std::size_t>(g.n_layer));
+    row_bytes_.resize(static_cast<std::size_t>(g.n_layer));
+    std::int64_t at = 0;
     for (int il = 0; il < g.n_layer; ++il) {
-        k_layer_[il] = kv_.as<std::uint8_t>() + (2 * il) * aligned;
-        v_layer_[il] = kv_.as<std::uint8_t>() + (2 * il + 1) * aligned;
+        const std::int64_t a = aligned[static_cast<std::size_t>(il)];
+        k_layer_[il] = kv_.as<std::uint8_t>() + at;
+        v_layer_[il] = kv_.as<std::uint8_t>() + at + a;
+        row_bytes_[il] = g.layer_row_bytes(il);
+        at += 2 * a;
     }
 
     table_stride_ = (o_.max_ctx + g.block_size - 1) / g.block_size;
@@ -270,12 +295,53 @@ status cuda_backend::pack_batch(const forward_batch& b, int& n_rows) {
 
 status cuda_backend::layer(int il, int n, bool decode) {
     const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
-    const int E = c_.n_embd, NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
+    const int E = c_.n_embd;
     cudaStream_t s = stream_;
 
-    // Attention block.
+    // Attention block, or LFM2's short convolution in its place: xb = its output.
     if (auto st = pre_norm(l.attn_norm, n, s); !st) return st;
     mark("attn_norm");
+    if (auto st = c_.is_conv(il) ? short_conv_block(il, n, s) : attention_block(il, n, decode, s); !st) return st;
+    if (l.post_attn_norm) {   // gemma2, gemma3
+        if (auto st = launch_rms_norm(xb_, nullptr, l.post_attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+        mark("post_attention_norm");
+    }
+    if (auto st = add_residual(n, s); !st) return st;
+
+    // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU; arcee: relu(up)^2, no gate).
+    if (auto st = pre_norm(l.ffn_norm, n, s); !st) return st;
+    mark("ffn_norm");
+    if (c_.ffn_act == ffn_activation::relu_sqr) {
+        if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
+        mark("up matmul");
+        if (auto st = launch_relu_sqr(hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+        mark("relu_sqr");
+    } else {
+        const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
+        float* gu_out[2] = {hb_, hb2_};
+        if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
+        mark("gate/up matmul");
+        if (c_.ffn_act == ffn_activation::gelu_tanh) {
+            if (auto st = launch_gelu_tanh_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+            mark("gelu_tanh_mul");
+        } else {
+            if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+            mark("silu_mul");
+        }
+    }
+    if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
+    mark("down matmul");
+    if (l.post_ffw_norm) {   // gemma2, gemma3
+        if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+        mark("post_ffw_norm");
+    }
+    return add_residual(n, s);
+}
+
+// xb = attention's output (wo's product) for n tokens; K and V go in the pool.
+status cuda_backend::attention_block(int il, int n, bool decode, cudaStream_t s) {
+    const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
+    const int NQ = c_.n_q(), NKV = c_.n_kv(), HD = c_.head_dim;
     const dev_matrix* qkv[3] = {&l.wq, &l.wk, &l.wv};
     float* qkv_out[3] = {q_, k_, v_};
     if (auto st = matmul_group(qkv, qkv_out, 3, xb_, n, mm_, s); !st) return st;
@@ -330,7 +396,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     kv.dtype = geo_.dtype;
     kv.k = k_layer_[static_cast<std::size_t>(il)];
     kv.v = v_layer_[static_cast<std::size_t>(il)];
-    kv.row_bytes = geo_.row_bytes();
+    kv.row_bytes = row_bytes_[static_cast<std::size_t>(il)];
     kv.block_size = geo_.block_size;
     kv.n_kv_heads = c_.n_head_kv;
     kv.head_dim = HD;
@@ -368,40 +434,35 @@ status cuda_backend::layer(int il, int n, bool decode) {
 
     if (auto st = matmul(l.wo, att_, n, xb_, mm_, s); !st) return st;
     mark("wo matmul");
-    if (l.post_attn_norm) {   // gemma2, gemma3
-        if (auto st = launch_rms_norm(xb_, nullptr, l.post_attn_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
-        mark("post_attention_norm");
-    }
-    if (auto st = add_residual(n, s); !st) return st;
+    return {};
+}
 
-    // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU; arcee: relu(up)^2, no gate).
-    if (auto st = pre_norm(l.ffn_norm, n, s); !st) return st;
-    mark("ffn_norm");
-    if (c_.ffn_act == ffn_activation::relu_sqr) {
-        if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
-        mark("up matmul");
-        if (auto st = launch_relu_sqr(hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
-        mark("relu_sqr");
-    } else {
-        const dev_matrix* gu[2] = {&l.w_gate, &l.w_up};
-        float* gu_out[2] = {hb_, hb2_};
-        if (auto st = matmul_group(gu, gu_out, 2, xb_, n, mm_, s); !st) return st;
-        mark("gate/up matmul");
-        if (c_.ffn_act == ffn_activation::gelu_tanh) {
-            if (auto st = launch_gelu_tanh_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
-            mark("gelu_tanh_mul");
-        } else {
-            if (auto st = launch_silu_mul(hb_, hb2_, hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
-            mark("silu_mul");
-        }
-    }
-    if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
-    mark("down matmul");
-    if (l.post_ffw_norm) {   // gemma2, gemma3
-        if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
-        mark("post_ffw_norm");
-    }
-    return add_residual(n, s);
+// xb = out_proj(C * conv(B*X)) with B, C, X = in_proj(xb), for n tokens (short_conv.h).
+status cuda_backend::short_conv_block(int il, int n, cudaStream_t s) {
+    const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
+    if (auto st = matmul(l.conv_in, xb_, n, conv_bcx_, mm_, s); !st) return st;
+    mark("conv in_proj matmul");
+    short_conv_params p;
+    p.bcx = conv_bcx_;
+    p.out = conv_y_;
+    p.kernel = l.conv_kernel;
+    p.n_tokens = n;
+    p.n_embd = c_.n_embd;
+    p.taps = c_.shortconv_l_cache;
+    p.rows.dtype = kv_dtype::f32;
+    p.rows.k = k_layer_[static_cast<std::size_t>(il)];
+    p.rows.v = v_layer_[static_cast<std::size_t>(il)];
+    p.rows.row_bytes = row_bytes_[static_cast<std::size_t>(il)];
+    p.rows.block_size = geo_.block_size;
+    p.rows.tables = d_tables();
+    p.rows.table_stride = table_stride_;
+    p.rows.tok_row = d_tok_row();
+    p.rows.positions = d_positions();
+    if (auto st = launch_short_conv(p, s); !st) return st;
+    mark("short conv");
+    if (auto st = matmul(l.conv_out, conv_y_, n, xb_, mm_, s); !st) return st;
+    mark("conv out_proj matmul");
+    return {};
 }
 
 // xb = the block's input for n tokens: x normed by `weight`, or x itself
@@ -534,9 +595,6 @@ result<std::unique_ptr<backend>> make_cuda_backend(const model& m, const backend
     if (m.config().moe())         // the CPU takes it (choose_backend)
         return make_error(fmt::format("{} experts per layer: the CUDA backend does not run a mixture of experts yet",
                                       m.config().n_expert));
-    if (m.config().has_conv())    // the CPU takes it too
-        return make_error(fmt::format("{} short-convolution layers (LFM2): the CUDA backend does not run them yet",
-                                      m.info().n_conv_layers));
     auto b = std::make_unique<cuda_backend>(m, o);
     if (auto st = b->init(*dev); !st) return st.err();
     return std::unique_ptr<backend>(std::move(b));

@@ -126,8 +126,9 @@ result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) 
         const std::string where = fmt::format("layer {}", il);
         using pair = std::pair<dev_matrix*, const weight_view*>;
         for (auto [dst, src] : {pair{&o.wq, &l.wq}, pair{&o.wk, &l.wk}, pair{&o.wv, &l.wv}, pair{&o.wo, &l.wo},
-                                pair{&o.w_gate, &l.w_gate}, pair{&o.w_up, &l.w_up}, pair{&o.w_down, &l.w_down}}) {
-            if (src->n_out == 0) continue;   // arcee has no gate
+                                pair{&o.w_gate, &l.w_gate}, pair{&o.w_up, &l.w_up}, pair{&o.w_down, &l.w_down},
+                                pair{&o.conv_in, &l.conv_in}, pair{&o.conv_out, &l.conv_out}}) {
+            if (src->n_out == 0) continue;   // arcee has no gate, an LFM2 layer no attention or no convolution
             if (auto st = matrix(*dst, *src, where.c_str()); !st) return st.err();
             d.largest_matrix_elems = std::max(d.largest_matrix_elems, src->n_in * src->n_out);
         }
@@ -140,6 +141,7 @@ result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) 
         vector(o.k_norm, l.k_norm);
         vector(o.post_attn_norm, l.post_attn_norm);
         vector(o.post_ffw_norm, l.post_ffw_norm);
+        vector(o.conv_kernel, l.conv_kernel);
     }
 
     // Pass 2: allocate once, resolve pointers, copy.

@@ -29,6 +29,9 @@ struct dev_layer {
     const float* post_attn_norm = nullptr;       // (n_embd) or null (gemma3)
     const float* post_ffw_norm = nullptr;        // (n_embd) or null (gemma3)
     dev_matrix w_gate, w_up, w_down;             // (n_ff, n_embd) x2, (n_embd, n_ff)
+    // LFM2's short-convolution layer, in place of wq, wk, wv, wo:
+    dev_matrix conv_in, conv_out;                // (3 n_embd, n_embd), (n_embd, n_embd)
+    const float* conv_kernel = nullptr;          // (n_embd, taps) or null
 };
 
 struct dev_weights {
