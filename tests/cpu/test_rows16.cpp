@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows16 weight layout (engine/backend/cpu/rows16.h): which matrices it
 // takes, that regrouping keeps every quant (q8_0's stored plus 128), and that
-// matmul over a regrouped q4_0 / q4_1 / q8_0 matrix equals matmul over the
-// file's rows (up to float summation order) for every token count and thread
-// count, one matrix or three at once, with each token's numbers the same
-// alone or batched.
+// matmul over a regrouped q4_0 / q4_1 / q8_0 / q4_K matrix equals matmul
+// over the file's rows (up to float summation order) for every token count
+// and thread count, one matrix or three at once, with each token's numbers
+// the same alone or batched.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/matmul_simd.h"
@@ -38,7 +39,10 @@ using test::random_block_floats;
 using test::random_quant_matrix;
 using test::worst_relative_error;
 
-quant_matrix regrouped(const quant_matrix& file) { return test::regrouped(file, repack_rows16, weight_layout::rows16); }
+quant_matrix regrouped(const quant_matrix& file)
+{
+    return test::regrouped(file, repack_rows16, weight_layout::rows16, rows16_row_bytes(file.view));
+}
 
 class Rows16 : public test::kernel_level_test {
 protected:
@@ -48,6 +52,34 @@ protected:
         if (amx_usable()) GTEST_SKIP() << "with AMX the CPU backend keeps the file's rows (AMX prefill reads them)";
     }
 };
+
+// A q4_K matrix of random super-blocks (kvlens quantizes nothing to q4_K):
+// random quants and six-bit scales and minimums, d and dmin small positive halves.
+quant_matrix random_q4_K_matrix(std::mt19937& rng, std::int64_t n_out, std::int64_t n_in)
+{
+    quant_matrix m;
+    m.view.type = ggml_type::q4_K;
+    m.view.n_in = n_in;
+    m.view.n_out = n_out;
+    m.view.row_bytes = row_bytes(ggml_type::q4_K, n_in);
+    m.bytes.resize(static_cast<std::size_t>(m.view.row_bytes * n_out));
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_real_distribution<float> scale(0.001f, 0.02f);
+    auto* blocks = reinterpret_cast<block_q4_K*>(m.bytes.data());
+    for (std::int64_t b = 0; b < n_out * n_in / QK_K; ++b) {
+        blocks[b].d = fp32_to_fp16(scale(rng));
+        blocks[b].dmin = fp32_to_fp16(scale(rng));
+        for (auto& x : blocks[b].scales) x = static_cast<std::uint8_t>(byte(rng));
+        for (auto& x : blocks[b].qs) x = static_cast<std::uint8_t>(byte(rng));
+    }
+    m.view.data = m.bytes.data();
+    return m;
+}
+
+quant_matrix random_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in)
+{
+    return t == ggml_type::q4_K ? random_q4_K_matrix(rng, n_out, n_in) : random_quant_matrix(rng, t, n_out, n_in);
+}
 
 }  // namespace
 
@@ -60,6 +92,14 @@ TEST_F(Rows16, takesQ4AndQ8MatricesOfWholeGroupsOnly)
         w.type = t;
         EXPECT_TRUE(rows16_applies(w)) << type_name(t);
     }
+    w.type = ggml_type::q4_K;
+    EXPECT_FALSE(rows16_applies(w)) << "q4_K needs whole super-blocks of 256";
+    w.n_in = 512;
+    EXPECT_TRUE(rows16_applies(w));
+    EXPECT_EQ(rows16_row_bytes(w), 2 * 148) << "148 bytes per super-block row against the file's 144";
+    w.n_in = 64;
+    w.type = ggml_type::q6_K;
+    EXPECT_FALSE(rows16_applies(w)) << "q6_K keeps the file's rows";
     w.type = ggml_type::f16;
     EXPECT_FALSE(rows16_applies(w)) << "f16 keeps the file's rows";
     w.type = ggml_type::q4_1;
@@ -118,12 +158,38 @@ TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
             }
 }
 
+TEST_F(Rows16, q4KMatmulEqualsTheFileLayoutForEveryTokenCount)
+{
+    struct shape {
+        std::int64_t n_out, n_in;
+    };
+    for (const shape sh : {shape{80, 1024}, shape{576, 1536}, shape{32, 256}})
+        for (int threads : {1, 2})
+            for (int n_tokens : {1, 2, 3, 4, 5, 11, 17, 64}) {
+                SCOPED_TRACE(std::to_string(sh.n_out) + "x" + std::to_string(sh.n_in) + " threads=" + std::to_string(threads) +
+                             " tokens=" + std::to_string(n_tokens));
+                std::mt19937 rng(300 + n_tokens + 7 * threads);
+                const quant_matrix file = random_q4_K_matrix(rng, sh.n_out, sh.n_in);
+                const quant_matrix r16 = regrouped(file);
+                ASSERT_EQ(r16.bytes.size(), static_cast<std::size_t>(sh.n_out * sh.n_in / 256 * 148));
+                const auto x = random_block_floats(rng, n_tokens * sh.n_in);
+                thread_pool pool(threads);
+                matmul_scratch scratch;
+                std::vector<float> want(static_cast<std::size_t>(n_tokens * sh.n_out), NAN), got(want.size(), NAN);
+                matmul(file.view, x.data(), n_tokens, want.data(), pool, scratch);
+                matmul(r16.view, x.data(), n_tokens, got.data(), pool, scratch);
+                const double worst = worst_relative_error(file, x, n_tokens, want, got);
+                if (worst > k_rel) std::fprintf(stderr, "worst relative error %g\n", worst);
+                ASSERT_TRUE(worst <= k_rel);
+            }
+}
+
 TEST_F(Rows16, aTokensNumbersDoNotDependOnItsNeighbours)
 {
-    for (ggml_type t : k_types) {
+    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_K}) {
         SCOPED_TRACE(type_name(t));
         std::mt19937 rng(5);
-        const quant_matrix r16 = regrouped(random_quant_matrix(rng, t, 64, 1536));
+        const quant_matrix r16 = regrouped(random_matrix(rng, t, 64, 1536));
         const int n_tokens = 37;
         const auto x = random_block_floats(rng, n_tokens * 1536);
         thread_pool pool(2);

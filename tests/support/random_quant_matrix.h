@@ -36,13 +36,15 @@ struct quant_matrix {
 };
 
 // file's matrix regrouped by repack (repack_rows8 or repack_rows16) into
-// layout: the same bytes count, a view on the regrouped copy.
+// layout: the same bytes count (or row_bytes per row: rows16's q4_K), a view
+// on the regrouped copy.
 inline quant_matrix regrouped(const quant_matrix& file, void (*repack)(const weight_view&, std::uint8_t*),
-                              weight_layout layout) {
+                              weight_layout layout, std::int64_t row_bytes = 0) {
     quant_matrix m;
-    m.bytes.resize(file.bytes.size());
+    m.bytes.resize(row_bytes > 0 ? static_cast<std::size_t>(row_bytes * file.view.n_out) : file.bytes.size());
     repack(file.view, m.bytes.data());
     m.view = file.view;
+    if (row_bytes > 0) m.view.row_bytes = row_bytes;
     m.view.layout = layout;
     m.view.data = m.bytes.data();
     return m;

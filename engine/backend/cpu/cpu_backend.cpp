@@ -233,9 +233,14 @@ status cpu_backend::place_weights() {
     }
     const bool tied = w_.output.data == w_.tok_embd.data;
     if (!tied) mats.push_back(&w_.output);
+    // A matrix's bytes as placed: q4_K's rows16 layout is a little larger than the file's (rows16.h).
+    const auto placed_bytes = [](const weight_view& v) {
+        const std::int64_t row = rows16_applies(v) ? rows16_row_bytes(v) : v.row_bytes;
+        return (static_cast<std::size_t>(row * v.n_out) + 63) & ~std::size_t{63};
+    };
     std::size_t total = 0;
-    for (const weight_view* v : mats) total += (static_cast<std::size_t>(v->row_bytes * v->n_out) + 63) & ~std::size_t{63};
-    if (tied) total += (static_cast<std::size_t>(w_.output.row_bytes * w_.output.n_out) + 63) & ~std::size_t{63};
+    for (const weight_view* v : mats) total += placed_bytes(*v);
+    if (tied) total += placed_bytes(w_.output);
     // A model too large to hold twice comfortably keeps reading the mapping.
     const std::size_t phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
     if (total > phys / 4) return {};
@@ -246,20 +251,21 @@ status cpu_backend::place_weights() {
     // on AVX-512 without AMX (rows16.h) and the rows8 layout on AVX2
     // (rows8.h), where those are the faster ones; the others are copied as they are.
     auto place = [&](weight_view& v) {
-        const std::size_t n = static_cast<std::size_t>(v.row_bytes * v.n_out);
+        const std::size_t n = placed_bytes(v);
         if (rows16_applies(v)) {
             repack_rows16(v, at);
             rows8_widest_ = std::max(rows8_widest_, v.n_in);
+            v.row_bytes = rows16_row_bytes(v);
             v.layout = weight_layout::rows16;
         } else if (rows8_applies(v)) {
             repack_rows8(v, at);
             rows8_widest_ = std::max(rows8_widest_, v.n_in);
             v.layout = weight_layout::rows8;
         } else {
-            std::memcpy(at, v.data, n);
+            std::memcpy(at, v.data, static_cast<std::size_t>(v.row_bytes * v.n_out));
         }
         v.data = at;
-        at += (n + 63) & ~std::size_t{63};
+        at += n;
     };
     for (weight_view* v : mats) place(*v);
     if (tied) place(w_.output);   // the embedding keeps reading rows from the mapping

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
-// q4_0 / q4_1 / q8_0 rows against up to 4 tokens. Per group block, the 16
+// q4_0 / q4_1 / q8_0 / q4_K rows against up to 4 tokens. Per group block, the 16
 // rows' quants are loaded once (q4: 4 loads unpacked to low and high
 // nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
 // broadcast 4 at a time from its quantized row (two chains, added) give
@@ -10,6 +10,7 @@
 // rows16_applies() said that level is active.
 #include <immintrin.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -98,6 +99,55 @@ void rows16_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows16_loop<W, decltype(nt)::value>(g); });
 }
 
+// q4_K (rows16.h): per group super-block, each sub-block's 16 row scales
+// d * sc_j and minimums dmin * m_j are made once for the call's tokens; per
+// token and sub-block, q4_1's 8 dpbusd against the token's q8_K quants in
+// place, then y += (d sc_j) (d_a sum q a) - (dmin m_j) (d_a sum a).
+template <int NT>
+void rows16_q4_K_loop(const row_group_args& g) {
+    constexpr int sb_bytes = k_rows16_group * k_rows16_q4_K_row_bytes;
+    const __m512i low4 = _mm512_set1_epi8(0x0F);
+    __m512 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    const std::int64_t nsb = g.nb / 8;
+    for (std::int64_t s = 0; s < nsb; ++s, blk += sb_bytes) {
+        const __m512 d16 = load_f16x16(blk);
+        const __m512 dmin16 = load_f16x16(blk + 32);
+        for (int j = 0; j < 8; ++j) {
+            const std::uint8_t* q = blk + 320 + 256 * j;
+            for (int i = 0; i < 4; ++i) _mm_prefetch(reinterpret_cast<const char*>(q) + 2 * sb_bytes + 64 * i, _MM_HINT_T0);
+            const __m512 sc = _mm512_mul_ps(
+                d16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 64 + 16 * j)))));
+            const __m512 mn = _mm512_mul_ps(
+                dmin16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 192 + 16 * j)))));
+            __m512i wq[8];   // [0, 4) low nibbles (elements 4 i ..), [4, 8) high (16 + 4 i ..)
+            for (int i = 0; i < 4; ++i) {
+                const __m512i v = load512(q + 64 * i);
+                wq[i] = _mm512_and_si512(v, low4);
+                wq[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+            }
+            for (int t = 0; t < NT; ++t) {
+                const std::int64_t at = t * g.a_scalars + 8 * s + j;
+                const std::uint8_t* a = g.a + t * g.a_stride + s * sizeof(block_q8_K) + offsetof(block_q8_K, qs) + 32 * j;
+                __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
+                for (int i = 0; i < 8; i += 2) {
+                    s0 = _mm512_dpbusd_epi32(s0, wq[i], quad(a + 4 * i));
+                    s1 = _mm512_dpbusd_epi32(s1, wq[i + 1], quad(a + 4 * i + 4));
+                }
+                const __m512i sum = _mm512_add_epi32(s0, s1);
+                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(sum), _mm512_mul_ps(sc, _mm512_set1_ps(g.ad[at])), acc[t]);
+                acc[t] = _mm512_fnmadd_ps(mn, _mm512_set1_ps(g.as[at]), acc[t]);
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+void rows16_q4_K_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows16_q4_K_loop<decltype(nt)::value>(g); });
+}
+
 }  // namespace
 
 row_group_fn rows16_kernel_for(ggml_type t) {
@@ -105,6 +155,7 @@ row_group_fn rows16_kernel_for(ggml_type t) {
     case ggml_type::q4_0: return rows16_dispatch<weights::q4_0>;
     case ggml_type::q4_1: return rows16_dispatch<weights::q4_1>;
     case ggml_type::q8_0: return rows16_dispatch<weights::q8_0>;
+    case ggml_type::q4_K: return rows16_q4_K_dispatch;
     default: return nullptr;
     }
 }

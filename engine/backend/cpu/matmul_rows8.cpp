@@ -48,6 +48,21 @@ rows8_layout layout_for(ggml_type act_type, std::int64_t n_in, std::int64_t n_to
 
 }  // namespace
 
+namespace {
+
+// A q8_K row's scale for each 32 (its 256-block's) and d * the 32's quant sum (two bsums).
+void act_scales_q8_K(const std::uint8_t* q, std::int64_t nb, float* d, float* s) {
+    const auto* blocks = reinterpret_cast<const block_q8_K*>(q);
+    for (std::int64_t b = 0; b < nb; ++b) {
+        const block_q8_K& k = blocks[b / 8];
+        const int j = static_cast<int>(b % 8);
+        d[b] = k.d;
+        s[b] = k.d * static_cast<float>(k.bsums[2 * j] + k.bsums[2 * j + 1]);
+    }
+}
+
+}  // namespace
+
 void act_quant_sums(const std::uint8_t* q, std::int64_t nb, std::int32_t* sums) {
     const auto* blocks = reinterpret_cast<const block_q8_0*>(q);
     for (std::int64_t b = 0; b < nb; ++b) {
@@ -68,6 +83,7 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
     const std::int64_t group = r16 ? k_rows16_group : k_rows8_group;
     const ggml_type at = kernels_for(w0.type)->vec_dot_type;   // q8_1 for q4_1, q8_0 for q4_0 and q8_0
     const bool q8_1 = at == ggml_type::q8_1;
+    const bool q8_K = at == ggml_type::q8_K;   // q4_K rows16: ad and as per 32 from the 256-blocks
     const from_float_fn quantize = from_float_for(at);
     const row_group_fn kernel = r16 ? rows16_kernel_for(w0.type) : rows8_kernel_for(w0.type);
     // rows8 kernels read a lone token's quants from its quantized row (a_rows), more tokens' from an expansion.
@@ -85,6 +101,10 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         for (std::int64_t t = t0; t < t1; ++t) {
             std::uint8_t* q = base + t * L.q_row;
             quantize(x + t * w0.n_in, q, w0.n_in);
+            if (q8_K) {
+                act_scales_q8_K(q, L.nb, ad + t * L.nb, as + t * L.nb);
+                continue;
+            }
             act_scales(at, q, L.nb, ad + t * L.nb, q8_1 ? as + t * L.nb : nullptr);
             if (!q8_1) act_quant_sums(q, L.nb, aq_sum + t * L.nb);
             if (expand) rows8_expand_activations(at, q, L.nb, base + L.a + t * a_row);
@@ -125,8 +145,8 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
                     g.nt = static_cast<int>(std::min<std::int64_t>(k_rows8_tokens, c1 - t0));
                     g.a = a_first + t0 * a_row;
                     g.ad = ad + t0 * L.nb;
-                    g.as = q8_1 ? as + t0 * L.nb : nullptr;
-                    g.aq_sum = q8_1 ? nullptr : aq_sum + t0 * L.nb;
+                    g.as = q8_1 || q8_K ? as + t0 * L.nb : nullptr;
+                    g.aq_sum = q8_1 || q8_K ? nullptr : aq_sum + t0 * L.nb;
                     g.y = ys[m] + t0 * w.n_out + r0;
                     kernel(g);
                 }

@@ -23,6 +23,20 @@
 // q4 bytes keep the file's nibbles (low: elements 4 j + i, high: 16 + 4 j +
 // i); q8_0 bytes are stored plus 128 (the quant xor 0x80) so that they are
 // dpbusd's unsigned operand; the kernel takes 128 x sum(activation) back out.
+//
+// q4_K (the most common type of the files people download: Q4_K_M) is a
+// super-block of 256 elements per row, 8 sub-blocks of 32 whose values are
+// d * sc_j * q - dmin * m_j (6-bit sc_j, m_j). Its group super-block
+// (2368 bytes, 148 per row against the file's 144: rows16_row_bytes) is
+//   d[16] f16, dmin[16] f16 (64 bytes), sc[8][16] u8, m[8][16] u8 (256
+//   bytes: sub-block j's of row r at 16 j + r), then per sub-block j the
+//   256 quant bytes of q4_1's group block (element k and k + 16 of row r's
+//   sub-block in byte 64 (k / 4) + 4 r + k % 4, low and high nibble);
+// its activations are q8_K (one scale per 256, as llama.cpp quantizes
+// them for q4_K), read in place, with the f32 scale of each 32 in ad and
+// d * sum(quants) in as. Prefill went through 4 x 4 tiles that unpack each
+// super-block per 4 tokens: 206 GFLOP/s on LFM2-350M's shape against 915
+// for the same shape in q4_1's rows16 (Zen 5, 2 threads).
 #pragma once
 
 #include <cstdint>
@@ -33,14 +47,18 @@
 namespace kvlens {
 
 constexpr int k_rows16_group = 16;   // rows per group
+constexpr int k_rows16_q4_K_row_bytes = 148;   // a q4_K group super-block's bytes per row (2368 / 16)
 
-// The matrix is q4_0, q4_1 or q8_0 in the file's layout, n_out a multiple of
-// 16, the active kernel level AVX-512 (with VNNI) and AMX not in use (its
-// prefill reads the file's rows); false when KVLENS_NO_ROWS16 is set (to
-// compare layouts).
+// The matrix is q4_0, q4_1, q8_0 or (n_in a multiple of 256) q4_K in the
+// file's layout, n_out a multiple of 16, the active kernel level AVX-512
+// (with VNNI) and AMX not in use (its prefill reads the file's rows); false
+// when KVLENS_NO_ROWS16 is set (to compare layouts).
 bool rows16_applies(const weight_view& w);
 
-// Writes w's n_out * row_bytes bytes in the rows16 layout to dst (as many bytes).
+// Bytes per row of w in the rows16 layout: the file's, but q4_K's 148 per 256 elements.
+std::int64_t rows16_row_bytes(const weight_view& w);
+
+// Writes w in the rows16 layout to dst (n_out * rows16_row_bytes(w) bytes).
 void repack_rows16(const weight_view& w, std::uint8_t* dst);
 
 // The AVX-512 VNNI kernel for a rows16 matrix of this type

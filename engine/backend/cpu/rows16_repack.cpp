@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Regrouping q4_0 / q4_1 / q8_0 matrices from the file's row order into the
+// Regrouping q4_0 / q4_1 / q8_0 / q4_K matrices from the file's row order into the
 // rows16 layout (rows16.h), once, when the CPU backend copies the weights in.
 #include "engine/backend/cpu/rows16.h"
 
@@ -15,12 +15,53 @@ namespace kvlens {
 
 bool rows16_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS16") != nullptr;   // to compare the layouts
-    const bool type = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0;
+    const bool type = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0 ||
+                      (w.type == ggml_type::q4_K && w.n_in % QK_K == 0);
     return !disabled && type && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows16_group == 0 &&
            w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx512" && !amx_usable();
 }
 
+std::int64_t rows16_row_bytes(const weight_view& w) {
+    return w.type == ggml_type::q4_K ? w.n_in / QK_K * k_rows16_q4_K_row_bytes : w.row_bytes;
+}
+
+namespace {
+
+// q4_K's group super-blocks (rows16.h).
+void repack_rows16_q4_K(const weight_view& w, std::uint8_t* dst) {
+    const std::int64_t nsb = w.n_in / QK_K;
+    constexpr int group_bytes = k_rows16_group * k_rows16_q4_K_row_bytes;
+    for (std::int64_t g = 0; g < w.n_out / k_rows16_group; ++g)
+        for (std::int64_t s = 0; s < nsb; ++s) {
+            std::uint8_t* out = dst + (g * nsb + s) * group_bytes;
+            for (int r = 0; r < k_rows16_group; ++r) {
+                const auto* b = reinterpret_cast<const block_q4_K*>(w.data + (g * k_rows16_group + r) * w.row_bytes) + s;
+                std::memcpy(out + 2 * r, &b->d, 2);
+                std::memcpy(out + 32 + 2 * r, &b->dmin, 2);
+                for (int j = 0; j < 8; ++j) {
+                    std::uint8_t sc = 0, m = 0;
+                    q4_K_scale_min(j, b->scales, sc, m);
+                    out[64 + 16 * j + r] = sc;
+                    out[192 + 16 * j + r] = m;
+                    // Sub-block j: the low (even j) or high nibbles of bytes 32 (j / 2) ..
+                    const std::uint8_t* qs = b->qs + 32 * (j / 2);
+                    const int shift = 4 * (j % 2);
+                    for (int k = 0; k < 16; ++k) {
+                        const int lo = (qs[k] >> shift) & 0xF, hi = (qs[k + 16] >> shift) & 0xF;
+                        out[320 + 256 * j + 64 * (k / 4) + 4 * r + k % 4] = static_cast<std::uint8_t>(lo | (hi << 4));
+                    }
+                }
+            }
+        }
+}
+
+}  // namespace
+
 void repack_rows16(const weight_view& w, std::uint8_t* dst) {
+    if (w.type == ggml_type::q4_K) {
+        repack_rows16_q4_K(w, dst);
+        return;
+    }
     const bool q8 = w.type == ggml_type::q8_0;
     const bool has_min = w.type == ggml_type::q4_1;
     const std::int64_t file_block = q8 ? sizeof(block_q8_0) : has_min ? sizeof(block_q4_1) : sizeof(block_q4_0);
