@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
-// q4_0 / q4_1 / q8_0 / q4_K rows against up to 4 tokens. Per group block, the 16
+// q4_0 / q4_1 / q5_0 / q8_0 / q4_K rows against up to 4 tokens. Per group block, the 16
 // rows' quants are loaded once (q4: 4 loads unpacked to low and high
 // nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
 // broadcast 4 at a time from its quantized row (two chains, added) give
@@ -38,18 +38,19 @@ inline __m512i quad(const std::uint8_t* p) {
     return _mm512_set1_epi32(v);
 }
 
-enum class weights { q4_0, q4_1, q8_0 };
+enum class weights { q4_0, q4_1, q8_0, q5_0 };
 
 template <weights W>
 struct group_block_shape {
     static constexpr bool q8 = W == weights::q8_0;
     static constexpr bool has_min = W == weights::q4_1;
+    static constexpr bool q5 = W == weights::q5_0;             // fifth bits: 16 transposed words after d
     static constexpr int quads = q8 ? 8 : 4;                   // 64-byte quant registers per group block
-    static constexpr int scale_bytes = has_min ? 64 : 32;
-    static constexpr int bytes = scale_bytes + 64 * quads;     // 288, 320, 544
+    static constexpr int scale_bytes = has_min ? 64 : q5 ? 96 : 32;
+    static constexpr int bytes = scale_bytes + 64 * quads;     // 288, 320, 544, 352
     // What the stored quants' offset adds per unit of sum(activation quants):
-    // q4_0's nibble is q + 8, q8_0's byte q + 128; q4_1's min is its own term.
-    static constexpr int offset = W == weights::q4_0 ? 8 : W == weights::q8_0 ? 128 : 0;
+    // q4_0's nibble is q + 8, q5_0's five bits q + 16, q8_0's byte q + 128; q4_1's min is its own term.
+    static constexpr int offset = W == weights::q4_0 ? 8 : W == weights::q5_0 ? 16 : W == weights::q8_0 ? 128 : 0;
 };
 
 // y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q4_1).
@@ -74,6 +75,15 @@ void rows16_loop(const row_group_args& g) {
                 const __m512i v = load512(blk + shape::scale_bytes + 64 * j);
                 wq[j] = _mm512_and_si512(v, low4);
                 wq[4 + j] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+            }
+            if constexpr (shape::q5) {
+                // Row r's word holds register j's fifth bits in bit j of each byte: moved to bit 4.
+                const __m512i planes = load512(blk + 32);
+                const __m512i bit4 = _mm512_set1_epi8(0x10);
+                for (int j = 0; j < 8; ++j) {
+                    const __m512i at4 = j <= 4 ? _mm512_slli_epi32(planes, 4 - j) : _mm512_srli_epi32(planes, j - 4);
+                    wq[j] = _mm512_or_si512(wq[j], _mm512_and_si512(at4, bit4));
+                }
             }
         }
         for (int t = 0; t < NT; ++t) {
@@ -155,6 +165,7 @@ row_group_fn rows16_kernel_for(ggml_type t) {
     case ggml_type::q4_0: return rows16_dispatch<weights::q4_0>;
     case ggml_type::q4_1: return rows16_dispatch<weights::q4_1>;
     case ggml_type::q8_0: return rows16_dispatch<weights::q8_0>;
+    case ggml_type::q5_0: return rows16_dispatch<weights::q5_0>;
     case ggml_type::q4_K: return rows16_q4_K_dispatch;
     default: return nullptr;
     }

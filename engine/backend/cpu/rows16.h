@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// The rows16 weight layout: q4_0, q4_1 and q8_0 matrices regrouped, when the
+// The rows16 weight layout: q4_0, q4_1, q5_0, q8_0 and q4_K matrices regrouped, when the
 // CPU backend copies the weights in, so that one 64-byte load holds four
 // quants of each of 16 rows, one per 32-bit lane. One VNNI dpbusd of such a
 // register against four activation quants broadcast from memory then adds
@@ -18,6 +18,9 @@
 //   q4_0: d[16] f16 (32 bytes), qs (256 bytes)
 //   q4_1: d[16] f16 (32 bytes), m[16] f16 (32 bytes), qs (256 bytes)
 //   q8_0: d[16] f16 (32 bytes), qs (512 bytes)
+//   q5_0: d[16] f16 (32 bytes), planes[16] u32 (64 bytes), qs (256 bytes), the
+//         fifth bits transposed as rows8's (bit j of byte k: element 4 j + k),
+//         ORed into bit 4 of the unpacked nibbles by one shift and mask per register
 // with row r's d (and m) of block b at index r, and qs byte 64 j + 4 r + i
 // (i < 4) = byte 4 j + i of row r's block b (j < 4 for q4, j < 8 for q8_0).
 // q4 bytes keep the file's nibbles (low: elements 4 j + i, high: 16 + 4 j +
@@ -49,7 +52,7 @@ namespace kvlens {
 constexpr int k_rows16_group = 16;   // rows per group
 constexpr int k_rows16_q4_K_row_bytes = 148;   // a q4_K group super-block's bytes per row (2368 / 16)
 
-// The matrix is q4_0, q4_1, q8_0 or (n_in a multiple of 256) q4_K in the
+// The matrix is q4_0, q4_1, q5_0, q8_0 or (n_in a multiple of 256) q4_K in the
 // file's layout, n_out a multiple of 16, the active kernel level AVX-512
 // (with VNNI) and AMX not in use (its prefill reads the file's rows); false
 // when KVLENS_NO_ROWS16 is set (to compare layouts).

@@ -16,6 +16,7 @@ namespace kvlens {
 bool rows16_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS16") != nullptr;   // to compare the layouts
     const bool type = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0 ||
+                      w.type == ggml_type::q5_0 ||
                       (w.type == ggml_type::q4_K && w.n_in % QK_K == 0);
     return !disabled && type && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows16_group == 0 &&
            w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx512" && !amx_usable();
@@ -64,9 +65,11 @@ void repack_rows16(const weight_view& w, std::uint8_t* dst) {
     }
     const bool q8 = w.type == ggml_type::q8_0;
     const bool has_min = w.type == ggml_type::q4_1;
-    const std::int64_t file_block = q8 ? sizeof(block_q8_0) : has_min ? sizeof(block_q4_1) : sizeof(block_q4_0);
-    const int head_bytes = has_min ? 4 : 2;          // f16 d (and m) before each file block's quants
-    const int scale_bytes = has_min ? 64 : 32;       // d[16] (and m[16]) before a group block's quants
+    const bool q5 = w.type == ggml_type::q5_0;
+    const std::int64_t file_block = q8 ? sizeof(block_q8_0) : has_min ? sizeof(block_q4_1) : q5 ? sizeof(block_q5_0)
+                                                                                                 : sizeof(block_q4_0);
+    const int head_bytes = has_min ? 4 : q5 ? 6 : 2;   // f16 d (and m, or q5_0's 32 fifth bits) before the quants
+    const int scale_bytes = has_min ? 64 : q5 ? 96 : 32;   // d[16] (and m[16], or the 16 planes words)
     const int quad_count = q8 ? 8 : 4;               // 4-byte groups of quants per row and block
     const std::int64_t nb = w.n_in / 32;
     for (std::int64_t g = 0; g < w.n_out / k_rows16_group; ++g)
@@ -76,6 +79,10 @@ void repack_rows16(const weight_view& w, std::uint8_t* dst) {
                 const std::uint8_t* blk = w.data + (g * k_rows16_group + r) * w.row_bytes + b * file_block;
                 std::memcpy(out + 2 * r, blk, 2);                              // d
                 if (has_min) std::memcpy(out + 32 + 2 * r, blk + 2, 2);        // m
+                if (q5) {   // the fifth bits transposed as rows8's (rows8_fifth_bit_planes)
+                    const std::uint32_t planes = rows8_fifth_bit_planes(blk + 2);
+                    std::memcpy(out + 32 + 4 * r, &planes, 4);
+                }
                 const std::uint8_t* qs = blk + head_bytes;
                 for (int j = 0; j < quad_count; ++j)
                     for (int i = 0; i < 4; ++i) {
