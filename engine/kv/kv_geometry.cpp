@@ -146,6 +146,23 @@ kv_geometry kv_geometry::group_geometry(layer_group g) const
     return out;
 }
 
+std::int32_t kv_geometry::local_blocks(std::int32_t n_blocks) const
+{
+    if (!has_local_layers())
+        return 0;
+    return local_pool_blocks > 0 ? std::min(local_pool_blocks, n_blocks) : n_blocks;
+}
+
+std::int32_t local_pool_blocks_for(const kv_geometry& g, std::int32_t n_blocks, int n_sequences, int step_tokens)
+{
+    if (!g.has_local_layers())
+        return 0;
+    // Held at once by one sequence: the blocks from the window before its end to the end of its step, partial ones at both ends.
+    const std::int64_t per_sequence = g.blocks_for_tokens(g.local_window() + step_tokens) + 2;
+    const std::int64_t want = std::max<std::int64_t>(64, 2 * per_sequence * std::max(1, n_sequences));
+    return static_cast<std::int32_t>(std::min<std::int64_t>(n_blocks, want));
+}
+
 std::int64_t kv_geometry::local_keep_from(std::int64_t n_tokens) const
 {
     const int w = local_window();

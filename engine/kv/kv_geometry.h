@@ -35,6 +35,11 @@ struct kv_geometry {
     // slot, the second in V), and they are the local group. Empty: none.
     std::vector<char> layer_conv;    // (n_layer) 1: a short-convolution layer
     int conv_row_elems = 0;          // a convolution layer's row (n_embd); even
+    // Blocks of the local group's pool and storage; 0: as many as the global
+    // group's. A sequence holds local blocks only for the window before its
+    // end and the chunk being written, so the engine sizes them for its
+    // active sequences (local_pool_blocks_for) rather than for the context.
+    std::int32_t local_pool_blocks = 0;
 
     int row_elems() const { return n_kv_heads * head_dim; }   // elements of one token's K (or V) row
     std::int64_t row_bytes() const;                           // bytes of that row in dtype
@@ -60,6 +65,8 @@ struct kv_geometry {
     // The geometry of one group's storage: its layers only, no windows; the
     // local group of convolution layers as one "head" of conv_row_elems / 2 f32.
     kv_geometry group_geometry(layer_group g) const;
+    // The local group's block count beside a global pool of n_blocks.
+    std::int32_t local_blocks(std::int32_t n_blocks) const;
     // The first position the local layers still need once n_tokens are held
     // (the next query, at position n_tokens, sees keys from n_tokens - window + 1).
     std::int64_t local_keep_from(std::int64_t n_tokens) const;
@@ -92,6 +99,13 @@ kv_geometry make_kv_geometry(const model_info& info, kv_dtype dtype, int block_s
 // tokens for each of n_sequences sequences. Errors: invalid geometry, a budget
 // smaller than one block, more blocks than int32 can count.
 result<std::int32_t> blocks_for_budget(const kv_geometry& g, std::int64_t budget_mib);
+
+// The local group's blocks for n_sequences sequences that each write at most
+// step_tokens tokens a step (a prefill chunk, or a decode step with its
+// draft) after the window before them: twice what they hold at once (the
+// rest keeps recent windows in the prefix cache), at least 64, at most
+// n_blocks (the global group's). Without local layers: 0.
+std::int32_t local_pool_blocks_for(const kv_geometry& g, std::int32_t n_blocks, int n_sequences, int step_tokens);
 result<std::int32_t> blocks_for_context(const kv_geometry& g, std::int64_t n_ctx, int n_sequences);
 
 }  // namespace kvlens

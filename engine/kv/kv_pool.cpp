@@ -17,7 +17,7 @@ std::int64_t reusable_prefix_tokens(std::int64_t n_prompt, int block_size)
 
 kv_pool::kv_pool(const kv_pool_options& opts)
     : geometry_(opts.geometry), blocks_(opts.n_blocks, opts.geometry.block_size),
-      local_blocks_(opts.geometry.has_local_layers() ? opts.n_blocks : 0, opts.geometry.block_size)
+      local_blocks_(opts.geometry.local_blocks(opts.n_blocks), opts.geometry.block_size)
 {
 }
 
@@ -32,7 +32,9 @@ result<std::unique_ptr<kv_pool>> kv_pool::create(const kv_pool_options& opts)
         for (layer_group g : {layer_group::global, layer_group::local}) {
             if (opts.geometry.n_group_layers(g) == 0)
                 continue;
-            auto storage = kv_storage::create(opts.geometry.group_geometry(g), opts.n_blocks);
+            auto storage = kv_storage::create(opts.geometry.group_geometry(g), g == layer_group::local
+                                                                                    ? opts.geometry.local_blocks(opts.n_blocks)
+                                                                                    : opts.n_blocks);
             if (!storage)
                 return storage.err();
             pool->storage(g) = std::move(*storage);

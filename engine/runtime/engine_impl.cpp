@@ -69,6 +69,11 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
     auto n_blocks = opts.kv_budget_mib > 0 ? blocks_for_budget(g, opts.kv_budget_mib)
                                            : blocks_for_context(g, e->n_ctx_, opts.parallel);
     if (!n_blocks) return n_blocks.err();
+    // The local group (sliding windows, LFM2's convolutions) for the active
+    // sequences, not the whole context; KV mode off recomputes a whole
+    // sequence at once, so there it keeps as many as the global group.
+    if (opts.kv != kv_mode::off)
+        g.local_pool_blocks = local_pool_blocks_for(g, *n_blocks, opts.parallel, opts.chunk + 1 + k_max_draft_tokens);
     // The backend, its KV storage allocated; CUDA that cannot run falls back to the CPU.
     backend_request br;
     br.which = opts.backend;

@@ -36,7 +36,7 @@ using namespace kvlens;
 namespace {
 
 constexpr int k_chunk = 7;   // prefill chunks that end between a convolution's taps
-constexpr int k_ctx = 512;
+constexpr int k_ctx = 4096;   // a pool of 256 blocks, of which the convolutions' rows need far fewer
 constexpr int k_new = 24;
 
 // check-lfm2 in Q8_0 with room for k_ctx tokens.
@@ -160,6 +160,13 @@ TEST_P(ShortConvEngine, TokensEqualOneRunOverOneTableKeepingEveryRowAndTheConvol
     EXPECT_EQ(groups.window, 3);
     EXPECT_EQ(groups.local_bytes_per_token, 3 * 256 * 4);     // 3 layers x 256 f32 (half in K, half in V)
     EXPECT_EQ(groups.global_bytes_per_token, 2 * 2 * 64 * 2);  // 1 layer x K and V x 2 heads x 64 x f16
+    // The pool: 256 blocks of the attention layer's K/V for the context, and
+    // of the convolutions' rows what one sequence holds at a time (the 3
+    // taps and a chunk of 7 tokens, or a step with 8 drafts: 3 blocks at
+    // most) twice over, at least 64 blocks.
+    const std::int64_t block_tokens = 16;
+    EXPECT_EQ((*e)->kv_pool_bytes(), 256 * block_tokens * groups.global_bytes_per_token +
+                                         64 * block_tokens * groups.local_bytes_per_token);
 
     const std::string text = prompt_text();
     const std::vector<std::int32_t> prompt = (*e)->vocab().encode(text, (*e)->vocab().add_bos(), false);

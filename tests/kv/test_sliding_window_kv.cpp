@@ -93,6 +93,37 @@ TEST(SlidingWindowGeometry, LayersSplitIntoLocalAndGlobalGroupsInOrder)
     EXPECT_EQ(full.group_block_bytes(layer_group::global), full.block_bytes());
 }
 
+// The local group's pool is sized for what the active sequences hold at
+// once (the window before each one's end and its step), twice over, at
+// least 64 blocks, never more than the global group's; the pool and its
+// storage take that many.
+TEST(SlidingWindowGeometry, TheLocalPoolHoldsTheActiveSequencesWindowsNotTheContext)
+{
+    kv_geometry g = swa_geometry();
+    // Window 8 + a step of 12 = 20 tokens: 5 blocks of 4, plus 2 partial: 7 per sequence.
+    EXPECT_EQ(local_pool_blocks_for(g, 1000, 1, 12), 64);
+    EXPECT_EQ(local_pool_blocks_for(g, 1000, 8, 12), 2 * 7 * 8);
+    EXPECT_EQ(local_pool_blocks_for(g, 50, 8, 12), 50);
+    kv_geometry full = g;
+    full.layer_window.clear();
+    EXPECT_EQ(local_pool_blocks_for(full, 1000, 8, 12), 0);
+
+    g.local_pool_blocks = 64;
+    EXPECT_EQ(g.local_blocks(1000), 64);
+    EXPECT_EQ(g.local_blocks(40), 40);
+    const auto pool = make_pool(g, 1000);
+    EXPECT_EQ(pool->blocks().n_blocks(), 1000);
+    EXPECT_EQ(pool->local_blocks().n_blocks(), 64);
+    EXPECT_EQ(pool->storage(layer_group::local).n_blocks(), 64);
+    EXPECT_EQ(pool->storage(layer_group::global).n_blocks(), 1000);
+    // A long sequence fed a token at a time never holds more than its window's blocks.
+    kv_sequence s(*pool, kv_mode::paged);
+    ASSERT_TRUE(s.begin({}, 0).ok());
+    feed(s, tokens(900));
+    EXPECT_EQ(s.n_tokens(), 900);
+    EXPECT_LE(pool->local_blocks().n_blocks() - pool->local_blocks().n_available(), 4);
+}
+
 TEST(SlidingWindowKv, LocalLayersHoldOnlyTheWindowWhileGlobalLayersKeepEveryBlock)
 {
     const kv_geometry g = swa_geometry();

@@ -105,7 +105,7 @@ public:
         // blocks are their own, released as they leave the window.
         for (layer_group lg : {layer_group::global, layer_group::local}) {
             if (g.n_group_layers(lg) == 0) continue;
-            auto s = kv_storage::create(g.group_geometry(lg), n_blocks);
+            auto s = kv_storage::create(g.group_geometry(lg), lg == layer_group::local ? g.local_blocks(n_blocks) : n_blocks);
             if (!s) return s.err();
             (lg == layer_group::local ? kv_local_ : kv_) = std::move(*s);
         }
