@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
-// q4_0 / q4_1 / q5_0 / q8_0 / q4_K rows against up to 4 tokens. Per group block, the 16
+// q4_0 / q4_1 / q5_0 / q8_0 / q4_K / q6_K rows against up to 4 tokens. Per group block, the 16
 // rows' quants are loaded once (q4: 4 loads unpacked to low and high
 // nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
 // broadcast 4 at a time from its quantized row (two chains, added) give
@@ -154,6 +154,61 @@ void rows16_q4_K_loop(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
+// q6_K (rows16.h): the nibbles as q4's, bits 4 and 5 from the sub-block's
+// two transposed planes (a shift and a mask each per register), 16-element
+// scales: registers 0-3 (elements 0-15) and 4-7 (16-31) sum apart, each
+// started at -32 x its 16 activations' quant sum (q8_K's bsums).
+template <int NT>
+void rows16_q6_K_loop(const row_group_args& g) {
+    constexpr int sb_bytes = k_rows16_group * static_cast<int>(sizeof(block_q6_K));
+    const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10), bit5 = _mm512_set1_epi8(0x20);
+    __m512 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    const std::int64_t nsb = g.nb / 8;
+    for (std::int64_t s = 0; s < nsb; ++s, blk += sb_bytes) {
+        const __m512 d16 = load_f16x16(blk);
+        for (int j = 0; j < 8; ++j) {
+            const std::uint8_t* sub = blk + 288 + 384 * j;
+            for (int i = 0; i < 6; ++i) _mm_prefetch(reinterpret_cast<const char*>(sub) + 2 * sb_bytes + 64 * i, _MM_HINT_T0);
+            const __m512 sc_lo = _mm512_mul_ps(
+                d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 32 + 32 * j)))));
+            const __m512 sc_hi = _mm512_mul_ps(
+                d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 48 + 32 * j)))));
+            __m512i wq[8];   // register i: elements 4 i .. 4 i + 3 of each row's sub-block
+            for (int i = 0; i < 4; ++i) {
+                const __m512i v = load512(sub + 64 * i);
+                wq[i] = _mm512_and_si512(v, low4);
+                wq[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+            }
+            const __m512i p4 = load512(sub + 256), p5 = load512(sub + 320);
+            for (int i = 0; i < 8; ++i) {
+                const __m512i at4 = i <= 4 ? _mm512_slli_epi32(p4, 4 - i) : _mm512_srli_epi32(p4, i - 4);
+                const __m512i at5 = i <= 5 ? _mm512_slli_epi32(p5, 5 - i) : _mm512_srli_epi32(p5, i - 5);
+                wq[i] = _mm512_or_si512(wq[i], _mm512_or_si512(_mm512_and_si512(at4, bit4), _mm512_and_si512(at5, bit5)));
+            }
+            for (int t = 0; t < NT; ++t) {
+                const auto* ab = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride) + s;
+                const std::uint8_t* a = reinterpret_cast<const std::uint8_t*>(ab->qs) + 32 * j;
+                __m512i lo = _mm512_set1_epi32(-32 * ab->bsums[2 * j]);
+                __m512i hi = _mm512_set1_epi32(-32 * ab->bsums[2 * j + 1]);
+                for (int i = 0; i < 4; ++i) {
+                    lo = _mm512_dpbusd_epi32(lo, wq[i], quad(a + 4 * i));
+                    hi = _mm512_dpbusd_epi32(hi, wq[4 + i], quad(a + 16 + 4 * i));
+                }
+                const __m512 da = _mm512_set1_ps(ab->d);
+                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(lo), _mm512_mul_ps(sc_lo, da), acc[t]);
+                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(hi), _mm512_mul_ps(sc_hi, da), acc[t]);
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+void rows16_q6_K_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows16_q6_K_loop<decltype(nt)::value>(g); });
+}
+
 void rows16_q4_K_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows16_q4_K_loop<decltype(nt)::value>(g); });
 }
@@ -167,6 +222,7 @@ row_group_fn rows16_kernel_for(ggml_type t) {
     case ggml_type::q8_0: return rows16_dispatch<weights::q8_0>;
     case ggml_type::q5_0: return rows16_dispatch<weights::q5_0>;
     case ggml_type::q4_K: return rows16_q4_K_dispatch;
+    case ggml_type::q6_K: return rows16_q6_K_dispatch;
     default: return nullptr;
     }
 }

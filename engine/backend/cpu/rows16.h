@@ -35,8 +35,12 @@
 //   bytes: sub-block j's of row r at 16 j + r), then per sub-block j the
 //   256 quant bytes of q4_1's group block (element k and k + 16 of row r's
 //   sub-block in byte 64 (k / 4) + 4 r + k % 4, low and high nibble);
-// its activations are q8_K (one scale per 256, as llama.cpp quantizes
-// them for q4_K), read in place, with the f32 scale of each 32 in ad and
+// q6_K's group super-block (3360 bytes: the file's 210 per row) is d[16]
+// f16 (32 bytes), the 16-element scales (int8, scale k of row r at 16 k +
+// r: 256 bytes), then per sub-block of 32 the nibbles as q4's (256 bytes)
+// and bits 4 and 5 as two planes of 16 words (128 bytes) laid out as q5_0's.
+// K-quant activations are q8_K (one scale per 256, as llama.cpp quantizes
+// them for q4_K and q6_K), read in place, with the f32 scale of each 32 in ad and
 // d * sum(quants) in as. Prefill went through 4 x 4 tiles that unpack each
 // super-block per 4 tokens: 206 GFLOP/s on LFM2-350M's shape against 915
 // for the same shape in q4_1's rows16 (Zen 5, 2 threads).
@@ -52,7 +56,7 @@ namespace kvlens {
 constexpr int k_rows16_group = 16;   // rows per group
 constexpr int k_rows16_q4_K_row_bytes = 148;   // a q4_K group super-block's bytes per row (2368 / 16)
 
-// The matrix is q4_0, q4_1, q5_0, q8_0 or (n_in a multiple of 256) q4_K in the
+// The matrix is q4_0, q4_1, q5_0, q8_0 or (n_in a multiple of 256) q4_K or q6_K in the
 // file's layout, n_out a multiple of 16, the active kernel level AVX-512
 // (with VNNI) and AMX not in use (its prefill reads the file's rows); false
 // when KVLENS_NO_ROWS16 is set (to compare layouts).
