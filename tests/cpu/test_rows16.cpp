@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows16 weight layout (engine/backend/cpu/rows16.h): which matrices it
 // takes, that regrouping keeps every quant (q8_0's stored plus 128), and that
-// matmul over a regrouped q4_0 / q4_1 / q5_0 / q8_0 / q4_K / q6_K matrix equals matmul
+// matmul over a regrouped q4_0 / q4_1 / q5_0 / q8_0 / q4_K / q5_K / q6_K matrix equals matmul
 // over the file's rows (up to float summation order) for every token count
 // and thread count, one matrix or three at once, with each token's numbers
 // the same alone or batched.
@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -98,9 +99,33 @@ quant_matrix random_q6_K_matrix(std::mt19937& rng, std::int64_t n_out, std::int6
     return m;
 }
 
+// A q5_K matrix: q4_K's random super-blocks with random fifth bits.
+quant_matrix random_q5_K_matrix(std::mt19937& rng, std::int64_t n_out, std::int64_t n_in)
+{
+    const quant_matrix q4 = random_q4_K_matrix(rng, n_out, n_in);
+    quant_matrix m;
+    m.view = q4.view;
+    m.view.type = ggml_type::q5_K;
+    m.view.row_bytes = row_bytes(ggml_type::q5_K, n_in);
+    m.bytes.resize(static_cast<std::size_t>(m.view.row_bytes * n_out));
+    std::uniform_int_distribution<int> byte(0, 255);
+    const auto* from = reinterpret_cast<const block_q4_K*>(q4.bytes.data());
+    auto* blocks = reinterpret_cast<block_q5_K*>(m.bytes.data());
+    for (std::int64_t b = 0; b < n_out * n_in / QK_K; ++b) {
+        blocks[b].d = from[b].d;
+        blocks[b].dmin = from[b].dmin;
+        std::memcpy(blocks[b].scales, from[b].scales, sizeof(blocks[b].scales));
+        std::memcpy(blocks[b].qs, from[b].qs, sizeof(blocks[b].qs));
+        for (auto& x : blocks[b].qh) x = static_cast<std::uint8_t>(byte(rng));
+    }
+    m.view.data = m.bytes.data();
+    return m;
+}
+
 quant_matrix random_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in)
 {
     if (t == ggml_type::q4_K) return random_q4_K_matrix(rng, n_out, n_in);
+    if (t == ggml_type::q5_K) return random_q5_K_matrix(rng, n_out, n_in);
     if (t == ggml_type::q6_K) return random_q6_K_matrix(rng, n_out, n_in);
     return random_quant_matrix(rng, t, n_out, n_in);
 }
@@ -124,8 +149,8 @@ TEST_F(Rows16, takesQ4AndQ8MatricesOfWholeGroupsOnly)
     w.n_in = 64;
     w.type = ggml_type::q6_K;
     EXPECT_FALSE(rows16_applies(w)) << "q6_K needs whole super-blocks of 256";
-    w.type = ggml_type::q5_K;
-    EXPECT_FALSE(rows16_applies(w)) << "q5_K keeps the file's rows";
+    w.type = ggml_type::q3_K;
+    EXPECT_FALSE(rows16_applies(w)) << "q3_K keeps the file's rows";
     w.type = ggml_type::f16;
     EXPECT_FALSE(rows16_applies(w)) << "f16 keeps the file's rows";
     w.type = ggml_type::q4_1;
@@ -164,11 +189,12 @@ TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
     struct shape {
         std::int64_t n_out, n_in;
     };
-    // q4_K's and q6_K's rows are whole super-blocks of 256.
+    // The K-quants' rows are whole super-blocks of 256.
     const std::vector<shape> shapes = {shape{80, 576}, shape{576, 1536}, shape{32, 64}};
     const std::vector<shape> q4_K_shapes = {shape{80, 1024}, shape{576, 1536}, shape{32, 256}};
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::q4_K, ggml_type::q6_K})
-        for (const shape sh : t == ggml_type::q4_K || t == ggml_type::q6_K ? q4_K_shapes : shapes)
+    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K,
+                        ggml_type::q6_K})
+        for (const shape sh : t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K ? q4_K_shapes : shapes)
             for (int threads : {1, 2})
             for (int n_tokens : {1, 2, 3, 4, 5, 11, 17, 64}) {
                 SCOPED_TRACE(std::string(type_name(t)) + " " + std::to_string(sh.n_out) + "x" + std::to_string(sh.n_in) +
@@ -191,7 +217,8 @@ TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
 
 TEST_F(Rows16, aTokensNumbersDoNotDependOnItsNeighbours)
 {
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::q4_K, ggml_type::q6_K}) {
+    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::q4_K, ggml_type::q5_K,
+                        ggml_type::q6_K}) {
         SCOPED_TRACE(type_name(t));
         std::mt19937 rng(5);
         const quant_matrix r16 = regrouped(random_matrix(rng, t, 64, 1536));

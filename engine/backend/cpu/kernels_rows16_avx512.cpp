@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
-// q4_0 / q4_1 / q5_0 / q8_0 / q4_K / q6_K rows against up to 4 tokens. Per group block, the 16
+// q4_0 / q4_1 / q5_0 / q8_0 / q4_K / q5_K / q6_K rows against up to 4 tokens. Per group block, the 16
 // rows' quants are loaded once (q4: 4 loads unpacked to low and high
 // nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
 // broadcast 4 at a time from its quantized row (two chains, added) give
@@ -109,13 +109,15 @@ void rows16_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows16_loop<W, decltype(nt)::value>(g); });
 }
 
-// q4_K (rows16.h): per group super-block, each sub-block's 16 row scales
+// q4_K and q5_K (rows16.h): per group super-block, each sub-block's 16 row scales
 // d * sc_j and minimums dmin * m_j are made once for the call's tokens; per
 // token and sub-block, q4_1's 8 dpbusd against the token's q8_K quants in
 // place, then y += (d sc_j) (d_a sum q a) - (dmin m_j) (d_a sum a).
-template <int NT>
+template <int NT, bool Q5>
 void rows16_q4_K_loop(const row_group_args& g) {
-    constexpr int sb_bytes = k_rows16_group * k_rows16_q4_K_row_bytes;
+    // q5_K: each sub-block's fifth-bit plane after its quants, as q5_0's.
+    constexpr int sb_bytes = k_rows16_group * (Q5 ? k_rows16_q5_K_row_bytes : k_rows16_q4_K_row_bytes);
+    constexpr int sub_bytes = Q5 ? 320 : 256;
     const __m512i low4 = _mm512_set1_epi8(0x0F);
     __m512 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
@@ -125,8 +127,9 @@ void rows16_q4_K_loop(const row_group_args& g) {
         const __m512 d16 = load_f16x16(blk);
         const __m512 dmin16 = load_f16x16(blk + 32);
         for (int j = 0; j < 8; ++j) {
-            const std::uint8_t* q = blk + 320 + 256 * j;
-            for (int i = 0; i < 4; ++i) _mm_prefetch(reinterpret_cast<const char*>(q) + 2 * sb_bytes + 64 * i, _MM_HINT_T0);
+            const std::uint8_t* q = blk + 320 + sub_bytes * j;
+            for (int i = 0; i < sub_bytes / 64; ++i)
+                _mm_prefetch(reinterpret_cast<const char*>(q) + 2 * sb_bytes + 64 * i, _MM_HINT_T0);
             const __m512 sc = _mm512_mul_ps(
                 d16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 64 + 16 * j)))));
             const __m512 mn = _mm512_mul_ps(
@@ -136,6 +139,14 @@ void rows16_q4_K_loop(const row_group_args& g) {
                 const __m512i v = load512(q + 64 * i);
                 wq[i] = _mm512_and_si512(v, low4);
                 wq[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+            }
+            if constexpr (Q5) {
+                const __m512i planes = load512(q + 256);
+                const __m512i bit4 = _mm512_set1_epi8(0x10);
+                for (int i = 0; i < 8; ++i) {
+                    const __m512i at4 = i <= 4 ? _mm512_slli_epi32(planes, 4 - i) : _mm512_srli_epi32(planes, i - 4);
+                    wq[i] = _mm512_or_si512(wq[i], _mm512_and_si512(at4, bit4));
+                }
             }
             for (int t = 0; t < NT; ++t) {
                 const std::int64_t at = t * g.a_scalars + 8 * s + j;
@@ -210,7 +221,11 @@ void rows16_q6_K_dispatch(const row_group_args& g) {
 }
 
 void rows16_q4_K_dispatch(const row_group_args& g) {
-    with_token_count(g, [&](auto nt) { rows16_q4_K_loop<decltype(nt)::value>(g); });
+    with_token_count(g, [&](auto nt) { rows16_q4_K_loop<decltype(nt)::value, false>(g); });
+}
+
+void rows16_q5_K_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows16_q4_K_loop<decltype(nt)::value, true>(g); });
 }
 
 }  // namespace
@@ -222,6 +237,7 @@ row_group_fn rows16_kernel_for(ggml_type t) {
     case ggml_type::q8_0: return rows16_dispatch<weights::q8_0>;
     case ggml_type::q5_0: return rows16_dispatch<weights::q5_0>;
     case ggml_type::q4_K: return rows16_q4_K_dispatch;
+    case ggml_type::q5_K: return rows16_q5_K_dispatch;
     case ggml_type::q6_K: return rows16_q6_K_dispatch;
     default: return nullptr;
     }

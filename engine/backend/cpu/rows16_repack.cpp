@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul_simd.h"
@@ -17,26 +18,33 @@ bool rows16_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS16") != nullptr;   // to compare the layouts
     const bool type = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0 ||
                       w.type == ggml_type::q5_0 ||
-                      ((w.type == ggml_type::q4_K || w.type == ggml_type::q6_K) && w.n_in % QK_K == 0);
+                      ((w.type == ggml_type::q4_K || w.type == ggml_type::q5_K || w.type == ggml_type::q6_K) &&
+                       w.n_in % QK_K == 0);
     return !disabled && type && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows16_group == 0 &&
            w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx512" && !amx_usable();
 }
 
 std::int64_t rows16_row_bytes(const weight_view& w) {
-    return w.type == ggml_type::q4_K ? w.n_in / QK_K * k_rows16_q4_K_row_bytes : w.row_bytes;
+    if (w.type == ggml_type::q4_K) return w.n_in / QK_K * k_rows16_q4_K_row_bytes;
+    if (w.type == ggml_type::q5_K) return w.n_in / QK_K * k_rows16_q5_K_row_bytes;
+    return w.row_bytes;
 }
 
 namespace {
 
 // q4_K's group super-blocks (rows16.h).
-void repack_rows16_q4_K(const weight_view& w, std::uint8_t* dst) {
+// q4_K's and q5_K's group super-blocks (rows16.h); Block is block_q4_K or block_q5_K.
+template <class Block>
+void repack_rows16_k4(const weight_view& w, std::uint8_t* dst) {
+    constexpr bool q5 = std::is_same_v<Block, block_q5_K>;
     const std::int64_t nsb = w.n_in / QK_K;
-    constexpr int group_bytes = k_rows16_group * k_rows16_q4_K_row_bytes;
+    const int sub_bytes = q5 ? 320 : 256;   // a sub-block's quants (and q5_K's fifth-bit plane)
+    const std::int64_t group_bytes = k_rows16_group * rows16_row_bytes(w) / nsb;
     for (std::int64_t g = 0; g < w.n_out / k_rows16_group; ++g)
         for (std::int64_t s = 0; s < nsb; ++s) {
             std::uint8_t* out = dst + (g * nsb + s) * group_bytes;
             for (int r = 0; r < k_rows16_group; ++r) {
-                const auto* b = reinterpret_cast<const block_q4_K*>(w.data + (g * k_rows16_group + r) * w.row_bytes) + s;
+                const auto* b = reinterpret_cast<const Block*>(w.data + (g * k_rows16_group + r) * w.row_bytes) + s;
                 std::memcpy(out + 2 * r, &b->d, 2);
                 std::memcpy(out + 32 + 2 * r, &b->dmin, 2);
                 for (int j = 0; j < 8; ++j) {
@@ -47,9 +55,16 @@ void repack_rows16_q4_K(const weight_view& w, std::uint8_t* dst) {
                     // Sub-block j: the low (even j) or high nibbles of bytes 32 (j / 2) ..
                     const std::uint8_t* qs = b->qs + 32 * (j / 2);
                     const int shift = 4 * (j % 2);
+                    std::uint8_t* sub = out + 320 + sub_bytes * j;
                     for (int k = 0; k < 16; ++k) {
                         const int lo = (qs[k] >> shift) & 0xF, hi = (qs[k + 16] >> shift) & 0xF;
-                        out[320 + 256 * j + 64 * (k / 4) + 4 * r + k % 4] = static_cast<std::uint8_t>(lo | (hi << 4));
+                        sub[64 * (k / 4) + 4 * r + k % 4] = static_cast<std::uint8_t>(lo | (hi << 4));
+                    }
+                    if constexpr (q5) {   // element e's fifth bit is bit j of qh[e]; bit i of byte k: element 4 i + k
+                        std::uint32_t plane = 0;
+                        for (int e = 0; e < 32; ++e)
+                            plane |= static_cast<std::uint32_t>((b->qh[e] >> j) & 1) << (8 * (e % 4) + e / 4);
+                        std::memcpy(sub + 256 + 4 * r, &plane, 4);
                     }
                 }
             }
@@ -99,7 +114,11 @@ void repack_rows16_q6_K(const weight_view& w, std::uint8_t* dst) {
 
 void repack_rows16(const weight_view& w, std::uint8_t* dst) {
     if (w.type == ggml_type::q4_K) {
-        repack_rows16_q4_K(w, dst);
+        repack_rows16_k4<block_q4_K>(w, dst);
+        return;
+    }
+    if (w.type == ggml_type::q5_K) {
+        repack_rows16_k4<block_q5_K>(w, dst);
         return;
     }
     if (w.type == ggml_type::q6_K) {
