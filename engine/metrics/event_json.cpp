@@ -41,6 +41,7 @@ void add_kv_groups(json& j, const kv_groups& g) {
     j["kv_global_tokens"] = g.global_tokens;
     j["kv_global_bytes"] = g.global_bytes;
     j["kv_global_allocated_bytes"] = g.global_allocated_bytes;
+    if (g.local_is_conv) j["kv_local_kind"] = "convolution";   // LFM2: the local group is the convolutions' rows
 }
 
 json with_source(json j, figure_source s) {

@@ -44,6 +44,7 @@ struct kv_groups {
     std::int64_t global_tokens = 0;            // tokens each global layer holds: kv_tokens
     std::int64_t global_bytes = 0;             // logical bytes of the global layers
     std::int64_t global_allocated_bytes = 0;   // global blocks held, bytes
+    bool local_is_conv = false;                // the local layers are LFM2's convolutions (f32 rows, not K/V)
     bool any() const { return local_tokens > 0 || local_bytes > 0 || local_allocated_bytes > 0; }
 };
 

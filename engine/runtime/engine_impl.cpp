@@ -509,9 +509,11 @@ reasoning_evidence engine_impl::hidden_reasoning() const {
 
 bool engine_impl::has_chat_template() const { return !tok_->chat_template().empty(); }
 
-kv_groups engine_impl::groups_of(const kv_figures& kf) {
-    return {kf.local_tokens, kf.local_bytes, kf.local_allocated_bytes,
-            kf.global_tokens, kf.global_bytes, kf.global_allocated_bytes};
+kv_groups engine_impl::groups_of(const kv_figures& kf) const {
+    kv_groups g{kf.local_tokens, kf.local_bytes, kf.local_allocated_bytes,
+                kf.global_tokens, kf.global_bytes, kf.global_allocated_bytes};
+    g.local_is_conv = g.any() && pool_->geometry().has_conv_layers();
+    return g;
 }
 
 void engine_impl::emit_token(request_state& r, std::int32_t id, steady::time_point now,

@@ -67,7 +67,7 @@ private:
     void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed,
                     bool drafted = false);
     kv_figures held_kv(const request_state& r) const;
-    static kv_groups groups_of(const kv_figures& kf);   // the event's copy of the per-group split
+    kv_groups groups_of(const kv_figures& kf) const;   // the event's copy of the per-group split
     void finish(request_state& r, finish_reason why, std::string error = {});
     void reap_finished();
     std::int64_t blocks_still_needed(const request_state& r) const;

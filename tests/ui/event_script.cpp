@@ -54,7 +54,9 @@ QVector<RunEvent> parseEvents(const QString& script, int runId)
         auto text = [&kv](const char* k) { return kv.value(QLatin1String(k)).toStdString(); };
         // The per-group KV of a sliding-window model: local=tokens lbytes= gbytes= lalloc= galloc=.
         auto groups = [&n]() {
-            return kvlens::kv_groups{n("local"), n("lbytes"), n("lalloc"), n("global"), n("gbytes"), n("galloc")};
+            kvlens::kv_groups g{n("local"), n("lbytes"), n("lalloc"), n("global"), n("gbytes"), n("galloc")};
+            g.local_is_conv = n("lconv") != 0;   // lconv=1: LFM2's convolution rows
+            return g;
         };
         if (kind == QLatin1String("queued")) {
             e.event = kvlens::event_queued{request, int(n("prompt"))};

@@ -170,19 +170,34 @@ private slots:
 
     void lfm2sConvolutionStateAndAttentionLayersAreNamedSo()
     {
-        // The same two groups from an LFM2 model: its short convolutions'
-        // rows (the local group) and its attention layers' K/V.
+        // The same two groups from an LFM2 model's events (the local group
+        // its short convolutions' rows, the global one its attention layers'
+        // K/V), whatever model the window has loaded now.
         RunRecord r(1, RunConfig{});
-        feed(r, slidingWindowScript());
+        feed(r, slidingWindowScript().replace(QStringLiteral(" local="), QStringLiteral(" lconv=1 local=")));
+        QVERIFY(r.kvLocalIsConv());
         KvChart chart;
         ChartInput in;
         in.primary = &r;
-        in.localIsConv = true;
         show(chart, in, false);
         QCOMPARE(chart.localSeries()->name(), QStringLiteral("convolution state"));
         QCOMPARE(chart.globalSeries()->name(), QStringLiteral("attention layers"));
         QVERIFY2(chart.title().contains(QStringLiteral("convolutions")), qPrintable(chart.title()));
         QVERIFY2(!chart.title().contains(QStringLiteral("local")), qPrintable(chart.title()));
+        // The run saved and read back keeps what its local group was.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("run.json"));
+        QCOMPARE(writeRunJson(r, path), QString());
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QString error;
+        auto back = runFromJson(QJsonDocument::fromJson(f.readAll()).object(), 1, error);
+        QVERIFY2(back, qPrintable(error));
+        QVERIFY(back->kvLocalIsConv());
+        // A sliding-window run's local layers are not convolutions.
+        RunRecord window(2, RunConfig{});
+        feed(window, slidingWindowScript());
+        QVERIFY(!window.kvLocalIsConv());
     }
 
     void aModelWithoutLocalLayersKeepsOneLogicalLine()

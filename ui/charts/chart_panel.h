@@ -32,7 +32,6 @@ struct ChartInput {
     QVector<const RunRecord*> recent;
     QString kvFormula;          // "2 × 30 layers × 3 KV heads × 64 × 2 B = 23,040 B per token"
     QString kvGroupFormula;     // the layer groups of a sliding-window model ("" for most models)
-    bool localIsConv = false;   // those groups are LFM2's convolutions and its attention layers
 };
 
 class ChartPanel : public QWidget {

@@ -289,8 +289,9 @@ void KvChart::plot(const ChartInput& in)
     chart_set::visible(local_, groups);
     chart_set::visible(global_, groups);
     // LFM2: the local group is its convolutions' state, the global one its attention layers' K/V.
-    chart_set::name(local_, in.localIsConv ? tr("convolution state") : tr("local layers"));
-    chart_set::name(global_, in.localIsConv ? tr("attention layers") : tr("global layers"));
+    const bool conv = p && p->kvLocalIsConv();
+    chart_set::name(local_, conv ? tr("convolution state") : tr("local layers"));
+    chart_set::name(global_, conv ? tr("attention layers") : tr("global layers"));
     for (QLineSeries* s : {recomputed_, compareRecomputed_}) {
         chart_set::points(s, QList<QPointF>());
         chart_set::visible(s, false);
@@ -316,7 +317,7 @@ void KvChart::plot(const ChartInput& in)
         kv = &p->tokens().last().kv;
     else if (p && !p->prefill().isEmpty() && p->prefill().last().kv.tokens > 0)
         kv = &p->prefill().last().kv;
-    if (kv && groups && in.localIsConv) {   // LFM2
+    if (kv && groups && p->kvLocalIsConv()) {   // LFM2
         fig = tr("%1 at %2 tokens: convolutions %3 (%4 tokens) · attention %5 · %6 allocated")
                   .arg(runName(p), formatCount(kv->tokens), formatBytes(double(kv->localBytes)),
                        formatCount(kv->localTokens), formatBytes(double(kv->globalBytes)),
@@ -337,7 +338,7 @@ void KvChart::plot(const ChartInput& in)
     // The callout at the end of the logical line: its bytes as tokens × the
     // formula's bytes per token when they agree exactly, else as measured.
     if (kv && groups) {
-        callouts_->show(groupCallouts(p, local, global, in.localIsConv));
+        callouts_->show(groupCallouts(p, local, global, p->kvLocalIsConv()));
     } else if (kv && !logical.isEmpty()) {
         const QString text = perToken > 0 && kv->logicalBytes == kv->tokens * perToken
                                  ? tr("%1 = %2 tokens × %3 B").arg(formatBytes(double(kv->logicalBytes)),

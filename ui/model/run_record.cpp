@@ -296,6 +296,19 @@ double RunRecord::firstVisibleMs() const
     return -1;
 }
 
+bool RunRecord::kvLocalIsConv() const
+{
+    for (const PrefillProgress& p : prefill_) {
+        if (p.kv.localIsConv)
+            return true;
+    }
+    for (const TokenStep& t : tokens_) {
+        if (t.kv.localIsConv)
+            return true;
+    }
+    return false;
+}
+
 bool RunRecord::hasKvGroups() const
 {
     for (const PrefillProgress& p : prefill_) {

@@ -100,6 +100,8 @@ public:
     QVector<QPointF> kvPoints(KvKind kind, bool decodeOnly = false) const;
     // Whether the run's KV figures are split by layer group (local layers present).
     bool hasKvGroups() const;
+    // Whether its local group is LFM2's convolution rows rather than windowed attention.
+    bool kvLocalIsConv() const;
     // KV off: (token index, tokens recomputed by that step).
     QVector<QPointF> recomputedPoints() const;
     qint64 kvPeakBytes(KvKind kind) const;

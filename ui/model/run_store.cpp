@@ -23,8 +23,10 @@ double f64(const QJsonObject& o, const char* key) { return o.value(QLatin1String
 // The per-group KV split (absent for a model without local layers: all 0).
 kvlens::kv_groups kvGroupsOf(const QJsonObject& o)
 {
-    return {i64(o, "kv_local_tokens"),  i64(o, "kv_local_bytes"),  i64(o, "kv_local_allocated_bytes"),
-            i64(o, "kv_global_tokens"), i64(o, "kv_global_bytes"), i64(o, "kv_global_allocated_bytes")};
+    kvlens::kv_groups g{i64(o, "kv_local_tokens"),  i64(o, "kv_local_bytes"),  i64(o, "kv_local_allocated_bytes"),
+                        i64(o, "kv_global_tokens"), i64(o, "kv_global_bytes"), i64(o, "kv_global_allocated_bytes")};
+    g.local_is_conv = o.value(QLatin1String("kv_local_kind")).toString() == QLatin1String("convolution");
+    return g;
 }
 
 kvlens::figure_source sourceOf(const QJsonObject& o)

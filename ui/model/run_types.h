@@ -31,6 +31,7 @@ struct KvSnapshot {
     qint64 globalBytes = 0;     // logical bytes of the global layers
     qint64 localAllocatedBytes = 0;
     qint64 globalAllocatedBytes = 0;
+    bool localIsConv = false;   // LFM2: the local group is the convolutions' rows
     bool hasGroups() const { return localTokens > 0 || localBytes > 0; }
 };
 // The snapshot an event carries (prefill_chunk and token events).
@@ -38,7 +39,7 @@ template <class Event> KvSnapshot kvSnapshotOf(const Event& e)
 {
     return {e.kv_tokens, e.kv_bytes, e.kv_allocated_bytes, e.kv_reserved_bytes,
             e.kv_group.local_tokens, e.kv_group.local_bytes, e.kv_group.global_bytes,
-            e.kv_group.local_allocated_bytes, e.kv_group.global_allocated_bytes};
+            e.kv_group.local_allocated_bytes, e.kv_group.global_allocated_bytes, e.kv_group.local_is_conv};
 }
 
 // One prefill chunk finished (a point of the prefill and KV charts).

@@ -113,7 +113,6 @@ void ChartsBoard::plotFrom(const RunController& controller)
     if (controller.model().isValid()) {
         in.kvFormula = controller.model().kvFormula();
         in.kvGroupFormula = controller.model().kvGroupFormula();
-        in.localIsConv = controller.model().localIsConv;
     }
     plot(in);
     // The roofline: the shown run's points (and the compared run's), with the
