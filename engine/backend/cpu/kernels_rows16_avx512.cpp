@@ -38,6 +38,30 @@ inline __m512i quad(const std::uint8_t* p) {
     return _mm512_set1_epi32(v);
 }
 
+// The 16 rows' quants of a 32-element block in q4's group order (4 loads
+// at q): registers 0-3 the low nibbles (elements 4 i ..), 4-7 the high ones
+// (16 + 4 i ..), register i holding elements 4 i .. 4 i + 3 of every row.
+inline void unpack_nibbles(const std::uint8_t* q, __m512i wq[8]) {
+    const __m512i low4 = _mm512_set1_epi8(0x0F);
+    for (int i = 0; i < 4; ++i) {
+        const __m512i v = load512(q + 64 * i);
+        wq[i] = _mm512_and_si512(v, low4);
+        wq[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
+    }
+}
+
+// ORs bit `bit` (4: q5's fifth, 5: q6_K's sixth) into every element from a
+// plane of 16 transposed words (row r's word: bit i of byte k is element 4 i
+// + k's): one shift of the words and one mask per register.
+inline void or_plane(__m512i wq[8], __m512i plane, int bit) {
+    const __m512i mask = _mm512_set1_epi8(static_cast<char>(1 << bit));
+    for (int i = 0; i < 8; ++i) {
+        const __m512i at = i <= bit ? _mm512_slli_epi32(plane, static_cast<unsigned>(bit - i))
+                                    : _mm512_srli_epi32(plane, static_cast<unsigned>(i - bit));
+        wq[i] = _mm512_or_si512(wq[i], _mm512_and_si512(at, mask));
+    }
+}
+
 enum class weights { q4_0, q4_1, q8_0, q5_0 };
 
 template <weights W>
@@ -58,7 +82,6 @@ template <weights W, int NT>
 void rows16_loop(const row_group_args& g) {
     using shape = group_block_shape<W>;
     constexpr int lines = (shape::bytes + 63) / 64;
-    const __m512i low4 = _mm512_set1_epi8(0x0F);
     __m512 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
     const std::uint8_t* blk = g.w;
@@ -71,20 +94,8 @@ void rows16_loop(const row_group_args& g) {
         if constexpr (shape::q8) {
             for (int j = 0; j < 8; ++j) wq[j] = load512(blk + shape::scale_bytes + 64 * j);
         } else {
-            for (int j = 0; j < 4; ++j) {
-                const __m512i v = load512(blk + shape::scale_bytes + 64 * j);
-                wq[j] = _mm512_and_si512(v, low4);
-                wq[4 + j] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
-            }
-            if constexpr (shape::q5) {
-                // Row r's word holds register j's fifth bits in bit j of each byte: moved to bit 4.
-                const __m512i planes = load512(blk + 32);
-                const __m512i bit4 = _mm512_set1_epi8(0x10);
-                for (int j = 0; j < 8; ++j) {
-                    const __m512i at4 = j <= 4 ? _mm512_slli_epi32(planes, 4 - j) : _mm512_srli_epi32(planes, j - 4);
-                    wq[j] = _mm512_or_si512(wq[j], _mm512_and_si512(at4, bit4));
-                }
-            }
+            unpack_nibbles(blk + shape::scale_bytes, wq);
+            if constexpr (shape::q5) or_plane(wq, load512(blk + 32), 4);   // the fifth bits
         }
         for (int t = 0; t < NT; ++t) {
             const std::int64_t at = t * g.a_scalars + b;
@@ -118,7 +129,6 @@ void rows16_q4_K_loop(const row_group_args& g) {
     // q5_K: each sub-block's fifth-bit plane after its quants, as q5_0's.
     constexpr int sb_bytes = k_rows16_group * (Q5 ? k_rows16_q5_K_row_bytes : k_rows16_q4_K_row_bytes);
     constexpr int sub_bytes = Q5 ? 320 : 256;
-    const __m512i low4 = _mm512_set1_epi8(0x0F);
     __m512 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
     const std::uint8_t* blk = g.w;
@@ -134,20 +144,9 @@ void rows16_q4_K_loop(const row_group_args& g) {
                 d16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 64 + 16 * j)))));
             const __m512 mn = _mm512_mul_ps(
                 dmin16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 192 + 16 * j)))));
-            __m512i wq[8];   // [0, 4) low nibbles (elements 4 i ..), [4, 8) high (16 + 4 i ..)
-            for (int i = 0; i < 4; ++i) {
-                const __m512i v = load512(q + 64 * i);
-                wq[i] = _mm512_and_si512(v, low4);
-                wq[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
-            }
-            if constexpr (Q5) {
-                const __m512i planes = load512(q + 256);
-                const __m512i bit4 = _mm512_set1_epi8(0x10);
-                for (int i = 0; i < 8; ++i) {
-                    const __m512i at4 = i <= 4 ? _mm512_slli_epi32(planes, 4 - i) : _mm512_srli_epi32(planes, i - 4);
-                    wq[i] = _mm512_or_si512(wq[i], _mm512_and_si512(at4, bit4));
-                }
-            }
+            __m512i wq[8];
+            unpack_nibbles(q, wq);
+            if constexpr (Q5) or_plane(wq, load512(q + 256), 4);   // the fifth bits
             for (int t = 0; t < NT; ++t) {
                 const std::int64_t at = t * g.a_scalars + 8 * s + j;
                 const std::uint8_t* a = g.a + t * g.a_stride + s * sizeof(block_q8_K) + offsetof(block_q8_K, qs) + 32 * j;
@@ -172,7 +171,6 @@ void rows16_q4_K_loop(const row_group_args& g) {
 template <int NT>
 void rows16_q6_K_loop(const row_group_args& g) {
     constexpr int sb_bytes = k_rows16_group * static_cast<int>(sizeof(block_q6_K));
-    const __m512i low4 = _mm512_set1_epi8(0x0F), bit4 = _mm512_set1_epi8(0x10), bit5 = _mm512_set1_epi8(0x20);
     __m512 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
     const std::uint8_t* blk = g.w;
@@ -186,18 +184,10 @@ void rows16_q6_K_loop(const row_group_args& g) {
                 d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 32 + 32 * j)))));
             const __m512 sc_hi = _mm512_mul_ps(
                 d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 48 + 32 * j)))));
-            __m512i wq[8];   // register i: elements 4 i .. 4 i + 3 of each row's sub-block
-            for (int i = 0; i < 4; ++i) {
-                const __m512i v = load512(sub + 64 * i);
-                wq[i] = _mm512_and_si512(v, low4);
-                wq[4 + i] = _mm512_and_si512(_mm512_srli_epi16(v, 4), low4);
-            }
-            const __m512i p4 = load512(sub + 256), p5 = load512(sub + 320);
-            for (int i = 0; i < 8; ++i) {
-                const __m512i at4 = i <= 4 ? _mm512_slli_epi32(p4, 4 - i) : _mm512_srli_epi32(p4, i - 4);
-                const __m512i at5 = i <= 5 ? _mm512_slli_epi32(p5, 5 - i) : _mm512_srli_epi32(p5, i - 5);
-                wq[i] = _mm512_or_si512(wq[i], _mm512_or_si512(_mm512_and_si512(at4, bit4), _mm512_and_si512(at5, bit5)));
-            }
+            __m512i wq[8];
+            unpack_nibbles(sub, wq);
+            or_plane(wq, load512(sub + 256), 4);
+            or_plane(wq, load512(sub + 320), 5);
             for (int t = 0; t < NT; ++t) {
                 const auto* ab = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride) + s;
                 const std::uint8_t* a = reinterpret_cast<const std::uint8_t*>(ab->qs) + 32 * j;
