@@ -47,7 +47,14 @@ bool kv_geometry::has_conv_layers() const
 
 std::int64_t kv_geometry::layer_row_bytes(int il) const
 {
-    return is_conv(il) ? kvlens::row_bytes(kv_dtype::f32, conv_row_elems / 2) : row_bytes();
+    return group_row_bytes(is_conv(il) ? layer_group::local : layer_group::global);
+}
+
+std::int64_t kv_geometry::group_row_bytes(layer_group g) const
+{
+    if (g == layer_group::local && has_conv_layers())
+        return kvlens::row_bytes(kv_dtype::f32, conv_row_elems / 2);
+    return row_bytes();
 }
 
 std::int64_t kv_geometry::bytes_per_token() const
@@ -128,7 +135,7 @@ int kv_geometry::local_window() const
 
 std::int64_t kv_geometry::group_block_bytes(layer_group g) const
 {
-    return 2 * static_cast<std::int64_t>(n_group_layers(g)) * group_geometry(g).block_layer_bytes();
+    return 2 * static_cast<std::int64_t>(n_group_layers(g)) * block_size * group_row_bytes(g);
 }
 
 kv_geometry kv_geometry::group_geometry(layer_group g) const

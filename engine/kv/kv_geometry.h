@@ -62,6 +62,8 @@ struct kv_geometry {
     int local_window() const;                        // the widest window of a local layer; 0: none
     // K and V of one block in the group's layers: 2 * n_group_layers * block_size * its row bytes.
     std::int64_t group_block_bytes(layer_group g) const;
+    // A K (or V) row of the group's layers: row_bytes, or the convolution rows' half in f32.
+    std::int64_t group_row_bytes(layer_group g) const;
     // The geometry of one group's storage: its layers only, no windows; the
     // local group of convolution layers as one "head" of conv_row_elems / 2 f32.
     kv_geometry group_geometry(layer_group g) const;

@@ -497,7 +497,7 @@ kv_layer_groups engine_impl::layer_groups() const {
     out.n_global_layers = g.n_layer - out.n_local_layers;
     out.window = g.local_window();
     out.local_is_conv = g.has_conv_layers();
-    out.local_bytes_per_token = 2 * static_cast<std::int64_t>(out.n_local_layers) * g.group_geometry(layer_group::local).row_bytes();
+    out.local_bytes_per_token = 2 * static_cast<std::int64_t>(out.n_local_layers) * g.group_row_bytes(layer_group::local);
     out.global_bytes_per_token = 2 * static_cast<std::int64_t>(out.n_global_layers) * g.row_bytes();
     return out;
 }

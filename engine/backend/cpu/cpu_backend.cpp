@@ -76,7 +76,6 @@ public:
             if (c_.has_conv()) {
                 conv_bcx_.resize(B * 3 * c_.n_embd);
                 conv_y_.resize(B * c_.n_embd);
-                conv_row_.resize(c_.n_embd);
             }
             att_scratch_.reserve(pool_.size(), c_.n_head / c_.n_head_kv, max_ctx_, c_.head_dim);
             // Quantized activations: the widest input row (n_ff) for a whole batch,
@@ -121,7 +120,7 @@ public:
     std::int64_t scratch_bytes() const override {
         std::int64_t b = 0;
         for (const auto* v : {&x_, &xb_, &q_, &k_, &v_, &att_, &hb_, &hb2_, &router_, &xg_, &yg_, &moe_out_, &conv_bcx_,
-                              &conv_y_, &conv_row_})
+                              &conv_y_})
             b += static_cast<std::int64_t>(v->size()) * 4;
         for (const auto& s : att_scratch_.scores) b += static_cast<std::int64_t>(s.size()) * 4;
         return b + static_cast<std::int64_t>(mm_.act.size());
@@ -188,7 +187,6 @@ private:
     // LFM2's short convolutions' buffers (empty without them):
     std::vector<float> conv_bcx_;  // (max_batch, 3 n_embd) in_proj's B, C and X
     std::vector<float> conv_y_;    // (max_batch, n_embd) C * conv(B*X)
-    std::vector<float> conv_row_;  // (n_embd) one B*X row
     moe_routes routes_;
     std::vector<int> class_of_token_;              // (batch) each token's row group's matmul_kernel_class
     std::vector<std::int64_t> class_kernel_tokens_;  // (classes) a kernel_tokens of each class, by class
@@ -529,7 +527,6 @@ void cpu_backend::short_conv_block(int il, const std::int32_t* positions, int n)
     short_conv_args a;
     a.bcx = conv_bcx_.data();
     a.out = conv_y_.data();
-    a.bx = conv_row_.data();
     a.kernel = l.conv_kernel.data();
     a.n_tokens = n;
     a.n_embd = c_.n_embd;

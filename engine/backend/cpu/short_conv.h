@@ -15,7 +15,6 @@ namespace kvlens {
 struct short_conv_args {
     const float* bcx = nullptr;        // (n_tokens, 3 n_embd) in_proj's output: B, C, X of each token
     float* out = nullptr;              // (n_tokens, n_embd) C * conv(B*X)
-    float* bx = nullptr;               // (n_embd) scratch
     const float* kernel = nullptr;     // (n_embd, taps) each channel's taps, oldest token first
     int n_tokens = 0;
     int n_embd = 0;                    // even: a row's first half goes in the K slot, the second in V
