@@ -29,6 +29,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/single_sequence.h"
 #include "engine/backend/backend.h"
+#include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/model/model.h"
 #include "engine/runtime/backend_choice.h"
@@ -50,6 +51,7 @@ struct bench_args {
     bool fma_peak = false;
     int probe_mib = 1024;
     bool attention = false;
+    std::string kernels;   // empty: the best level this CPU has
 };
 
 struct stats {
@@ -132,6 +134,8 @@ int fail(const std::string& message) {
 }
 
 int run_bench(const bench_args& a) {
+    if (!a.kernels.empty() && !kvlens::set_cpu_kernel_level(a.kernels.c_str()))
+        return fail(fmt::format("this CPU cannot run the {} kernels (best here: {})", a.kernels, kvlens::cpu_kernel_level()));
     if (a.read_bandwidth) return run_read_bandwidth(a);
     if (a.fma_peak) return kvlens::cli::run_fma_peak({a.reps, a.threads, a.json});
     if (a.model.empty()) return fail("--model is required (or --read-bandwidth, --fma-peak)");
@@ -276,6 +280,10 @@ void add_bench_command(CLI::App& app, int& exit_code) {
     cmd->add_flag("--attention", args->attention,
                   "Measure the CPU attention kernel alone instead: one decode step's attention (with -p N: a "
                   "prefill block of N tokens) over every layer, after -d tokens (default 4096), the model's geometry");
+    cmd->add_option("--kernels", args->kernels,
+                    "CPU kernel level: avx512, avx2 or scalar, at most this CPU's best (to measure what a machine "
+                    "without AVX-512 runs)")
+        ->check(CLI::IsMember({"avx512", "avx2", "scalar"}));
     cmd->add_option("--probe-mib", args->probe_mib, "Buffer of the bandwidth probe in MiB")->check(CLI::Range(64, 16384));
     cmd->callback([args, prompt_option, &exit_code] {
         args->prompt_given = prompt_option->count() > 0;

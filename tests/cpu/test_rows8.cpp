@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows8 weight layout (engine/backend/cpu/rows8.h): which matrices it
 // takes, that regrouping keeps every byte (q5's fifth bits transposed), and that matmul over a regrouped
-// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 matrix equals matmul over the file's rows (up to float
-// summation order) for every token count and thread count, one matrix or
-// three at once, with each token's numbers the same alone or batched.
+// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 / q4_K / q5_K / q6_K matrix equals matmul over the file's rows
+// (up to float summation order) for every token count and thread count, one matrix or
+// three at once, with each token's numbers the same alone or batched, and
+// that full-scale quants sum exactly (no int16 overflow in the kernels).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/quant/quant_blocks.h"
 #include "tests/support/kernel_level_test.h"
+#include "tests/support/random_k_quant_matrix.h"
 #include "tests/support/random_quant_matrix.h"
 
 using namespace kvlens;
@@ -29,12 +31,14 @@ using namespace kvlens;
 namespace {
 
 constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0};
+constexpr ggml_type k_k_quants[] = {ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
 
 // |rows8 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_cpu_kernels.
 constexpr double k_rel = 1e-5;
 
 using test::quant_matrix;
 using test::random_block_floats;
+using test::random_matrix;
 using test::random_quant_matrix;
 using test::worst_relative_error;
 
@@ -54,7 +58,10 @@ std::vector<std::uint8_t> with_fifth_bit_planes(const quant_matrix& file, ggml_t
 }
 
 // The same matrix regrouped.
-quant_matrix regrouped(const quant_matrix& file) { return test::regrouped(file, repack_rows8, weight_layout::rows8); }
+quant_matrix regrouped(const quant_matrix& file)
+{
+    return test::regrouped(file, repack_rows8, weight_layout::rows8, rows8_row_bytes(file.view));
+}
 
 class Rows8 : public test::kernel_level_test {
 protected:
@@ -75,9 +82,22 @@ TEST_F(Rows8, takesMatricesOf32ElementBlocksInWholeGroupsOnly)
         w.type = t;
         EXPECT_TRUE(rows8_applies(w)) << type_name(t);
     }
+    for (ggml_type t : k_k_quants) {
+        w.type = t;
+        EXPECT_FALSE(rows8_applies(w)) << type_name(t) << " needs whole super-blocks of 256";
+        w.n_in = 512;
+        EXPECT_TRUE(rows8_applies(w)) << type_name(t);
+        w.n_in = 64;
+    }
+    w.n_in = 512;
     w.type = ggml_type::q4_K;
-    w.n_in = 256;
-    EXPECT_FALSE(rows8_applies(w)) << "K-quants keep the file's rows";
+    EXPECT_EQ(rows8_row_bytes(w), 2 * 148) << "q4_K: 148 bytes per super-block row against the file's 144";
+    w.type = ggml_type::q5_K;
+    EXPECT_EQ(rows8_row_bytes(w), 2 * 180) << "q5_K: 180 against 176";
+    w.type = ggml_type::q6_K;
+    EXPECT_EQ(rows8_row_bytes(w), 2 * 210) << "q6_K: the file's 210";
+    w.type = ggml_type::q3_K;
+    EXPECT_FALSE(rows8_applies(w)) << "q3_K keeps the file's rows";
     w.n_in = 64;
     w.type = ggml_type::q4_1;
     w.n_out = 12;
@@ -118,15 +138,19 @@ TEST_F(Rows8, fifthBitPlanesPutElementFourJPlusKAtBitJOfByteK)
 
 TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 {
-    for (ggml_type t : k_types)
+    std::vector<ggml_type> types(std::begin(k_types), std::end(k_types));
+    types.insert(types.end(), std::begin(k_k_quants), std::end(k_k_quants));
+    for (ggml_type t : types)
         for (int threads : {1, 2})
             for (int n_tokens : {1, 2, 3, 4, 5, 11, 17, 64}) {
                 SCOPED_TRACE(std::string(type_name(t)) + " threads=" + std::to_string(threads) +
                              " tokens=" + std::to_string(n_tokens));
                 std::mt19937 rng(100 + n_tokens + 7 * threads + static_cast<int>(t));
-                const quant_matrix file = random_quant_matrix(rng, t, 40, 576);
+                const std::int64_t n_in = t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K ? 768 : 576;
+                const quant_matrix file = random_matrix(rng, t, 40, n_in);
                 const quant_matrix r8 = regrouped(file);
-                const auto x = random_block_floats(rng, n_tokens * 576);
+                ASSERT_EQ(r8.bytes.size(), static_cast<std::size_t>(40 * rows8_row_bytes(file.view)));
+                const auto x = random_block_floats(rng, n_tokens * n_in);
                 thread_pool pool(threads);
                 matmul_scratch scratch;
                 std::vector<float> want(static_cast<std::size_t>(n_tokens) * 40, NAN), got(want.size(), NAN);
@@ -142,10 +166,11 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 // the rows (rows8.h, a_rows): the same products, so the same numbers.
 TEST_F(Rows8, aTokensNumbersDoNotDependOnItsNeighbours)
 {
-    for (ggml_type type : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0}) {
+    for (ggml_type type : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0,
+                           ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K}) {
         SCOPED_TRACE(type_name(type));
         std::mt19937 rng(5);
-        const quant_matrix r8 = regrouped(random_quant_matrix(rng, type, 64, 1536));
+        const quant_matrix r8 = regrouped(random_matrix(rng, type, 64, 1536));
         const int n_tokens = 37;   // more than one chunk of 1536-wide activations (20 tokens)
         const auto x = random_block_floats(rng, n_tokens * 1536);
         thread_pool pool(2);
@@ -206,4 +231,60 @@ TEST_F(Rows8, fullScaleQ8QuantsSumExactly)
     std::vector<float> y(n_out, NAN);
     matmul(r8.view, x.data(), 1, y.data(), pool, scratch);
     for (int r = 0; r < n_out; ++r) EXPECT_EQ(y[static_cast<std::size_t>(r)], -128.0f * 127.0f * n_in) << "row " << r;
+}
+
+// Every K-quant at its largest value against activations of full scale: the
+// kernels add products in int16 only as far as they cannot overflow (q4_K 8
+// maddubs, q5_K 4, q6_K 2 between widenings), so each output is exact.
+TEST_F(Rows8, fullScaleKQuantsSumExactly)
+{
+    constexpr int n_in = 256, n_out = 8;
+    const std::vector<float> x(n_in, 127.0f);   // q8_K: d = -1, every quant -127
+    for (ggml_type t : k_k_quants) {
+        SCOPED_TRACE(type_name(t));
+        quant_matrix file;
+        file.view.type = t;
+        file.view.n_in = n_in;
+        file.view.n_out = n_out;
+        file.view.row_bytes = row_bytes(t, n_in);
+        file.bytes.assign(static_cast<std::size_t>(file.view.row_bytes * n_out), 0);
+        double want = 0;
+        for (int r = 0; r < n_out; ++r) {
+            std::uint8_t* blk = file.bytes.data() + r * file.view.row_bytes;
+            if (t == ggml_type::q6_K) {   // every quant 63 (value 31), every scale 1, d = 1
+                auto* b = reinterpret_cast<block_q6_K*>(blk);
+                std::memset(b->ql, 0xFF, sizeof(b->ql));
+                std::memset(b->qh, 0xFF, sizeof(b->qh));
+                std::memset(b->scales, 1, sizeof(b->scales));
+                b->d = 0x3C00;
+                want = 31.0 * 127 * n_in;
+            } else {   // every quant 15 (q5_K: 31), scales 63, minimums 0, d = 1
+                auto* b = reinterpret_cast<block_q4_K*>(blk);   // q5_K's fields before qh lie the same
+                b->d = 0x3C00;
+                b->dmin = 0;
+                const std::uint8_t scales[12] = {0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0xF, 0xF, 0xF, 0xF};   // sc 63, m 0
+                std::memcpy(b->scales, scales, 12);
+                if (t == ggml_type::q4_K) {
+                    std::memset(b->qs, 0xFF, sizeof(b->qs));
+                    want = 63.0 * 15 * 127 * n_in;
+                } else {
+                    auto* b5 = reinterpret_cast<block_q5_K*>(blk);
+                    std::memset(b5->qh, 0xFF, sizeof(b5->qh));
+                    std::memset(b5->qs, 0xFF, sizeof(b5->qs));
+                    want = 63.0 * 31 * 127 * n_in;
+                }
+            }
+        }
+        file.view.data = file.bytes.data();
+        const quant_matrix r8 = regrouped(file);
+        thread_pool pool(1);
+        matmul_scratch scratch;
+        for (int n_tokens : {1, 4}) {
+            std::vector<float> xs;
+            for (int i = 0; i < n_tokens; ++i) xs.insert(xs.end(), x.begin(), x.end());
+            std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
+            matmul(r8.view, xs.data(), n_tokens, y.data(), pool, scratch);
+            for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], want) << "tokens " << n_tokens << ", output " << i;
+        }
+    }
 }

@@ -231,9 +231,9 @@ status cpu_backend::place_weights() {
     }
     const bool tied = w_.output.data == w_.tok_embd.data;
     if (!tied) mats.push_back(&w_.output);
-    // A matrix's bytes as placed: q4_K's rows16 layout is a little larger than the file's (rows16.h).
+    // A matrix's bytes as placed: the K-quants' grouped layouts are a little larger than the file's (k_quant_groups.h).
     const auto placed_bytes = [](const weight_view& v) {
-        const std::int64_t row = rows16_applies(v) ? rows16_row_bytes(v) : v.row_bytes;
+        const std::int64_t row = rows16_applies(v) ? rows16_row_bytes(v) : rows8_applies(v) ? rows8_row_bytes(v) : v.row_bytes;
         return (static_cast<std::size_t>(row * v.n_out) + 63) & ~std::size_t{63};
     };
     std::size_t total = 0;
@@ -258,6 +258,7 @@ status cpu_backend::place_weights() {
         } else if (rows8_applies(v)) {
             repack_rows8(v, at);
             rows8_widest_ = std::max(rows8_widest_, v.n_in);
+            v.row_bytes = rows8_row_bytes(v);
             v.layout = weight_layout::rows8;
         } else {
             std::memcpy(at, v.data, static_cast<std::size_t>(v.row_bytes * v.n_out));

@@ -5,6 +5,7 @@
 #include "engine/backend/cpu/kernels.h"
 
 #include <array>
+#include <cstdlib>
 #include <cstring>
 
 #include "engine/backend/cpu/kernel_tables.h"
@@ -88,8 +89,23 @@ const char* best_level() {
     return "scalar";
 }
 
+// The level named by KVLENS_KERNELS ("avx2" or "scalar": what a machine
+// without AVX-512 or AVX2 runs, to measure or check it here) where this CPU
+// has it; otherwise the best.
+const char* starting_level() {
+    static const char* const levels[] = {"scalar", "avx2", "avx512"};
+    const char* best = best_level();
+    const char* want = std::getenv("KVLENS_KERNELS");
+    if (!want) return best;
+    for (const char* l : levels) {
+        if (std::strcmp(l, want) == 0) return l;
+        if (std::strcmp(l, best) == 0) break;   // higher than this CPU's best: ignored
+    }
+    return best;
+}
+
 struct active_table {
-    const char* level = best_level();
+    const char* level = starting_level();
     kernel_table table = make_table(level);
 };
 

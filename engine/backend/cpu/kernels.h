@@ -28,7 +28,8 @@ from_float_fn from_float_for(ggml_type act_type);
 // Any supported type to floats (embeddings, norms); nullptr if unsupported.
 to_float_fn to_float_for(ggml_type type);
 
-// "avx512", "avx2" or "scalar": what the table uses on this CPU.
+// "avx512", "avx2" or "scalar": what the table uses on this CPU (the best it
+// has, or a lower level named by the environment variable KVLENS_KERNELS).
 const char* cpu_kernel_level();
 // Forces a level for tests ("scalar", "avx2", "avx512"); false if the CPU lacks it.
 bool set_cpu_kernel_level(const char* level);

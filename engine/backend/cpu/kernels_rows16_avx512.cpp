@@ -50,16 +50,28 @@ inline void unpack_nibbles(const std::uint8_t* q, __m512i wq[8]) {
     }
 }
 
-// ORs bit `bit` (4: q5's fifth, 5: q6_K's sixth) into every element from a
-// plane of 16 transposed words (row r's word: bit i of byte k is element 4 i
-// + k's): one shift of the words and one mask per register.
-inline void or_plane(__m512i wq[8], __m512i plane, int bit) {
-    const __m512i mask = _mm512_set1_epi8(static_cast<char>(1 << bit));
+// ORs q5's fifth bits into every element from a plane of 16 transposed
+// words (row r's word: bit i of byte k is element 4 i + k's): one shift of
+// the words (at most 4 places within 32-bit lanes) and one mask per register.
+inline void or_fifth_bits(__m512i wq[8], __m512i plane) {
+    const __m512i mask = _mm512_set1_epi8(0x10);
     for (int i = 0; i < 8; ++i) {
-        const __m512i at = i <= bit ? _mm512_slli_epi32(plane, static_cast<unsigned>(bit - i))
-                                    : _mm512_srli_epi32(plane, static_cast<unsigned>(i - bit));
+        const __m512i at = i <= 4 ? _mm512_slli_epi32(plane, static_cast<unsigned>(4 - i))
+                                  : _mm512_srli_epi32(plane, static_cast<unsigned>(i - 4));
         wq[i] = _mm512_or_si512(wq[i], _mm512_and_si512(at, mask));
     }
+}
+
+// ORs q6_K's bits 4 and 5 into registers wq[0..4) from a vector of crumbs
+// (k_quant_groups.h: bits 2 i, 2 i + 1 of each byte are register i's): one
+// shift within 16-bit lanes (at most 4 places: the bits that land in bits 4
+// and 5 of a byte come from the same byte) and one mask per register.
+inline void or_crumbs(__m512i wq[4], __m512i crumbs) {
+    const __m512i mask = _mm512_set1_epi8(0x30);
+    wq[0] = _mm512_or_si512(wq[0], _mm512_and_si512(_mm512_slli_epi16(crumbs, 4), mask));
+    wq[1] = _mm512_or_si512(wq[1], _mm512_and_si512(_mm512_slli_epi16(crumbs, 2), mask));
+    wq[2] = _mm512_or_si512(wq[2], _mm512_and_si512(crumbs, mask));
+    wq[3] = _mm512_or_si512(wq[3], _mm512_and_si512(_mm512_srli_epi16(crumbs, 2), mask));
 }
 
 enum class weights { q4_0, q4_1, q8_0, q5_0 };
@@ -95,7 +107,7 @@ void rows16_loop(const row_group_args& g) {
             for (int j = 0; j < 8; ++j) wq[j] = load512(blk + shape::scale_bytes + 64 * j);
         } else {
             unpack_nibbles(blk + shape::scale_bytes, wq);
-            if constexpr (shape::q5) or_plane(wq, load512(blk + 32), 4);   // the fifth bits
+            if constexpr (shape::q5) or_fifth_bits(wq, load512(blk + 32));   // the fifth bits
         }
         for (int t = 0; t < NT; ++t) {
             const std::int64_t at = t * g.a_scalars + b;
@@ -127,7 +139,7 @@ void rows16_dispatch(const row_group_args& g) {
 template <int NT, bool Q5>
 void rows16_q4_K_loop(const row_group_args& g) {
     // q5_K: each sub-block's fifth-bit plane after its quants, as q5_0's.
-    constexpr int sb_bytes = k_rows16_group * (Q5 ? k_rows16_q5_K_row_bytes : k_rows16_q4_K_row_bytes);
+    constexpr int sb_bytes = k_rows16_group * (Q5 ? 180 : 148);   // k_quant_groups.h
     constexpr int sub_bytes = Q5 ? 320 : 256;
     __m512 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
@@ -146,7 +158,7 @@ void rows16_q4_K_loop(const row_group_args& g) {
                 dmin16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 192 + 16 * j)))));
             __m512i wq[8];
             unpack_nibbles(q, wq);
-            if constexpr (Q5) or_plane(wq, load512(q + 256), 4);   // the fifth bits
+            if constexpr (Q5) or_fifth_bits(wq, load512(q + 256));   // the fifth bits
             for (int t = 0; t < NT; ++t) {
                 const std::int64_t at = t * g.a_scalars + 8 * s + j;
                 const std::uint8_t* a = g.a + t * g.a_stride + s * sizeof(block_q8_K) + offsetof(block_q8_K, qs) + 32 * j;
@@ -186,8 +198,8 @@ void rows16_q6_K_loop(const row_group_args& g) {
                 d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 48 + 32 * j)))));
             __m512i wq[8];
             unpack_nibbles(sub, wq);
-            or_plane(wq, load512(sub + 256), 4);
-            or_plane(wq, load512(sub + 320), 5);
+            or_crumbs(wq, load512(sub + 256));       // elements 0-15
+            or_crumbs(wq + 4, load512(sub + 320));   // 16-31
             for (int t = 0; t < NT; ++t) {
                 const auto* ab = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride) + s;
                 const std::uint8_t* a = reinterpret_cast<const std::uint8_t*>(ab->qs) + 32 * j;

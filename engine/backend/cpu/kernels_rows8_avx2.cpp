@@ -209,7 +209,7 @@ row_group_fn rows8_kernel_for(ggml_type t) {
     if (t == ggml_type::q5_1) return rows8_q5_dispatch<true>;
     if (t == ggml_type::q5_0) return rows8_q5_dispatch<false>;
     if (t == ggml_type::q8_0) return rows8_q8_dispatch;
-    return nullptr;
+    return rows8_k_quant_kernel_for(t);
 }
 
 void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a) {

@@ -86,8 +86,9 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
     const bool q8_K = at == ggml_type::q8_K;   // q4_K rows16: ad and as per 32 from the 256-blocks
     const from_float_fn quantize = from_float_for(at);
     const row_group_fn kernel = r16 ? rows16_kernel_for(w0.type) : rows8_kernel_for(w0.type);
-    // rows8 kernels read a lone token's quants from its quantized row (a_rows), more tokens' from an expansion.
-    const bool expand = !r16 && n_tokens > 1;
+    // rows8 kernels read a lone token's quants from its quantized row (a_rows), more tokens' from an
+    // expansion; K-quant kernels (either layout) always read the q8_K rows.
+    const bool expand = !r16 && !q8_K && n_tokens > 1;
     const rows8_layout L = layout_for(at, w0.n_in, n_tokens, expand);
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
     std::uint8_t* base = scratch.act.data();

@@ -27,20 +27,8 @@
 // i); q8_0 bytes are stored plus 128 (the quant xor 0x80) so that they are
 // dpbusd's unsigned operand; the kernel takes 128 x sum(activation) back out.
 //
-// q4_K (the most common type of the files people download: Q4_K_M) is a
-// super-block of 256 elements per row, 8 sub-blocks of 32 whose values are
-// d * sc_j * q - dmin * m_j (6-bit sc_j, m_j). Its group super-block
-// (2368 bytes, 148 per row against the file's 144: rows16_row_bytes) is
-//   d[16] f16, dmin[16] f16 (64 bytes), sc[8][16] u8, m[8][16] u8 (256
-//   bytes: sub-block j's of row r at 16 j + r), then per sub-block j the
-//   256 quant bytes of q4_1's group block (element k and k + 16 of row r's
-//   sub-block in byte 64 (k / 4) + 4 r + k % 4, low and high nibble);
-// q5_K's is q4_K's with each sub-block's fifth bits after its quants, a
-// plane of 16 words laid out as q5_0's (2880 bytes, 180 per row against 176).
-// q6_K's group super-block (3360 bytes: the file's 210 per row) is d[16]
-// f16 (32 bytes), the 16-element scales (int8, scale k of row r at 16 k +
-// r: 256 bytes), then per sub-block of 32 the nibbles as q4's (256 bytes)
-// and bits 4 and 5 as two planes of 16 words (128 bytes) laid out as q5_0's.
+// q4_K, q5_K and q6_K (the types of the Q4_K_M and Q5_K_M files people
+// download) are regrouped as k_quant_groups.h describes, with G = 16.
 // K-quant activations are q8_K (one scale per 256, as llama.cpp quantizes
 // them for q4_K and q6_K), read in place, with the f32 scale of each 32 in ad and
 // d * sum(quants) in as. Prefill went through 4 x 4 tiles that unpack each
@@ -56,8 +44,6 @@
 namespace kvlens {
 
 constexpr int k_rows16_group = 16;   // rows per group
-constexpr int k_rows16_q4_K_row_bytes = 148;   // a q4_K group super-block's bytes per row (2368 / 16)
-constexpr int k_rows16_q5_K_row_bytes = 180;   // q5_K's (2880 / 16): each sub-block 64 bytes more
 
 // The matrix is q4_0, q4_1, q5_0, q8_0 or (n_in a multiple of 256) q4_K, q5_K or q6_K in the
 // file's layout, n_out a multiple of 16, the active kernel level AVX-512
@@ -65,7 +51,7 @@ constexpr int k_rows16_q5_K_row_bytes = 180;   // q5_K's (2880 / 16): each sub-b
 // when KVLENS_NO_ROWS16 is set (to compare layouts).
 bool rows16_applies(const weight_view& w);
 
-// Bytes per row of w in the rows16 layout: the file's, but q4_K's 148 and q5_K's 180 per 256 elements.
+// Bytes per row of w in the rows16 layout: the file's, but the K-quants' k_quant_group_row_bytes.
 std::int64_t rows16_row_bytes(const weight_view& w);
 
 // Writes w in the rows16 layout to dst (n_out * rows16_row_bytes(w) bytes).

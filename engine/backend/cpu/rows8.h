@@ -36,6 +36,9 @@
 // then give register j's fifth bits, once per group block for all tokens
 // (the file's order took a shuffle, a mask, a compare and a mask). Its
 // quants reach 31, so 4 maddubs (not 8) add up in int16 before each widening.
+//
+// q4_K, q5_K and q6_K are regrouped as k_quant_groups.h describes, with G = 8
+// (kernels_rows8_k_quants_avx2.cpp), their q8_K activations read in place.
 #pragma once
 
 #include <cstdint>
@@ -50,10 +53,15 @@ constexpr int k_rows8_group = 8;            // rows per group
 constexpr int k_rows8_tokens = 4;           // largest token tile a kernel call takes
 constexpr int k_rows8_act_block_bytes = 256;  // broadcast activation quants per 32-element block
 
-// The matrix is q4_0, q4_1, q5_0, q5_1 or q8_0 in the file's layout, n_out a multiple of 8, and
-// the active kernel level is AVX2 (where the rows8 kernel is the faster one);
-// false when the environment variable KVLENS_NO_ROWS8 is set (to compare layouts).
+// The matrix is q4_0, q4_1, q5_0, q5_1, q8_0 or (n_in a multiple of 256) q4_K, q5_K or
+// q6_K in the file's layout, n_out a multiple of 8, and the active kernel level is AVX2
+// (where the rows8 kernel is the faster one); false when the environment variable
+// KVLENS_NO_ROWS8 is set (to compare layouts).
 bool rows8_applies(const weight_view& w);
+
+// Bytes per row of w in the rows8 layout: the file's, but the K-quants'
+// k_quant_group_row_bytes (their groups are k_quant_groups.h's, G = 8).
+std::int64_t rows8_row_bytes(const weight_view& w);
 
 // Where a group block's fields start (bytes; 0: the type has none): d[8] at 0.
 struct rows8_header {
@@ -79,7 +87,7 @@ constexpr std::uint32_t rows8_fifth_bit_planes(const std::uint8_t qh[4]) {
     return planes;
 }
 
-// Writes w's n_out * row_bytes bytes in the rows8 layout to dst (as many bytes).
+// Writes w in the rows8 layout to dst (n_out * rows8_row_bytes(w) bytes).
 void repack_rows8(const weight_view& w, std::uint8_t* dst);
 
 // One kernel call of either grouped layout: one group of rows (8 here, 16 in
@@ -120,6 +128,10 @@ inline void with_token_count(const row_group_args& g, Kernel kernel) {
 
 // The AVX2 kernel for a rows8 matrix of this type (kernels_rows8_avx2.cpp).
 row_group_fn rows8_kernel_for(ggml_type weight_type);
+
+// The AVX2 kernel for a q4_K, q5_K or q6_K rows8 matrix, whose activations are
+// q8_K rows read in place (kernels_rows8_k_quants_avx2.cpp); nullptr for other types.
+row_group_fn rows8_k_quant_kernel_for(ggml_type weight_type);
 
 // One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0) of nb
 // blocks expanded for the kernel: each block's quants 4 at a time broadcast

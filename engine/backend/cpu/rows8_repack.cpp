@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// Regrouping q4_0 / q4_1 / q8_0 matrices from the file's row order into the
-// rows8 layout (rows8.h), once, when the CPU backend copies the weights in.
+// Regrouping q4_0 / q4_1 / q5_0 / q5_1 / q8_0 matrices from the file's row order into the
+// rows8 layout (rows8.h), once, when the CPU backend copies the weights in;
+// the K-quants through k_quant_groups.h.
 #include "engine/backend/cpu/rows8.h"
 
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
 
+#include "engine/backend/cpu/k_quant_groups.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/quant/quant_blocks.h"
 
@@ -48,12 +50,20 @@ block_fields fields_of(ggml_type t, const std::uint8_t* block) {
 bool rows8_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS8") != nullptr;   // to compare the layouts
     const bool type_ok = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q5_0 ||
-                         w.type == ggml_type::q5_1 || w.type == ggml_type::q8_0;
+                         w.type == ggml_type::q5_1 || w.type == ggml_type::q8_0 || is_groupable_k_quant(w);
     return !disabled && type_ok && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows8_group == 0 &&
            w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx2";
 }
 
+std::int64_t rows8_row_bytes(const weight_view& w) {
+    return is_groupable_k_quant(w) ? k_quant_group_row_bytes(w.type, w.n_in) : w.row_bytes;
+}
+
 void repack_rows8(const weight_view& w, std::uint8_t* dst) {
+    if (is_groupable_k_quant(w)) {
+        repack_k_quant_groups(w, k_rows8_group, dst);
+        return;
+    }
     const rows8_header h = rows8_header_of(w.type);
     const std::int64_t file_block = row_bytes(w.type, 32);
     const std::int64_t nb = w.n_in / 32;
