@@ -8,6 +8,7 @@
 #include "engine/gguf/gguf_reader.h"
 #include "engine/gguf/gguf_writer.h"
 #include "tests/support/gguf_bytes.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/test_paths.h"
 #include "tests/support/float_compare.h"
 #include "tests/support/text_checks.h"
@@ -153,7 +154,8 @@ TEST(GgufReader, missingAndEmptyFilesAreErrors)
     auto missing = gguf_file::open("/nonexistent/model.gguf");
     ASSERT_TRUE(!missing.ok());
     ASSERT_TRUE(contains(missing.message(), "cannot open"));
-    const std::string empty = (std::filesystem::temp_directory_path() / "kvlens-empty.gguf").string();
+    const kvlens::test::temp_dir dir;
+    const std::string empty = (dir.path / "empty.gguf").string();
     std::ofstream file(empty, std::ios::binary | std::ios::trunc);
     ASSERT_TRUE(file.is_open());
     file.close();

@@ -30,6 +30,7 @@
 #include "engine/runtime/engine.h"
 #include "engine/runtime/sampling.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "tests/support/temp_dir.h"
 
 using namespace kvlens;
 
@@ -43,7 +44,7 @@ constexpr int k_new = 24;
 std::filesystem::path lfm2_model() {
     static const std::filesystem::path path = [] {
         auto shape = synth_shape_named("check-lfm2");
-        auto p = std::filesystem::temp_directory_path() / fmt::format("kvlens_test_lfm2_{}.gguf", ::getpid());
+        auto p = test::removed_at_exit(std::filesystem::temp_directory_path() / fmt::format("kvlens_test_lfm2_{}.gguf", ::getpid()));
         if (!shape) return p;
         shape->n_ctx = k_ctx;
         (void)write_synth_model(*shape, ggml_type::q8_0, p.string());

@@ -5,6 +5,8 @@
 // forward pass whose batching does not change its logits.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include "tests/support/table_rows.h"
 
 #include <cmath>
@@ -19,6 +21,7 @@
 #include "engine/model/model.h"
 #include "engine/model/synth_model.h"
 #include "tests/support/float_compare.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/text_checks.h"
 
 using namespace kvlens;
@@ -27,7 +30,8 @@ using kvlens::test::contains;
 namespace {
 
 std::string write_shape(const synth_shape& s, ggml_type t, const std::string& tag) {
-    const auto path = std::filesystem::temp_directory_path() / ("kvlens_test_gemma3_" + tag + ".gguf");
+    const auto path = test::removed_at_exit(std::filesystem::temp_directory_path() /
+                                            ("kvlens_test_gemma3_" + tag + "_" + std::to_string(::getpid()) + ".gguf"));
     const status st = write_synth_model(s, t, path.string(), 3);
     if (!st) std::fprintf(stderr, "%s\n", st.message().c_str());
     return path.string();

@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "engine/model/synth_model.h"
+#include "tests/support/temp_dir.h"
 
 namespace kvlens::test {
 
@@ -15,6 +16,7 @@ std::string tiny_model_path(const std::string& type) {
     const auto path = std::filesystem::temp_directory_path() /
                       ("kvlens-tiny-" + type + "-" + std::to_string(::getpid()) + ".gguf");
     if (std::filesystem::exists(path)) return path.string();
+    removed_at_exit(path);
     ggml_type t = ggml_type::q4_1;
     if (type == "Q8_0") t = ggml_type::q8_0;
     else if (type == "F32") t = ggml_type::f32;
