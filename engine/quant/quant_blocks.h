@@ -80,6 +80,15 @@ struct block_iq4_xs {
 // The sixteen levels of iq4_nl / iq4_xs.
 inline constexpr std::int8_t k_iq4_values[16] = {-127, -104, -83, -65, -49, -35, -22, -10,
                                                  1,    13,   25,  38,  53,  69,  89,  113};
+// The levels plus 128 (1..241): the unsigned bytes the grouped CPU kernels multiply.
+struct iq4_levels_plus_128 {
+    alignas(16) std::uint8_t bytes[16];
+};
+inline constexpr iq4_levels_plus_128 k_iq4_values_plus_128 = [] {
+    iq4_levels_plus_128 l{};
+    for (int i = 0; i < 16; ++i) l.bytes[i] = static_cast<std::uint8_t>(k_iq4_values[i] + 128);
+    return l;
+}();
 
 // Activations for the K-quants: one f32 scale, 256 quants and 16 partial sums.
 struct block_q8_K {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows8 weight layout (engine/backend/cpu/rows8.h): which matrices it
 // takes, that regrouping keeps every byte (q5's fifth bits transposed), and that matmul over a regrouped
-// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 / q4_K / q5_K / q6_K matrix equals matmul over the file's rows
+// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 / iq4_nl / q4_K / q5_K / q6_K / iq4_xs matrix equals matmul over the file's rows
 // (up to float summation order) for every token count and thread count, one matrix or
 // three at once, with each token's numbers the same alone or batched, and
 // that full-scale quants sum exactly (no int16 overflow in the kernels).
@@ -31,7 +31,7 @@ using namespace kvlens;
 namespace {
 
 constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0};
-constexpr ggml_type k_k_quants[] = {ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K};
+constexpr ggml_type k_k_quants[] = {ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs};
 
 // |rows8 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_cpu_kernels.
 constexpr double k_rel = 1e-5;
@@ -96,9 +96,13 @@ TEST_F(Rows8, takesMatricesOf32ElementBlocksInWholeGroupsOnly)
     EXPECT_EQ(rows8_row_bytes(w), 2 * 180) << "q5_K: 180 against 176";
     w.type = ggml_type::q6_K;
     EXPECT_EQ(rows8_row_bytes(w), 2 * 210) << "q6_K: the file's 210";
+    w.type = ggml_type::iq4_xs;
+    EXPECT_EQ(rows8_row_bytes(w), 2 * 138) << "iq4_xs: 138 against 136";
     w.type = ggml_type::q3_K;
     EXPECT_FALSE(rows8_applies(w)) << "q3_K keeps the file's rows";
     w.n_in = 64;
+    w.type = ggml_type::iq4_nl;
+    EXPECT_TRUE(rows8_applies(w)) << "iq4_nl: blocks of 32";
     w.type = ggml_type::q4_1;
     w.n_out = 12;
     EXPECT_FALSE(rows8_applies(w)) << "12 rows are not whole groups of 8";
@@ -139,6 +143,7 @@ TEST_F(Rows8, fifthBitPlanesPutElementFourJPlusKAtBitJOfByteK)
 TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 {
     std::vector<ggml_type> types(std::begin(k_types), std::end(k_types));
+    types.push_back(ggml_type::iq4_nl);
     types.insert(types.end(), std::begin(k_k_quants), std::end(k_k_quants));
     for (ggml_type t : types)
         for (int threads : {1, 2})
@@ -146,7 +151,8 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
                 SCOPED_TRACE(std::string(type_name(t)) + " threads=" + std::to_string(threads) +
                              " tokens=" + std::to_string(n_tokens));
                 std::mt19937 rng(100 + n_tokens + 7 * threads + static_cast<int>(t));
-                const std::int64_t n_in = t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K ? 768 : 576;
+                const bool super_blocks = t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K || t == ggml_type::iq4_xs;
+                const std::int64_t n_in = super_blocks ? 768 : 576;
                 const quant_matrix file = random_matrix(rng, t, 40, n_in);
                 const quant_matrix r8 = regrouped(file);
                 ASSERT_EQ(r8.bytes.size(), static_cast<std::size_t>(40 * rows8_row_bytes(file.view)));
@@ -167,7 +173,7 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 TEST_F(Rows8, aTokensNumbersDoNotDependOnItsNeighbours)
 {
     for (ggml_type type : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0,
-                           ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K}) {
+                           ggml_type::iq4_nl, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs}) {
         SCOPED_TRACE(type_name(type));
         std::mt19937 rng(5);
         const quant_matrix r8 = regrouped(random_matrix(rng, type, 64, 1536));
@@ -233,9 +239,10 @@ TEST_F(Rows8, fullScaleQ8QuantsSumExactly)
     for (int r = 0; r < n_out; ++r) EXPECT_EQ(y[static_cast<std::size_t>(r)], -128.0f * 127.0f * n_in) << "row " << r;
 }
 
-// Every K-quant at its largest value against activations of full scale: the
-// kernels add products in int16 only as far as they cannot overflow (q4_K 8
-// maddubs, q5_K 4, q6_K 2 between widenings), so each output is exact.
+// Every K-quant at its largest value (iq4_xs: its level -127) against
+// activations of full scale: the kernels add products in int16 only as far
+// as they cannot overflow (q4_K 8 maddubs, q5_K 4, q6_K 2, iq4_xs 1 between
+// widenings), so each output is exact.
 TEST_F(Rows8, fullScaleKQuantsSumExactly)
 {
     constexpr int n_in = 256, n_out = 8;
@@ -251,7 +258,14 @@ TEST_F(Rows8, fullScaleKQuantsSumExactly)
         double want = 0;
         for (int r = 0; r < n_out; ++r) {
             std::uint8_t* blk = file.bytes.data() + r * file.view.row_bytes;
-            if (t == ggml_type::q6_K) {   // every quant 63 (value 31), every scale 1, d = 1
+            if (t == ggml_type::iq4_xs) {   // every index 0 (level -127), every scale 63 - 32 = 31, d = 1
+                auto* b = reinterpret_cast<block_iq4_xs*>(blk);
+                b->d = 0x3C00;
+                b->scales_h = 0xFFFF;
+                std::memset(b->scales_l, 0xFF, sizeof(b->scales_l));
+                std::memset(b->qs, 0, sizeof(b->qs));
+                want = 31.0 * -127 * 127 * n_in;
+            } else if (t == ggml_type::q6_K) {   // every quant 63 (value 31), every scale 1, d = 1
                 auto* b = reinterpret_cast<block_q6_K*>(blk);
                 std::memset(b->ql, 0xFF, sizeof(b->ql));
                 std::memset(b->qh, 0xFF, sizeof(b->qh));
@@ -286,5 +300,30 @@ TEST_F(Rows8, fullScaleKQuantsSumExactly)
             matmul(r8.view, xs.data(), n_tokens, y.data(), pool, scratch);
             for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], want) << "tokens " << n_tokens << ", output " << i;
         }
+    }
+}
+
+// iq4_nl's level -127 (index 0) against activations of 127: each maddubs
+// pair reaches 2 x 127 x 127 and is widened at once, so the sum is exact.
+TEST_F(Rows8, fullScaleIq4NlLevelsSumExactly)
+{
+    constexpr int n_in = 256, n_out = 8;
+    quant_matrix file;
+    file.view.type = ggml_type::iq4_nl;
+    file.view.n_in = n_in;
+    file.view.n_out = n_out;
+    file.view.row_bytes = row_bytes(ggml_type::iq4_nl, n_in);
+    file.bytes.assign(static_cast<std::size_t>(file.view.row_bytes * n_out), 0x00);   // every index 0
+    for (std::int64_t blk = 0; blk < n_out * n_in / 32; ++blk)
+        file.bytes[static_cast<std::size_t>(blk * 18 + 1)] = 0x3C;   // d = 1.0 as f16 (0x3C00), little-endian
+    file.view.data = file.bytes.data();
+    const quant_matrix r8 = regrouped(file);
+    thread_pool pool(1);
+    matmul_scratch scratch;
+    for (int n_tokens : {1, 4}) {
+        const std::vector<float> x(static_cast<std::size_t>(n_tokens * n_in), 127.0f);
+        std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
+        matmul(r8.view, x.data(), n_tokens, y.data(), pool, scratch);
+        for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], -127.0f * 127.0f * n_in) << "tokens " << n_tokens << ", output " << i;
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Random K-quant matrices (kvlens quantizes nothing to q4_K, q5_K or q6_K)
+// Random K-quant and iq4 matrices (kvlens quantizes nothing to q4_K, q5_K, q6_K, iq4_nl or iq4_xs)
 // for the suites that check the grouped layouts against the file's rows
 // (tests/cpu/test_rows8.cpp, test_rows16.cpp): random quants and six-bit
 // scales and minimums, d and dmin small positive halves; random_matrix
@@ -84,8 +84,31 @@ inline quant_matrix random_q5_K_matrix(std::mt19937& rng, std::int64_t n_out, st
     return m;
 }
 
+// An iq4_nl or iq4_xs matrix of random blocks: random indices (and iq4_xs's
+// six-bit scales), d a small positive half.
+inline quant_matrix random_iq4_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in)
+{
+    quant_matrix m;
+    m.view.type = t;
+    m.view.n_in = n_in;
+    m.view.n_out = n_out;
+    m.view.row_bytes = row_bytes(t, n_in);
+    m.bytes.resize(static_cast<std::size_t>(m.view.row_bytes * n_out));
+    std::uniform_int_distribution<int> byte(0, 255);
+    std::uniform_real_distribution<float> scale(0.0005f, 0.005f);
+    for (auto& x : m.bytes) x = static_cast<std::uint8_t>(byte(rng));
+    const std::size_t block = t == ggml_type::iq4_nl ? sizeof(block_iq4_nl) : sizeof(block_iq4_xs);
+    for (std::size_t at = 0; at < m.bytes.size(); at += block) {
+        const std::uint16_t d = fp32_to_fp16(scale(rng));
+        std::memcpy(m.bytes.data() + at, &d, 2);   // d leads both blocks
+    }
+    m.view.data = m.bytes.data();
+    return m;
+}
+
 inline quant_matrix random_matrix(std::mt19937& rng, ggml_type t, std::int64_t n_out, std::int64_t n_in)
 {
+    if (t == ggml_type::iq4_nl || t == ggml_type::iq4_xs) return random_iq4_matrix(rng, t, n_out, n_in);
     if (t == ggml_type::q4_K) return random_q4_K_matrix(rng, n_out, n_in);
     if (t == ggml_type::q5_K) return random_q5_K_matrix(rng, n_out, n_in);
     if (t == ggml_type::q6_K) return random_q6_K_matrix(rng, n_out, n_in);

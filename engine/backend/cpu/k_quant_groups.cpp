@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Regrouping q4_K / q5_K / q6_K matrices from the file's row order into
+// Regrouping q4_K / q5_K / q6_K / iq4_xs matrices from the file's row order into
 // groups of 8 or 16 rows (k_quant_groups.h), once, when the CPU backend
 // copies the weights in.
 #include "engine/backend/cpu/k_quant_groups.h"
@@ -12,12 +12,13 @@
 namespace kvlens {
 
 bool is_groupable_k_quant(const weight_view& w) {
-    return (w.type == ggml_type::q4_K || w.type == ggml_type::q5_K || w.type == ggml_type::q6_K) && w.n_in > 0 &&
-           w.n_in % QK_K == 0;
+    return (w.type == ggml_type::q4_K || w.type == ggml_type::q5_K || w.type == ggml_type::q6_K ||
+            w.type == ggml_type::iq4_xs) &&
+           w.n_in > 0 && w.n_in % QK_K == 0;
 }
 
 std::int64_t k_quant_group_row_bytes(ggml_type t, std::int64_t n_in) {
-    const std::int64_t per_256 = t == ggml_type::q4_K ? 148 : t == ggml_type::q5_K ? 180 : 210;
+    const std::int64_t per_256 = t == ggml_type::q4_K ? 148 : t == ggml_type::q5_K ? 180 : t == ggml_type::iq4_xs ? 138 : 210;
     return n_in / QK_K * per_256;
 }
 
@@ -102,12 +103,33 @@ void repack_q6_K(const weight_view& w, const int G, std::uint8_t* dst) {
         }
 }
 
+// iq4_xs's group super-blocks.
+void repack_iq4_xs(const weight_view& w, const int G, std::uint8_t* dst) {
+    const std::int64_t nsb = w.n_in / QK_K;
+    const std::int64_t group_bytes = 10 * G + 8 * 16 * G;
+    for (std::int64_t g = 0; g < w.n_out / G; ++g)
+        for (std::int64_t s = 0; s < nsb; ++s) {
+            std::uint8_t* out = dst + (g * nsb + s) * group_bytes;
+            for (int r = 0; r < G; ++r) {
+                const auto& b = reinterpret_cast<const block_iq4_xs*>(w.data + (g * G + r) * w.row_bytes)[s];
+                std::memcpy(out + 2 * r, &b.d, 2);
+                for (int j = 0; j < 8; ++j) {
+                    out[2 * G + G * j + r] = static_cast<std::uint8_t>(static_cast<std::int8_t>(iq4_xs_scale(b, j)));
+                    const std::uint8_t* qs = b.qs + 16 * j;   // element k low nibble, k + 16 high, as q4_0's
+                    std::uint8_t* sub = out + 10 * G + 16 * G * j;
+                    for (int k = 0; k < 16; ++k) sub[4 * G * (k / 4) + 4 * r + k % 4] = qs[k];
+                }
+            }
+        }
+}
+
 }  // namespace
 
 void repack_k_quant_groups(const weight_view& w, int group, std::uint8_t* dst) {
     if (w.type == ggml_type::q4_K) repack_k4<block_q4_K>(w, group, dst);
     else if (w.type == ggml_type::q5_K) repack_k4<block_q5_K>(w, group, dst);
     else if (w.type == ggml_type::q6_K) repack_q6_K(w, group, dst);
+    else if (w.type == ggml_type::iq4_xs) repack_iq4_xs(w, group, dst);
 }
 
 }  // namespace kvlens

@@ -21,8 +21,13 @@
 //     nibbles' registers (at 16G: elements 0-15, at 20G: 16-31): bits 2 i
 //     and 2 i + 1 of byte 4 r + k hold element 4 i + k's (16 + 4 i + k's),
 //     so that one shift and one mask per register put them in place.
-// A value is d * sc_j * q - dmin * m_j (q4_K, q5_K) or d * scale_k * (q - 32)
-// (q6_K). The activations are q8_K rows (one scale per 256, 16-element sums),
+//   iq4_xs (138 bytes per row against the file's 136): d[G] f16 at 0, the
+//     sub-blocks' scales ls - 32 as int8 at 2G (sub-block j's of row r at
+//     2G + G j + r), then per sub-block j at 10G + 16G j the 4-bit indices
+//     as q4_K's quants.
+// A value is d * sc_j * q - dmin * m_j (q4_K, q5_K), d * scale_k * (q - 32)
+// (q6_K) or d * (ls_j - 32) * k_iq4_values[q] (iq4_xs, whose super-blocks
+// count as K-quants here). The activations are q8_K rows (one scale per 256, 16-element sums),
 // read in place by the kernels.
 #pragma once
 
@@ -33,11 +38,11 @@
 
 namespace kvlens {
 
-// Whether w is a K-quant matrix these groups take: q4_K, q5_K or q6_K with n_in a multiple of 256.
+// Whether w is a matrix these groups take: q4_K, q5_K, q6_K or iq4_xs with n_in a multiple of 256.
 bool is_groupable_k_quant(const weight_view& w);
 
 // Bytes per row of a K-quant type in the grouped layout (either G), per
-// n_in elements: 148, 180 or 210 per 256.
+// n_in elements: 148, 180, 210 or 138 (iq4_xs) per 256.
 std::int64_t k_quant_group_row_bytes(ggml_type t, std::int64_t n_in);
 
 // Writes the K-quant matrix w (n_out a multiple of group, 8 or 16) regrouped

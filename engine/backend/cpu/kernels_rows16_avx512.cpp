@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
-// q4_0 / q4_1 / q5_0 / q8_0 / q4_K / q5_K / q6_K rows against up to 4 tokens. Per group block, the 16
+// q4_0 / q4_1 / q5_0 / q8_0 / iq4_nl / q4_K / q5_K / q6_K / iq4_xs rows against up to 4 tokens. Per group block, the 16
 // rows' quants are loaded once (q4: 4 loads unpacked to low and high
 // nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
 // broadcast 4 at a time from its quantized row (two chains, added) give
@@ -74,19 +74,32 @@ inline void or_crumbs(__m512i wq[4], __m512i crumbs) {
     wq[3] = _mm512_or_si512(wq[3], _mm512_and_si512(_mm512_srli_epi16(crumbs, 2), mask));
 }
 
-enum class weights { q4_0, q4_1, q8_0, q5_0 };
+// iq4_nl / iq4_xs indices (0-15 per byte) to their levels k_iq4_values plus
+// 128 (1..241: dpbusd's unsigned operand; the kernels take 128 x the
+// activation's quant sum back out): one byte shuffle per register.
+inline void iq4_levels(__m512i wq[8]) {
+    const __m512i table =
+        _mm512_broadcast_i32x4(_mm_load_si128(reinterpret_cast<const __m128i*>(k_iq4_values_plus_128.bytes)));
+    for (int i = 0; i < 8; ++i) wq[i] = _mm512_shuffle_epi8(table, wq[i]);
+}
+
+enum class weights { q4_0, q4_1, q8_0, q5_0, iq4_nl };
 
 template <weights W>
 struct group_block_shape {
     static constexpr bool q8 = W == weights::q8_0;
     static constexpr bool has_min = W == weights::q4_1;
     static constexpr bool q5 = W == weights::q5_0;             // fifth bits: 16 transposed words after d
+    static constexpr bool iq4 = W == weights::iq4_nl;          // q4_0's bytes, the nibbles indices of levels
     static constexpr int quads = q8 ? 8 : 4;                   // 64-byte quant registers per group block
     static constexpr int scale_bytes = has_min ? 64 : q5 ? 96 : 32;
     static constexpr int bytes = scale_bytes + 64 * quads;     // 288, 320, 544, 352
     // What the stored quants' offset adds per unit of sum(activation quants):
-    // q4_0's nibble is q + 8, q5_0's five bits q + 16, q8_0's byte q + 128; q4_1's min is its own term.
-    static constexpr int offset = W == weights::q4_0 ? 8 : W == weights::q5_0 ? 16 : W == weights::q8_0 ? 128 : 0;
+    // q4_0's nibble is q + 8, q5_0's five bits q + 16, q8_0's byte and iq4_nl's level q + 128; q4_1's min is its own term.
+    static constexpr int offset = W == weights::q4_0   ? 8
+                                  : W == weights::q5_0 ? 16
+                                  : W == weights::q8_0 || W == weights::iq4_nl ? 128
+                                                       : 0;
 };
 
 // y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q4_1).
@@ -107,7 +120,8 @@ void rows16_loop(const row_group_args& g) {
             for (int j = 0; j < 8; ++j) wq[j] = load512(blk + shape::scale_bytes + 64 * j);
         } else {
             unpack_nibbles(blk + shape::scale_bytes, wq);
-            if constexpr (shape::q5) or_fifth_bits(wq, load512(blk + 32));   // the fifth bits
+            if constexpr (shape::q5) or_fifth_bits(wq, load512(blk + 32));
+            if constexpr (shape::iq4) iq4_levels(wq);   // the fifth bits
         }
         for (int t = 0; t < NT; ++t) {
             const std::int64_t at = t * g.a_scalars + b;
@@ -218,6 +232,48 @@ void rows16_q6_K_loop(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
+// iq4_xs (k_quant_groups.h): per sub-block, the 16 rows' scales d (ls - 32)
+// made once per call and the indices turned into levels plus 128; per token,
+// 8 dpbusd started at -128 x the sub-block's activation quant sum (q8_K's two
+// bsums), then one multiply-add.
+template <int NT>
+void rows16_iq4_xs_loop(const row_group_args& g) {
+    constexpr int G = k_rows16_group;
+    constexpr int sb_bytes = 10 * G + 8 * 16 * G;   // 2208: 138 per row
+    __m512 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    const std::int64_t nsb = g.nb / 8;
+    for (std::int64_t s = 0; s < nsb; ++s, blk += sb_bytes) {
+        const __m512 d16 = load_f16x16(blk);
+        for (int j = 0; j < 8; ++j) {
+            const std::uint8_t* q = blk + 10 * G + 16 * G * j;
+            for (int i = 0; i < 4; ++i) _mm_prefetch(reinterpret_cast<const char*>(q) + 2 * sb_bytes + 64 * i, _MM_HINT_T0);
+            const __m512 sc = _mm512_mul_ps(
+                d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 2 * G + G * j)))));
+            __m512i wq[8];
+            unpack_nibbles(q, wq);
+            iq4_levels(wq);
+            for (int t = 0; t < NT; ++t) {
+                const auto* ab = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride) + s;
+                const std::uint8_t* a = reinterpret_cast<const std::uint8_t*>(ab->qs) + 32 * j;
+                __m512i s0 = _mm512_set1_epi32(-128 * (ab->bsums[2 * j] + ab->bsums[2 * j + 1]));
+                __m512i s1 = _mm512_setzero_si512();
+                for (int i = 0; i < 8; i += 2) {
+                    s0 = _mm512_dpbusd_epi32(s0, wq[i], quad(a + 4 * i));
+                    s1 = _mm512_dpbusd_epi32(s1, wq[i + 1], quad(a + 4 * i + 4));
+                }
+                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(s0, s1)), _mm512_mul_ps(sc, _mm512_set1_ps(ab->d)), acc[t]);
+            }
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+void rows16_iq4_xs_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows16_iq4_xs_loop<decltype(nt)::value>(g); });
+}
+
 void rows16_q6_K_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows16_q6_K_loop<decltype(nt)::value>(g); });
 }
@@ -241,6 +297,8 @@ row_group_fn rows16_kernel_for(ggml_type t) {
     case ggml_type::q4_K: return rows16_q4_K_dispatch;
     case ggml_type::q5_K: return rows16_q5_K_dispatch;
     case ggml_type::q6_K: return rows16_q6_K_dispatch;
+    case ggml_type::iq4_nl: return rows16_dispatch<weights::iq4_nl>;
+    case ggml_type::iq4_xs: return rows16_iq4_xs_dispatch;
     default: return nullptr;
     }
 }

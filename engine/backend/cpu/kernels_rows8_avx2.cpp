@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX2 kernels of the rows8 layout (rows8.h): one group of 8 q4_0 / q4_1 /
-// q8_0 rows against up to 4 tokens. Per group block, the 8 rows' quants are unpacked
+// q5_0 / q5_1 / q8_0 / iq4_nl rows against up to 4 tokens. Per group block, the 8 rows' quants are unpacked
 // once (4 loads, low and high nibbles); per token, eight maddubs against the
 // broadcast activation quants add up in int16, one madd widens them to one
 // int32 block sum per row (lane r = row r), and one multiply-add per (token,
@@ -135,6 +135,44 @@ void rows8_q8(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
+// y[t][r] = sum over blocks of d_r * d_t * (sum level(q) a) for iq4_nl rows
+// (q4_0's bytes, each nibble the index of a level k_iq4_values) against
+// q8_0 activations: register j's levels by one byte shuffle, then as q8_0's
+// words (|level| against the activation with the level's sign, each
+// maddubs widened at once), register by register for all tokens.
+template <int NT, bool rows>
+void rows8_iq4_nl(const row_group_args& g) {
+    constexpr int group_block = 8 * sizeof(block_iq4_nl);   // 144 bytes
+    const __m256i ones = _mm256_set1_epi16(1), low4 = _mm256_set1_epi8(0x0F);
+    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k_iq4_values)));
+    __m256 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
+        prefetch_ahead<3>(blk);
+        const __m256 d8 = load_f16x8(blk);
+        __m256i s[NT];
+        for (int t = 0; t < NT; ++t) s[t] = _mm256_setzero_si256();
+        for (int j = 0; j < 8; ++j) {   // j < 4: low nibbles of load j (elements 4 j ..), else high of load j - 4
+            const __m256i v = load256(blk + 16 + 32 * (j % 4));
+            const __m256i idx = j < 4 ? _mm256_and_si256(v, low4) : _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+            const __m256i level = _mm256_shuffle_epi8(table, idx);
+            const __m256i magnitude = _mm256_abs_epi8(level);
+            for (int t = 0; t < NT; ++t) {
+                const __m256i p = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(act_word<rows>(g, t, b, j), level));
+                s[t] = _mm256_add_epi32(s[t], _mm256_madd_epi16(p, ones));
+            }
+        }
+        for (int t = 0; t < NT; ++t)
+            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s[t]), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + t * g.a_scalars + b)), acc[t]);
+    }
+    for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+void rows8_iq4_nl_dispatch(const row_group_args& g) {
+    with_rows8_call(g, [&](auto nt, auto rows) { rows8_iq4_nl<decltype(nt)::value, decltype(rows)::value>(g); });
+}
+
 void rows8_q8_dispatch(const row_group_args& g) {
     with_rows8_call(g, [&](auto nt, auto rows) { rows8_q8<decltype(nt)::value, decltype(rows)::value>(g); });
 }
@@ -209,6 +247,7 @@ row_group_fn rows8_kernel_for(ggml_type t) {
     if (t == ggml_type::q5_1) return rows8_q5_dispatch<true>;
     if (t == ggml_type::q5_0) return rows8_q5_dispatch<false>;
     if (t == ggml_type::q8_0) return rows8_q8_dispatch;
+    if (t == ggml_type::iq4_nl) return rows8_iq4_nl_dispatch;
     return rows8_k_quant_kernel_for(t);
 }
 

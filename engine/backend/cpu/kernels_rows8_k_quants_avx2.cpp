@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX2 kernels of the K-quant rows8 groups (k_quant_groups.h, G = 8): one
-// group of 8 q4_K / q5_K / q6_K rows against up to 4 tokens, the tokens'
+// group of 8 q4_K / q5_K / q6_K / iq4_xs rows against up to 4 tokens, the tokens'
 // q8_K quants read in place. Per sub-block of 32, the 8 rows' quants are
 // unpacked once (4 loads to low and high nibbles; q5_K ORs in its fifth-bit
 // plane, q6_K its bits 4 and 5) and their scales made once; per token,
@@ -176,6 +176,51 @@ void rows8_q6_K(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
+// iq4_xs: per sub-block, the levels k_iq4_values of the 8 rows' indices by
+// one byte shuffle per register and the scales d (ls - 32) made once; per
+// token, each register as |level| against the activation with the level's
+// sign, widened at once (a pair reaches 2 x 127 x 127), then one multiply-add.
+template <int NT>
+void rows8_iq4_xs(const row_group_args& g) {
+    constexpr int sb_bytes = 10 * G + 8 * 16 * G;   // 1104: 138 per row
+    const __m256i ones = _mm256_set1_epi16(1);
+    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k_iq4_values)));
+    __m256 acc[NT];
+    for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
+    const std::uint8_t* blk = g.w;
+    const std::int64_t nsb = g.nb / 8;
+    for (std::int64_t s = 0; s < nsb; ++s, blk += sb_bytes) {
+        const __m256 d8 = load_f16x8(blk);
+        for (int j = 0; j < 8; ++j) {
+            const std::uint8_t* q = blk + 10 * G + 16 * G * j;
+            prefetch_ahead<16 * G>(q, 2 * sb_bytes);
+            const __m256 sc = _mm256_mul_ps(d8, i8x8_to_f32(blk + 2 * G + G * j));
+            __m256i wq[8];
+            unpack_nibbles(q, wq);
+            __m256i sum[NT];
+            for (int t = 0; t < NT; ++t) sum[t] = _mm256_setzero_si256();
+            for (int i = 0; i < 8; ++i) {
+                const __m256i level = _mm256_shuffle_epi8(table, wq[i]);
+                const __m256i magnitude = _mm256_abs_epi8(level);
+                const int at = 4 * (i % 4) + 16 * (i / 4);   // register i's activation bytes
+                for (int t = 0; t < NT; ++t) {
+                    const __m256i a = quad(token_quants(g, t, s, j) + at);
+                    const __m256i p = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(a, level));
+                    sum[t] = _mm256_add_epi32(sum[t], _mm256_madd_epi16(p, ones));
+                }
+            }
+            for (int t = 0; t < NT; ++t)
+                acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(sum[t]), _mm256_mul_ps(sc, _mm256_set1_ps(g.ad[t * g.a_scalars + 8 * s + j])),
+                                         acc[t]);
+        }
+    }
+    for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+void rows8_iq4_xs_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows8_iq4_xs<decltype(nt)::value>(g); });
+}
+
 void rows8_q4_K_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows8_q4_K<decltype(nt)::value, false>(g); });
 }
@@ -193,6 +238,7 @@ row_group_fn rows8_k_quant_kernel_for(ggml_type t) {
     case ggml_type::q4_K: return rows8_q4_K_dispatch;
     case ggml_type::q5_K: return rows8_q5_K_dispatch;
     case ggml_type::q6_K: return rows8_q6_K_dispatch;
+    case ggml_type::iq4_xs: return rows8_iq4_xs_dispatch;
     default: return nullptr;
     }
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// Regrouping q4_0 / q4_1 / q5_0 / q8_0 matrices from the file's row order into the
+// Regrouping q4_0 / q4_1 / q5_0 / q8_0 / iq4_nl (q4_0's bytes) matrices from the file's row order into the
 // rows16 layout (rows16.h), once, when the CPU backend copies the weights in;
 // the K-quants through k_quant_groups.h.
 #include "engine/backend/cpu/rows16.h"
@@ -19,7 +19,7 @@ namespace kvlens {
 bool rows16_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS16") != nullptr;   // to compare the layouts
     const bool type = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q8_0 ||
-                      w.type == ggml_type::q5_0 || is_groupable_k_quant(w);
+                      w.type == ggml_type::q5_0 || w.type == ggml_type::iq4_nl || is_groupable_k_quant(w);
     return !disabled && type && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows16_group == 0 &&
            w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx512" && !amx_usable();
 }

@@ -50,7 +50,8 @@ block_fields fields_of(ggml_type t, const std::uint8_t* block) {
 bool rows8_applies(const weight_view& w) {
     static const bool disabled = std::getenv("KVLENS_NO_ROWS8") != nullptr;   // to compare the layouts
     const bool type_ok = w.type == ggml_type::q4_0 || w.type == ggml_type::q4_1 || w.type == ggml_type::q5_0 ||
-                         w.type == ggml_type::q5_1 || w.type == ggml_type::q8_0 || is_groupable_k_quant(w);
+                         w.type == ggml_type::q5_1 || w.type == ggml_type::q8_0 || w.type == ggml_type::iq4_nl ||
+                         is_groupable_k_quant(w);
     return !disabled && type_ok && w.layout == weight_layout::rows && w.n_out > 0 && w.n_out % k_rows8_group == 0 &&
            w.n_in > 0 && w.n_in % 32 == 0 && std::string_view(cpu_kernel_level()) == "avx2";
 }
