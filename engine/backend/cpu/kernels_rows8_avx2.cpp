@@ -5,7 +5,7 @@
 // broadcast activation quants add up in int16, one madd widens them to one
 // int32 block sum per row (lane r = row r), and one multiply-add per (token,
 // block) scales all 8 rows; q5 adds the fifth bits to the unpacked quants and
-// widens every 4 maddubs (rows8_q5); q8_0 widens each maddubs at once (rows8_q8).
+// widens every 4 maddubs (rows8_q5); q8_0 and iq4_nl widen each maddubs at once (rows8_signed).
 // Compiled for AVX2 by a target pragma only, like
 // kernels_avx2.cpp; called only where rows8_applies() said AVX2 is active.
 #include <immintrin.h>
@@ -101,28 +101,37 @@ void rows8_q4(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
-// y[t][r] = sum over blocks of d_r * d_t * (sum q a) for q8_0 rows against
-// q8_0 activations. maddubs takes an unsigned operand, so each 32-byte word
-// (4 quants of each of the 8 rows) multiplies as |w| against the token's
-// broadcast quants with w's sign; a pair's sum is at most 2 * 128 * 127 <
-// 2^15, but two pairs' may not be, so each maddubs is widened at once.
-template <int NT, bool rows>
-void rows8_q8(const row_group_args& g) {
-    constexpr int group_block = 8 * sizeof(block_q8_0);   // 272 bytes
-    const __m256i ones = _mm256_set1_epi16(1);
+// y[t][r] = sum over blocks of d_r * d_t * (sum w a) for rows of signed
+// 8-bit weights w against q8_0 activations: q8_0's quants, or iq4_nl's
+// levels k_iq4_values (its blocks are q4_0's bytes, each nibble an index:
+// one byte shuffle per register). maddubs takes an unsigned operand, so each
+// 32-byte word (4 weights of each of the 8 rows) multiplies as |w| against
+// the token's broadcast quants with w's sign; a pair's sum is at most 2 *
+// 128 * 127 < 2^15, but two pairs' may not be, so each maddubs is widened at
+// once. Word by word, each word made once for all tokens (keeping all 8
+// words and their magnitudes for the token loop took every register: they
+// spilled and were loaded twice).
+template <bool iq4, int NT, bool rows>
+void rows8_signed(const row_group_args& g) {
+    constexpr int group_block = 8 * (iq4 ? sizeof(block_iq4_nl) : sizeof(block_q8_0));   // 144 / 272 bytes
+    const __m256i ones = _mm256_set1_epi16(1), low4 = _mm256_set1_epi8(0x0F);
+    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k_iq4_values)));
     __m256 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
     const std::uint8_t* blk = g.w;
     for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
-        prefetch_ahead<5>(blk);
+        prefetch_ahead<iq4 ? 3 : 5>(blk);
         const __m256 d8 = load_f16x8(blk);
-        // Word by word, each word loaded once for all tokens (keeping all 8
-        // words and their magnitudes for the token loop took every register:
-        // they spilled and were loaded twice).
         __m256i s[NT];
         for (int t = 0; t < NT; ++t) s[t] = _mm256_setzero_si256();
         for (int j = 0; j < 8; ++j) {
-            const __m256i w = load256(blk + 16 + 32 * j);
+            __m256i w;
+            if constexpr (iq4) {   // j < 4: low nibbles of load j (elements 4 j ..), else high of load j - 4
+                const __m256i v = load256(blk + 16 + 32 * (j % 4));
+                w = _mm256_shuffle_epi8(table, _mm256_and_si256(j < 4 ? v : _mm256_srli_epi16(v, 4), low4));
+            } else {
+                w = load256(blk + 16 + 32 * j);
+            }
             const __m256i wabs = _mm256_abs_epi8(w);
             for (int t = 0; t < NT; ++t) {
                 const __m256i p = _mm256_maddubs_epi16(wabs, _mm256_sign_epi8(act_word<rows>(g, t, b, j), w));
@@ -135,46 +144,9 @@ void rows8_q8(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
-// y[t][r] = sum over blocks of d_r * d_t * (sum level(q) a) for iq4_nl rows
-// (q4_0's bytes, each nibble the index of a level k_iq4_values) against
-// q8_0 activations: register j's levels by one byte shuffle, then as q8_0's
-// words (|level| against the activation with the level's sign, each
-// maddubs widened at once), register by register for all tokens.
-template <int NT, bool rows>
-void rows8_iq4_nl(const row_group_args& g) {
-    constexpr int group_block = 8 * sizeof(block_iq4_nl);   // 144 bytes
-    const __m256i ones = _mm256_set1_epi16(1), low4 = _mm256_set1_epi8(0x0F);
-    const __m256i table = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(k_iq4_values)));
-    __m256 acc[NT];
-    for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
-    const std::uint8_t* blk = g.w;
-    for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
-        prefetch_ahead<3>(blk);
-        const __m256 d8 = load_f16x8(blk);
-        __m256i s[NT];
-        for (int t = 0; t < NT; ++t) s[t] = _mm256_setzero_si256();
-        for (int j = 0; j < 8; ++j) {   // j < 4: low nibbles of load j (elements 4 j ..), else high of load j - 4
-            const __m256i v = load256(blk + 16 + 32 * (j % 4));
-            const __m256i idx = j < 4 ? _mm256_and_si256(v, low4) : _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
-            const __m256i level = _mm256_shuffle_epi8(table, idx);
-            const __m256i magnitude = _mm256_abs_epi8(level);
-            for (int t = 0; t < NT; ++t) {
-                const __m256i p = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(act_word<rows>(g, t, b, j), level));
-                s[t] = _mm256_add_epi32(s[t], _mm256_madd_epi16(p, ones));
-            }
-        }
-        for (int t = 0; t < NT; ++t)
-            acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(s[t]), _mm256_mul_ps(d8, _mm256_broadcast_ss(g.ad + t * g.a_scalars + b)), acc[t]);
-    }
-    for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
-}
-
-void rows8_iq4_nl_dispatch(const row_group_args& g) {
-    with_rows8_call(g, [&](auto nt, auto rows) { rows8_iq4_nl<decltype(nt)::value, decltype(rows)::value>(g); });
-}
-
-void rows8_q8_dispatch(const row_group_args& g) {
-    with_rows8_call(g, [&](auto nt, auto rows) { rows8_q8<decltype(nt)::value, decltype(rows)::value>(g); });
+template <bool iq4>
+void rows8_signed_dispatch(const row_group_args& g) {
+    with_rows8_call(g, [&](auto nt, auto rows) { rows8_signed<iq4, decltype(nt)::value, decltype(rows)::value>(g); });
 }
 
 // Unpacked register j's fifth bits as 0x10 bytes, from the transposed
@@ -246,8 +218,8 @@ row_group_fn rows8_kernel_for(ggml_type t) {
     if (t == ggml_type::q4_0) return rows8_dispatch<false>;
     if (t == ggml_type::q5_1) return rows8_q5_dispatch<true>;
     if (t == ggml_type::q5_0) return rows8_q5_dispatch<false>;
-    if (t == ggml_type::q8_0) return rows8_q8_dispatch;
-    if (t == ggml_type::iq4_nl) return rows8_iq4_nl_dispatch;
+    if (t == ggml_type::q8_0) return rows8_signed_dispatch<false>;
+    if (t == ggml_type::iq4_nl) return rows8_signed_dispatch<true>;
     return rows8_k_quant_kernel_for(t);
 }
 
