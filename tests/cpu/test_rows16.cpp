@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows16 weight layout (engine/backend/cpu/rows16.h): which matrices it
 // takes, that regrouping keeps every quant (q8_0's stored plus 128), and that
-// matmul over a regrouped q4_0 / q4_1 / q5_0 / q8_0 / iq4_nl / q4_K / q5_K / q6_K / iq4_xs matrix equals matmul
+// matmul over a regrouped q4_0 / q4_1 / q5_0 / q8_0 / iq4_nl / q2_K .. q6_K / iq4_xs matrix equals matmul
 // over the file's rows (up to float summation order) for every token count
 // and thread count, one matrix or three at once, with each token's numbers
 // the same alone or batched.
@@ -84,7 +84,12 @@ TEST_F(Rows16, takesQ4AndQ8MatricesOfWholeGroupsOnly)
     EXPECT_EQ(rows16_row_bytes(w), 2 * 138) << "iq4_xs: 138 bytes per super-block row against the file's 136";
     w.n_in = 64;
     w.type = ggml_type::q3_K;
-    EXPECT_FALSE(rows16_applies(w)) << "q3_K keeps the file's rows";
+    EXPECT_FALSE(rows16_applies(w)) << "q3_K needs whole super-blocks of 256";
+    w.n_in = 512;
+    EXPECT_EQ(rows16_row_bytes(w), 2 * 114) << "q3_K: 114 bytes per super-block row against the file's 110";
+    w.type = ggml_type::q2_K;
+    EXPECT_EQ(rows16_row_bytes(w), 2 * 84) << "q2_K: the file's 84";
+    w.n_in = 64;
     w.type = ggml_type::f16;
     EXPECT_FALSE(rows16_applies(w)) << "f16 keeps the file's rows";
     w.type = ggml_type::q4_1;
@@ -126,11 +131,9 @@ TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
     // The K-quants' rows are whole super-blocks of 256.
     const std::vector<shape> shapes = {shape{80, 576}, shape{576, 1536}, shape{32, 64}};
     const std::vector<shape> q4_K_shapes = {shape{80, 1024}, shape{576, 1536}, shape{32, 256}};
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::iq4_nl, ggml_type::q4_K,
-                        ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs})
-        for (const shape sh : t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K || t == ggml_type::iq4_xs
-                                  ? q4_K_shapes
-                                  : shapes)
+    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::iq4_nl, ggml_type::q2_K,
+                        ggml_type::q3_K, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs})
+        for (const shape sh : test::has_super_blocks(t) ? q4_K_shapes : shapes)
             for (int threads : {1, 2})
             for (int n_tokens : {1, 2, 3, 4, 5, 11, 17, 64}) {
                 SCOPED_TRACE(std::string(type_name(t)) + " " + std::to_string(sh.n_out) + "x" + std::to_string(sh.n_in) +
@@ -153,8 +156,8 @@ TEST_F(Rows16, matmulEqualsTheFileLayoutForEveryTokenCount)
 
 TEST_F(Rows16, aTokensNumbersDoNotDependOnItsNeighbours)
 {
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::iq4_nl, ggml_type::q4_K,
-                        ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs}) {
+    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q8_0, ggml_type::iq4_nl, ggml_type::q2_K,
+                        ggml_type::q3_K, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs}) {
         SCOPED_TRACE(type_name(t));
         std::mt19937 rng(5);
         const quant_matrix r16 = regrouped(random_matrix(rng, t, 64, 1536));

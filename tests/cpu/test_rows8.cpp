@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The rows8 weight layout (engine/backend/cpu/rows8.h): which matrices it
 // takes, that regrouping keeps every byte (q5's fifth bits transposed), and that matmul over a regrouped
-// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 / iq4_nl / q4_K / q5_K / q6_K / iq4_xs matrix equals matmul over the file's rows
+// q4_0 / q4_1 / q5_0 / q5_1 / q8_0 / iq4_nl / q2_K .. q6_K / iq4_xs matrix equals matmul over the file's rows
 // (up to float summation order) for every token count and thread count, one matrix or
 // three at once, with each token's numbers the same alone or batched, and
 // that full-scale quants sum exactly (no int16 overflow in the kernels).
@@ -31,7 +31,8 @@ using namespace kvlens;
 namespace {
 
 constexpr ggml_type k_types[] = {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0};
-constexpr ggml_type k_k_quants[] = {ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs};
+constexpr ggml_type k_k_quants[] = {ggml_type::q2_K, ggml_type::q3_K, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K,
+                                    ggml_type::iq4_xs};
 
 // |rows8 - file rows| <= k_rel * sum_i |w_i x_i|, as in test_cpu_kernels.
 constexpr double k_rel = 1e-5;
@@ -99,7 +100,9 @@ TEST_F(Rows8, takesMatricesOf32ElementBlocksInWholeGroupsOnly)
     w.type = ggml_type::iq4_xs;
     EXPECT_EQ(rows8_row_bytes(w), 2 * 138) << "iq4_xs: 138 against 136";
     w.type = ggml_type::q3_K;
-    EXPECT_FALSE(rows8_applies(w)) << "q3_K keeps the file's rows";
+    EXPECT_EQ(rows8_row_bytes(w), 2 * 114) << "q3_K: 114 against 110";
+    w.type = ggml_type::q2_K;
+    EXPECT_EQ(rows8_row_bytes(w), 2 * 84) << "q2_K: the file's 84";
     w.n_in = 64;
     w.type = ggml_type::iq4_nl;
     EXPECT_TRUE(rows8_applies(w)) << "iq4_nl: blocks of 32";
@@ -151,8 +154,7 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
                 SCOPED_TRACE(std::string(type_name(t)) + " threads=" + std::to_string(threads) +
                              " tokens=" + std::to_string(n_tokens));
                 std::mt19937 rng(100 + n_tokens + 7 * threads + static_cast<int>(t));
-                const bool super_blocks = t == ggml_type::q4_K || t == ggml_type::q5_K || t == ggml_type::q6_K || t == ggml_type::iq4_xs;
-                const std::int64_t n_in = super_blocks ? 768 : 576;
+                const std::int64_t n_in = test::has_super_blocks(t) ? 768 : 576;
                 const quant_matrix file = random_matrix(rng, t, 40, n_in);
                 const quant_matrix r8 = regrouped(file);
                 ASSERT_EQ(r8.bytes.size(), static_cast<std::size_t>(40 * rows8_row_bytes(file.view)));
@@ -173,7 +175,8 @@ TEST_F(Rows8, matmulEqualsTheFileLayoutForEveryTokenCount)
 TEST_F(Rows8, aTokensNumbersDoNotDependOnItsNeighbours)
 {
     for (ggml_type type : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0,
-                           ggml_type::iq4_nl, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_xs}) {
+                           ggml_type::iq4_nl, ggml_type::q2_K, ggml_type::q3_K, ggml_type::q4_K, ggml_type::q5_K,
+                           ggml_type::q6_K, ggml_type::iq4_xs}) {
         SCOPED_TRACE(type_name(type));
         std::mt19937 rng(5);
         const quant_matrix r8 = regrouped(random_matrix(rng, type, 64, 1536));
@@ -258,7 +261,21 @@ TEST_F(Rows8, fullScaleKQuantsSumExactly)
         double want = 0;
         for (int r = 0; r < n_out; ++r) {
             std::uint8_t* blk = file.bytes.data() + r * file.view.row_bytes;
-            if (t == ggml_type::iq4_xs) {   // every index 0 (level -127), every scale 63 - 32 = 31, d = 1
+            if (t == ggml_type::q3_K) {   // every quant 3 (stored 7), every scale 63 - 32 = 31, d = 1
+                auto* b = reinterpret_cast<block_q3_K*>(blk);
+                b->d = 0x3C00;
+                std::memset(b->hmask, 0xFF, sizeof(b->hmask));
+                std::memset(b->qs, 0xFF, sizeof(b->qs));
+                std::memset(b->scales, 0xFF, sizeof(b->scales));
+                want = 31.0 * 3 * 127 * n_in;
+            } else if (t == ggml_type::q2_K) {   // every quant 3, scales 15, minimums 0, d = 1
+                auto* b = reinterpret_cast<block_q2_K*>(blk);
+                b->d = 0x3C00;
+                b->dmin = 0;
+                std::memset(b->qs, 0xFF, sizeof(b->qs));
+                std::memset(b->scales, 0x0F, sizeof(b->scales));
+                want = 15.0 * 3 * 127 * n_in;
+            } else if (t == ggml_type::iq4_xs) {   // every index 0 (level -127), every scale 63 - 32 = 31, d = 1
                 auto* b = reinterpret_cast<block_iq4_xs*>(blk);
                 b->d = 0x3C00;
                 b->scales_h = 0xFFFF;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX-512 VNNI kernels of the rows16 layout (rows16.h): one group of 16
-// q4_0 / q4_1 / q5_0 / q8_0 / iq4_nl / q4_K / q5_K / q6_K / iq4_xs rows against up to 4 tokens. Per group block, the 16
+// q4_0 / q4_1 / q5_0 / q8_0 / iq4_nl / q2_K .. q6_K / iq4_xs rows against up to 4 tokens. Per group block, the 16
 // rows' quants are loaded once (q4: 4 loads unpacked to low and high
 // nibbles; q8_0: 8 loads); per token, 8 dpbusd against the token's quants
 // broadcast 4 at a time from its quantized row (two chains, added) give
@@ -50,14 +50,16 @@ inline void unpack_nibbles(const std::uint8_t* q, __m512i wq[8]) {
     }
 }
 
-// ORs q5's fifth bits into every element from a plane of 16 transposed
-// words (row r's word: bit i of byte k is element 4 i + k's): one shift of
-// the words (at most 4 places within 32-bit lanes) and one mask per register.
-inline void or_fifth_bits(__m512i wq[8], __m512i plane) {
-    const __m512i mask = _mm512_set1_epi8(0x10);
+// ORs bit `bit` (q5's fifth: 4, q3_K's third: 2) into every element from a
+// plane of 16 transposed words (row r's word: bit i of byte k is element 4 i
+// + k's): one shift of the words (at most 5 places within 32-bit lanes: no
+// neighbouring byte's bit lands there) and one mask per register.
+template <int bit>
+inline void or_plane_bits(__m512i wq[8], __m512i plane) {
+    const __m512i mask = _mm512_set1_epi8(1 << bit);
     for (int i = 0; i < 8; ++i) {
-        const __m512i at = i <= 4 ? _mm512_slli_epi32(plane, static_cast<unsigned>(4 - i))
-                                  : _mm512_srli_epi32(plane, static_cast<unsigned>(i - 4));
+        const __m512i at = i <= bit ? _mm512_slli_epi32(plane, static_cast<unsigned>(bit - i))
+                                    : _mm512_srli_epi32(plane, static_cast<unsigned>(i - bit));
         wq[i] = _mm512_or_si512(wq[i], _mm512_and_si512(at, mask));
     }
 }
@@ -120,7 +122,7 @@ void rows16_loop(const row_group_args& g) {
             for (int j = 0; j < 8; ++j) wq[j] = load512(blk + shape::scale_bytes + 64 * j);
         } else {
             unpack_nibbles(blk + shape::scale_bytes, wq);
-            if constexpr (shape::q5) or_fifth_bits(wq, load512(blk + 32));
+            if constexpr (shape::q5) or_plane_bits<4>(wq, load512(blk + 32));
             if constexpr (shape::iq4) iq4_levels(wq);   // the fifth bits
         }
         for (int t = 0; t < NT; ++t) {
@@ -172,7 +174,7 @@ void rows16_q4_K_loop(const row_group_args& g) {
                 dmin16, _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 192 + 16 * j)))));
             __m512i wq[8];
             unpack_nibbles(q, wq);
-            if constexpr (Q5) or_fifth_bits(wq, load512(q + 256));   // the fifth bits
+            if constexpr (Q5) or_plane_bits<4>(wq, load512(q + 256));   // the fifth bits
             for (int t = 0; t < NT; ++t) {
                 const std::int64_t at = t * g.a_scalars + 8 * s + j;
                 const std::uint8_t* a = g.a + t * g.a_stride + s * sizeof(block_q8_K) + offsetof(block_q8_K, qs) + 32 * j;
@@ -190,46 +192,103 @@ void rows16_q4_K_loop(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
-// q6_K (rows16.h): the nibbles as q4's, bits 4 and 5 from the sub-block's
-// two transposed planes (a shift and a mask each per register), 16-element
-// scales: registers 0-3 (elements 0-15) and 4-7 (16-31) sum apart, each
-// started at -32 x its 16 activations' quant sum (q8_K's bsums).
-template <int NT>
-void rows16_q6_K_loop(const row_group_args& g) {
-    constexpr int sb_bytes = k_rows16_group * static_cast<int>(sizeof(block_q6_K));
+// The K-quants whose scales change every 16 elements (k_quant_groups.h).
+enum class k16 { q6_K, q3_K, q2_K };
+
+template <k16 K>
+struct k16_shape {
+    static constexpr int G = k_rows16_group;
+    static constexpr int scales_at = K == k16::q2_K ? 4 * G : 2 * G;   // after d (and q2_K's dmin)
+    static constexpr int subs_at = K == k16::q2_K ? 20 * G : 18 * G;
+    static constexpr int sub_bytes = K == k16::q6_K ? 24 * G : K == k16::q3_K ? 12 * G : 8 * G;
+    static constexpr int sb_bytes = subs_at + 8 * sub_bytes;   // 3360, 1824, 1344: 210, 114, 84 per row
+    static constexpr int offset = K == k16::q6_K ? 32 : K == k16::q3_K ? 4 : 0;   // stored value - quant
+};
+
+// The crumbs (2-bit values) of registers wq[0..4) from a crumb vector
+// (bits 2 i, 2 i + 1 of each byte are register i's): one shift within
+// 16-bit lanes and one mask per register.
+inline void crumbs_to(__m512i wq[4], __m512i crumbs) {
+    const __m512i mask = _mm512_set1_epi8(3);
+    wq[0] = _mm512_and_si512(crumbs, mask);
+    for (int i = 1; i < 4; ++i) wq[i] = _mm512_and_si512(_mm512_srli_epi16(crumbs, static_cast<unsigned>(2 * i)), mask);
+}
+
+// A sub-block's 16 rows' stored values (quant + offset) in registers wq: q6_K
+// the nibbles as q4's and bits 4 and 5 from two crumb vectors; q3_K the low
+// two bits from two crumb vectors and the third from a plane; q2_K the crumbs.
+template <k16 K>
+inline void unpack_k16(const std::uint8_t* sub, __m512i wq[8]) {
+    constexpr int G = k_rows16_group;
+    if constexpr (K == k16::q6_K) {
+        unpack_nibbles(sub, wq);
+        or_crumbs(wq, load512(sub + 16 * G));       // elements 0-15
+        or_crumbs(wq + 4, load512(sub + 20 * G));   // 16-31
+    } else {
+        crumbs_to(wq, load512(sub));
+        crumbs_to(wq + 4, load512(sub + 4 * G));
+        if constexpr (K == k16::q3_K) or_plane_bits<2>(wq, load512(sub + 8 * G));
+    }
+}
+
+// q6_K, q3_K and q2_K: registers 0-3 (elements 0-15) and 4-7 (16-31) sum
+// apart, each started at -offset x its 16 activations' quant sum (q8_K's
+// bsums), then a multiply-add each with the 16 rows' scales d sc (q2_K: and
+// a multiply-add with its minimums dmin m times d_a x the bsum).
+template <k16 K, int NT>
+void rows16_k16_loop(const row_group_args& g) {
+    using shape = k16_shape<K>;
+    constexpr int G = shape::G;
     __m512 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm512_setzero_ps();
     const std::uint8_t* blk = g.w;
     const std::int64_t nsb = g.nb / 8;
-    for (std::int64_t s = 0; s < nsb; ++s, blk += sb_bytes) {
+    for (std::int64_t s = 0; s < nsb; ++s, blk += shape::sb_bytes) {
         const __m512 d16 = load_f16x16(blk);
+        const __m512 dmin16 = K == k16::q2_K ? load_f16x16(blk + 2 * G) : _mm512_setzero_ps();
         for (int j = 0; j < 8; ++j) {
-            const std::uint8_t* sub = blk + 288 + 384 * j;
-            for (int i = 0; i < 6; ++i) _mm_prefetch(reinterpret_cast<const char*>(sub) + 2 * sb_bytes + 64 * i, _MM_HINT_T0);
-            const __m512 sc_lo = _mm512_mul_ps(
-                d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 32 + 32 * j)))));
-            const __m512 sc_hi = _mm512_mul_ps(
-                d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + 48 + 32 * j)))));
+            const std::uint8_t* sub = blk + shape::subs_at + shape::sub_bytes * j;
+            for (int i = 0; i < shape::sub_bytes / 64; ++i)
+                _mm_prefetch(reinterpret_cast<const char*>(sub) + 2 * shape::sb_bytes + 64 * i, _MM_HINT_T0);
+            __m512 sc[2], mn[2];   // elements 0-15, 16-31
+            for (int h = 0; h < 2; ++h) {
+                const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(blk + shape::scales_at + G * (2 * j + h)));
+                if constexpr (K == k16::q2_K) {   // low nibble the scale, high the minimum
+                    const __m512i b32 = _mm512_cvtepu8_epi32(bytes);
+                    sc[h] = _mm512_mul_ps(d16, _mm512_cvtepi32_ps(_mm512_and_si512(b32, _mm512_set1_epi32(0xF))));
+                    mn[h] = _mm512_mul_ps(dmin16, _mm512_cvtepi32_ps(_mm512_srli_epi32(b32, 4)));
+                } else {
+                    sc[h] = _mm512_mul_ps(d16, _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(bytes)));
+                    mn[h] = _mm512_setzero_ps();
+                }
+            }
             __m512i wq[8];
-            unpack_nibbles(sub, wq);
-            or_crumbs(wq, load512(sub + 256));       // elements 0-15
-            or_crumbs(wq + 4, load512(sub + 320));   // 16-31
+            unpack_k16<K>(sub, wq);
             for (int t = 0; t < NT; ++t) {
                 const auto* ab = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride) + s;
                 const std::uint8_t* a = reinterpret_cast<const std::uint8_t*>(ab->qs) + 32 * j;
-                __m512i lo = _mm512_set1_epi32(-32 * ab->bsums[2 * j]);
-                __m512i hi = _mm512_set1_epi32(-32 * ab->bsums[2 * j + 1]);
+                __m512i lo = _mm512_set1_epi32(-shape::offset * ab->bsums[2 * j]);
+                __m512i hi = _mm512_set1_epi32(-shape::offset * ab->bsums[2 * j + 1]);
                 for (int i = 0; i < 4; ++i) {
                     lo = _mm512_dpbusd_epi32(lo, wq[i], quad(a + 4 * i));
                     hi = _mm512_dpbusd_epi32(hi, wq[4 + i], quad(a + 16 + 4 * i));
                 }
                 const __m512 da = _mm512_set1_ps(ab->d);
-                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(lo), _mm512_mul_ps(sc_lo, da), acc[t]);
-                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(hi), _mm512_mul_ps(sc_hi, da), acc[t]);
+                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(lo), _mm512_mul_ps(sc[0], da), acc[t]);
+                acc[t] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(hi), _mm512_mul_ps(sc[1], da), acc[t]);
+                if constexpr (K == k16::q2_K) {
+                    acc[t] = _mm512_fnmadd_ps(mn[0], _mm512_set1_ps(ab->d * ab->bsums[2 * j]), acc[t]);
+                    acc[t] = _mm512_fnmadd_ps(mn[1], _mm512_set1_ps(ab->d * ab->bsums[2 * j + 1]), acc[t]);
+                }
             }
         }
     }
     for (int t = 0; t < NT; ++t) _mm512_storeu_ps(g.y + t * g.ldy, acc[t]);
+}
+
+template <k16 K>
+void rows16_k16_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows16_k16_loop<K, decltype(nt)::value>(g); });
 }
 
 // iq4_xs (k_quant_groups.h): per sub-block, the 16 rows' scales d (ls - 32)
@@ -274,10 +333,6 @@ void rows16_iq4_xs_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows16_iq4_xs_loop<decltype(nt)::value>(g); });
 }
 
-void rows16_q6_K_dispatch(const row_group_args& g) {
-    with_token_count(g, [&](auto nt) { rows16_q6_K_loop<decltype(nt)::value>(g); });
-}
-
 void rows16_q4_K_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows16_q4_K_loop<decltype(nt)::value, false>(g); });
 }
@@ -296,7 +351,9 @@ row_group_fn rows16_kernel_for(ggml_type t) {
     case ggml_type::q5_0: return rows16_dispatch<weights::q5_0>;
     case ggml_type::q4_K: return rows16_q4_K_dispatch;
     case ggml_type::q5_K: return rows16_q5_K_dispatch;
-    case ggml_type::q6_K: return rows16_q6_K_dispatch;
+    case ggml_type::q6_K: return rows16_k16_dispatch<k16::q6_K>;
+    case ggml_type::q3_K: return rows16_k16_dispatch<k16::q3_K>;
+    case ggml_type::q2_K: return rows16_k16_dispatch<k16::q2_K>;
     case ggml_type::iq4_nl: return rows16_dispatch<weights::iq4_nl>;
     case ggml_type::iq4_xs: return rows16_iq4_xs_dispatch;
     default: return nullptr;

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // AVX2 kernels of the K-quant rows8 groups (k_quant_groups.h, G = 8): one
-// group of 8 q4_K / q5_K / q6_K / iq4_xs rows against up to 4 tokens, the tokens'
+// group of 8 q2_K .. q6_K / iq4_xs rows against up to 4 tokens, the tokens'
 // q8_K quants read in place. Per sub-block of 32, the 8 rows' quants are
 // unpacked once (4 loads to low and high nibbles; q5_K ORs in its fifth-bit
-// plane, q6_K its bits 4 and 5) and their scales made once; per token,
-// 8 maddubs against the token's quants broadcast 4 at a time add up in int16
-// as far as they cannot overflow (q4_K: all 8, 8 x 2 x 15 x 127 < 2^15; q5_K:
-// 4; q6_K: 2), one madd per run widens them to a block sum per row (lane r =
-// row r), and a multiply-add or two per (token, sub-block) scale all 8 rows.
-// Before these, AVX2 ran K-quants through 4 x 4 tiles that unpack each
+// plane, q6_K its bits 4 and 5; q3_K and q2_K from 2-bit crumbs) and their
+// scales made once; per token, 8 maddubs against the token's quants
+// broadcast 4 at a time add up in int16 as far as they cannot overflow
+// (q4_K: all 8, 8 x 2 x 15 x 127 < 2^15; q5_K, q3_K, q2_K: 4; q6_K: 2), one
+// madd per run widens them to a block sum per row (lane r = row r), and a
+// multiply-add or two per (token, sub-block) scale all 8 rows. Before these,
+// AVX2 ran q4_K, q6_K, q3_K and q2_K through 4 x 4 tiles that unpack each
 // super-block per 4 tokens (q5_K through its dot per row and token).
 // Compiled for AVX2 by a target pragma only, like kernels_rows8_avx2.cpp;
 // called only where rows8_applies() said AVX2 is active.
@@ -58,14 +59,16 @@ inline void unpack_nibbles(const std::uint8_t* q, __m256i wq[8]) {
     }
 }
 
-// ORs q5_K's fifth bits into every element from a plane of 8 transposed
-// words (row r's: bit i of byte k is element 4 i + k's): register i's bits
-// moved to bit 4 of their own byte by one shift within 32-bit lanes (at most
-// 4 places: no neighbouring byte's bit lands there), then masked.
-inline void or_fifth_bits(__m256i wq[8], __m256i plane) {
-    const __m256i mask = _mm256_set1_epi8(0x10);
+// ORs bit `bit` (q5_K's fifth: 4, q3_K's third: 2) into every element from a
+// plane of 8 transposed words (row r's: bit i of byte k is element 4 i + k's):
+// register i's bits moved to `bit` of their own byte by one shift within
+// 32-bit lanes (at most 5 places: no neighbouring byte's bit lands there),
+// then masked.
+template <int bit>
+inline void or_plane_bits(__m256i wq[8], __m256i plane) {
+    const __m256i mask = _mm256_set1_epi8(1 << bit);
     for (int i = 0; i < 8; ++i) {
-        const __m256i at = i <= 4 ? _mm256_slli_epi32(plane, 4 - i) : _mm256_srli_epi32(plane, i - 4);
+        const __m256i at = i <= bit ? _mm256_slli_epi32(plane, bit - i) : _mm256_srli_epi32(plane, i - bit);
         wq[i] = _mm256_or_si256(wq[i], _mm256_and_si256(at, mask));
     }
 }
@@ -121,7 +124,7 @@ void rows8_q4_K(const row_group_args& g) {
             const __m256 mn = _mm256_mul_ps(dmin8, u8x8_to_f32(blk + 12 * G + G * j));
             __m256i wq[8];
             unpack_nibbles(q, wq);
-            if constexpr (Q5) or_fifth_bits(wq, load256(q + 16 * G));
+            if constexpr (Q5) or_plane_bits<4>(wq, load256(q + 16 * G));
             for (int t = 0; t < NT; ++t) {
                 const std::int64_t at = t * g.a_scalars + 8 * s + j;
                 const std::uint8_t* a = token_quants(g, t, s, j);
@@ -139,37 +142,95 @@ void rows8_q4_K(const row_group_args& g) {
     for (int t = 0; t < NT; ++t) _mm256_storeu_ps(g.y + t * g.ldy, acc[t]);
 }
 
-// q6_K: 16-element scales, so elements 0-15 (registers 0-3) and 16-31 (4-7)
-// sum apart, each started at -32 x its 16 activations' quant sum (q8_K's
-// bsums); 6-bit quants, so 2 maddubs per widening (2 x 2 x 63 x 127 < 2^15).
-template <int NT>
-void rows8_q6_K(const row_group_args& g) {
-    constexpr int sb_bytes = G * static_cast<int>(sizeof(block_q6_K));   // 1680
+// The K-quants whose scales change every 16 elements (k_quant_groups.h).
+enum class k16 { q6_K, q3_K, q2_K };
+
+template <k16 K>
+struct k16_shape {
+    static constexpr int scales_at = K == k16::q2_K ? 4 * G : 2 * G;   // after d (and q2_K's dmin)
+    static constexpr int subs_at = K == k16::q2_K ? 20 * G : 18 * G;
+    static constexpr int sub_bytes = K == k16::q6_K ? 24 * G : K == k16::q3_K ? 12 * G : 8 * G;
+    static constexpr int sb_bytes = subs_at + 8 * sub_bytes;   // 1680, 912, 672: 210, 114, 84 per row
+    static constexpr int offset = K == k16::q6_K ? 32 : K == k16::q3_K ? 4 : 0;   // stored value - quant
+    // maddubs added in int16 before each widening: 6-bit values 2 (2 x 2 x 63 x 127 < 2^15), 3-bit and 2-bit 4.
+    static constexpr int run = K == k16::q6_K ? 2 : 4;
+};
+
+// The crumbs (2-bit values) of registers wq[0..4) from a crumb vector
+// (bits 2 i, 2 i + 1 of each byte are register i's): one shift within
+// 16-bit lanes and one mask per register.
+inline void crumbs_to(__m256i wq[4], __m256i crumbs) {
+    const __m256i mask = _mm256_set1_epi8(3);
+    wq[0] = _mm256_and_si256(crumbs, mask);
+    for (int i = 1; i < 4; ++i) wq[i] = _mm256_and_si256(_mm256_srli_epi16(crumbs, 2 * i), mask);
+}
+
+// A sub-block's 8 rows' stored values (quant + offset) in registers wq: q6_K
+// the nibbles and bits 4 and 5 from two crumb vectors; q3_K the low two bits
+// from two crumb vectors and the third from a plane; q2_K the crumbs.
+template <k16 K>
+inline void unpack_k16(const std::uint8_t* sub, __m256i wq[8]) {
+    if constexpr (K == k16::q6_K) {
+        unpack_nibbles(sub, wq);
+        or_crumbs(wq, load256(sub + 16 * G));       // elements 0-15
+        or_crumbs(wq + 4, load256(sub + 20 * G));   // 16-31
+    } else {
+        crumbs_to(wq, load256(sub));
+        crumbs_to(wq + 4, load256(sub + 4 * G));
+        if constexpr (K == k16::q3_K) or_plane_bits<2>(wq, load256(sub + 8 * G));
+    }
+}
+
+// q6_K, q3_K and q2_K: elements 0-15 (registers 0-3) and 16-31 (4-7) sum
+// apart, each started at -offset x its 16 activations' quant sum (q8_K's
+// bsums), then a multiply-add each with the 8 rows' scales d sc (q2_K: and
+// one with its minimums dmin m times d_a x the bsum).
+template <k16 K, int NT>
+void rows8_k16(const row_group_args& g) {
+    using shape = k16_shape<K>;
+    constexpr int run = shape::run;
     __m256 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
     const std::uint8_t* blk = g.w;
     const std::int64_t nsb = g.nb / 8;
-    for (std::int64_t s = 0; s < nsb; ++s, blk += sb_bytes) {
+    for (std::int64_t s = 0; s < nsb; ++s, blk += shape::sb_bytes) {
         const __m256 d8 = load_f16x8(blk);
+        const __m256 dmin8 = K == k16::q2_K ? load_f16x8(blk + 2 * G) : _mm256_setzero_ps();
         for (int j = 0; j < 8; ++j) {
-            const std::uint8_t* sub = blk + 18 * G + 24 * G * j;
-            prefetch_ahead<24 * G>(sub, 2 * sb_bytes);
-            const __m256 sc_lo = _mm256_mul_ps(d8, i8x8_to_f32(blk + 2 * G + G * (2 * j)));
-            const __m256 sc_hi = _mm256_mul_ps(d8, i8x8_to_f32(blk + 2 * G + G * (2 * j + 1)));
+            const std::uint8_t* sub = blk + shape::subs_at + shape::sub_bytes * j;
+            prefetch_ahead<shape::sub_bytes>(sub, 2 * shape::sb_bytes);
+            __m256 sc[2], mn[2];   // elements 0-15, 16-31
+            for (int h = 0; h < 2; ++h) {
+                const std::uint8_t* bytes = blk + shape::scales_at + G * (2 * j + h);
+                if constexpr (K == k16::q2_K) {   // low nibble the scale, high the minimum
+                    const __m256i b32 = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes)));
+                    sc[h] = _mm256_mul_ps(d8, _mm256_cvtepi32_ps(_mm256_and_si256(b32, _mm256_set1_epi32(0xF))));
+                    mn[h] = _mm256_mul_ps(dmin8, _mm256_cvtepi32_ps(_mm256_srli_epi32(b32, 4)));
+                } else {
+                    sc[h] = _mm256_mul_ps(d8, i8x8_to_f32(bytes));
+                    mn[h] = _mm256_setzero_ps();
+                }
+            }
             __m256i wq[8];
-            unpack_nibbles(sub, wq);
-            or_crumbs(wq, load256(sub + 16 * G));       // elements 0-15
-            or_crumbs(wq + 4, load256(sub + 20 * G));   // 16-31
+            unpack_k16<K>(sub, wq);
             for (int t = 0; t < NT; ++t) {
                 const auto* ab = reinterpret_cast<const block_q8_K*>(g.a + t * g.a_stride) + s;
                 const std::uint8_t* a = token_quants(g, t, s, j);
-                const __m256i lo = _mm256_add_epi32(_mm256_set1_epi32(-32 * ab->bsums[2 * j]),
-                                                    _mm256_add_epi32(run_sum<0, 2>(wq, a), run_sum<2, 2>(wq, a)));
-                const __m256i hi = _mm256_add_epi32(_mm256_set1_epi32(-32 * ab->bsums[2 * j + 1]),
-                                                    _mm256_add_epi32(run_sum<4, 2>(wq, a), run_sum<6, 2>(wq, a)));
+                __m256i lo = _mm256_set1_epi32(-shape::offset * ab->bsums[2 * j]);
+                __m256i hi = _mm256_set1_epi32(-shape::offset * ab->bsums[2 * j + 1]);
+                lo = _mm256_add_epi32(lo, run_sum<0, run>(wq, a));
+                hi = _mm256_add_epi32(hi, run_sum<4, run>(wq, a));
+                if constexpr (run == 2) {
+                    lo = _mm256_add_epi32(lo, run_sum<2, 2>(wq, a));
+                    hi = _mm256_add_epi32(hi, run_sum<6, 2>(wq, a));
+                }
                 const __m256 da = _mm256_set1_ps(ab->d);
-                acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lo), _mm256_mul_ps(sc_lo, da), acc[t]);
-                acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(hi), _mm256_mul_ps(sc_hi, da), acc[t]);
+                acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(lo), _mm256_mul_ps(sc[0], da), acc[t]);
+                acc[t] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(hi), _mm256_mul_ps(sc[1], da), acc[t]);
+                if constexpr (K == k16::q2_K) {
+                    acc[t] = _mm256_fnmadd_ps(mn[0], _mm256_set1_ps(ab->d * ab->bsums[2 * j]), acc[t]);
+                    acc[t] = _mm256_fnmadd_ps(mn[1], _mm256_set1_ps(ab->d * ab->bsums[2 * j + 1]), acc[t]);
+                }
             }
         }
     }
@@ -227,8 +288,9 @@ void rows8_q4_K_dispatch(const row_group_args& g) {
 void rows8_q5_K_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows8_q4_K<decltype(nt)::value, true>(g); });
 }
-void rows8_q6_K_dispatch(const row_group_args& g) {
-    with_token_count(g, [&](auto nt) { rows8_q6_K<decltype(nt)::value>(g); });
+template <k16 K>
+void rows8_k16_dispatch(const row_group_args& g) {
+    with_token_count(g, [&](auto nt) { rows8_k16<K, decltype(nt)::value>(g); });
 }
 
 }  // namespace
@@ -237,7 +299,9 @@ row_group_fn rows8_k_quant_kernel_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_K: return rows8_q4_K_dispatch;
     case ggml_type::q5_K: return rows8_q5_K_dispatch;
-    case ggml_type::q6_K: return rows8_q6_K_dispatch;
+    case ggml_type::q6_K: return rows8_k16_dispatch<k16::q6_K>;
+    case ggml_type::q3_K: return rows8_k16_dispatch<k16::q3_K>;
+    case ggml_type::q2_K: return rows8_k16_dispatch<k16::q2_K>;
     case ggml_type::iq4_xs: return rows8_iq4_xs_dispatch;
     default: return nullptr;
     }
