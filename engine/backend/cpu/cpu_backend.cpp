@@ -588,8 +588,8 @@ void cpu_backend::moe_ffn(const layer_weights& l, int n) {
         if (routes_.tokens_of(e) == 0) continue;
         const auto ue = static_cast<std::size_t>(e);
         const weight_view gate_up[2] = {l.exp_gate[ue], l.exp_up[ue]};
-        for (const weight_view* v : {&gate_up[0], &gate_up[1], &l.exp_down[ue]})
-            expert_bytes_read_ += static_cast<double>(v->row_bytes) * static_cast<double>(v->n_out);
+        for (const weight_view* v : {&gate_up[0], &gate_up[1], &l.exp_down[ue]})   // the file's bytes, as every weight figure
+            expert_bytes_read_ += static_cast<double>(row_bytes(v->type, v->n_in)) * static_cast<double>(v->n_out);
         // Its pairs one kernel class at a time (usually one class: all prompt rows or all decode steps).
         for (std::size_t cls = 0; cls < class_kernel_tokens_.size(); ++cls) {
             if (class_kernel_tokens_[cls] == 0) continue;   // no row of the batch in this class
