@@ -84,8 +84,11 @@ int run_info(const info_args& a) {
                i.n_head / i.n_head_kv, i.head_dim);
     fmt::print("n_embd / n_ff  {} / {}\n", i.n_embd, i.n_ff);
     if (i.n_expert > 0)
-        fmt::print("experts        {} per layer, {} per token, {} rows each{}\n", i.n_expert, i.n_expert_used, i.n_ff_exp,
-                   i.n_ff_shared > 0 ? fmt::format("; a shared expert of {} rows", i.n_ff_shared) : std::string());
+        fmt::print("experts        {} per layer, {} per token, {} rows each{}{}{}\n", i.n_expert, i.n_expert_used, i.n_ff_exp,
+                   i.n_ff_shared > 0 ? fmt::format("; a shared expert of {} rows", i.n_ff_shared) : std::string(),
+                   i.expert_sigmoid ? "; chosen by sigmoid plus an expert bias" : "",
+                   i.n_dense_lead > 0 ? fmt::format("; the first {} layer{} dense", i.n_dense_lead, i.n_dense_lead == 1 ? "" : "s")
+                                      : std::string());
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
     fmt::print("rope           {}\n", i.rope);
     if (i.n_window_layers > 0)

@@ -203,7 +203,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                             !ld.matrix(p + "attn_v.weight", c.n_embd, c.n_kv(), l.wv))
             return fail();
         const bool fused_up = c.architecture == arch::phi3 || c.architecture == arch::glm4;
-        if (c.moe()) {
+        if (c.layer_moe(il)) {
+            if (c.moe_expert_bias && !ld.vector(p + "exp_probs_b.bias", c.n_expert, l.expert_bias)) return fail();
             if (!ld.matrix(p + "ffn_gate_inp.weight", c.n_embd, c.n_expert, l.router) ||
                 !ld.experts(p, "ffn_gate", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_gate) ||
                 !ld.experts(p, "ffn_up", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_up) ||
@@ -223,7 +224,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
         if ((!c.is_conv(il) && !ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo)) ||
-            (!c.moe() && !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down)))
+            (!c.layer_moe(il) && !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down)))
             return fail();
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
                                 !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm)))
@@ -303,8 +304,10 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.n_expert_used = c.n_expert_used;
     info.n_ff_exp = c.moe() ? c.n_ff_exp : 0;
     info.n_ff_shared = c.n_ff_shared;
+    info.n_dense_lead = c.moe() ? c.n_dense_lead : 0;
+    info.expert_sigmoid = c.moe_sigmoid;
     // Each layer's unused experts: 3 matrices of n_embd x n_ff_exp each.
-    info.n_params_active = info.n_params - static_cast<std::int64_t>(c.n_layer) * (c.n_expert - c.n_expert_used) * 3 *
+    info.n_params_active = info.n_params - static_cast<std::int64_t>(c.n_moe_layers()) * (c.n_expert - c.n_expert_used) * 3 *
                                                c.n_embd * static_cast<std::int64_t>(c.n_ff_exp);
     if (!c.moe()) info.n_params_active = info.n_params;
     for (int il = 0; il < c.n_layer; ++il) {

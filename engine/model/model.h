@@ -33,7 +33,7 @@ struct layer_weights {
     weight_view w_gate;           // (n_ff, n_embd); a mixture of experts has none (n_out 0)
     weight_view w_up;             // (n_ff, n_embd)
     weight_view w_down;           // (n_embd, n_ff)
-    // A mixture of experts (model_config::moe()): the router, each expert's
+    // A mixture of experts (model_config::layer_moe(il)): the router, each expert's
     // three matrices (views of the file's 3-D ffn_*_exps tensors, one slice
     // per expert) and qwen2moe's shared expert and its gate.
     weight_view router;                   // (n_expert, n_embd) ffn_gate_inp
@@ -43,6 +43,7 @@ struct layer_weights {
     weight_view shared_gate, shared_up;   // (n_ff_shared, n_embd); n_out 0 without a shared expert
     weight_view shared_down;              // (n_embd, n_ff_shared)
     f32_vector shared_gate_inp;           // (n_embd) the shared expert's gate: sigmoid(x . this)
+    f32_vector expert_bias;               // (n_expert) LFM2-MoE's exp_probs_b: added to choose experts; else empty
     // LFM2's short-convolution layer (model_config::is_conv), in place of Q, K, V and wo:
     weight_view conv_in;                  // (3 n_embd, n_embd) shortconv.in_proj: B's rows, C's, X's
     weight_view conv_out;                 // (n_embd, n_embd) shortconv.out_proj

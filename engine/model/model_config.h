@@ -107,14 +107,22 @@ struct model_config {
     // (renormalized to sum 1 where moe_norm_weights: Mixtral, Qwen3-MoE), as
     // llama.cpp's build_moe_ffn does. qwen2moe adds a shared expert of
     // n_ff_shared rows, gated per token by sigmoid(x . ffn_gate_inp_shexp).
-    // n_expert 0: a dense feed-forward block of n_ff rows.
+    // n_expert 0: a dense feed-forward block of n_ff rows. LFM2-MoE
+    // (lfm2moe) keeps its first n_dense_lead layers dense (n_ff rows), picks
+    // experts by sigmoid(logit) + a per-layer expert bias (ffn_exp_probs_b)
+    // and weighs them by the sigmoids, renormalized.
     int n_expert = 0;
     int n_expert_used = 0;
     int n_ff_exp = 0;
     int n_ff_shared = 0;
     bool moe_norm_weights = false;
+    bool moe_sigmoid = false;        // the router's probabilities are sigmoids, not a softmax
+    bool moe_expert_bias = false;    // each layer's ffn_exp_probs_b.bias is added to choose (not to weigh)
+    int n_dense_lead = 0;            // layers before the first mixture of experts
 
     bool moe() const { return n_expert > 0; }
+    bool layer_moe(int il) const { return n_expert > 0 && il >= n_dense_lead; }
+    int n_moe_layers() const { return n_expert > 0 ? n_layer - n_dense_lead : 0; }
     // Rows of the widest feed-forward product a token runs (dense, expert or shared).
     int n_ff_widest() const { return std::max(n_ff, std::max(n_ff_exp, n_ff_shared)); }
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output

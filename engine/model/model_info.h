@@ -29,6 +29,8 @@ struct model_info {
     int n_expert_used = 0;
     int n_ff_exp = 0;
     int n_ff_shared = 0;
+    int n_dense_lead = 0;         // LFM2-MoE: dense layers before the first experts
+    bool expert_sigmoid = false;  // the router's probabilities are sigmoids (with an expert bias), not a softmax
     std::int64_t n_params_active = 0;
     std::int64_t weight_bytes = 0;          // bytes of all tensors as stored
     std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_attention_layers * n_head_kv * head_dim * 2

@@ -14,6 +14,11 @@
 //     feed_forward_length rows, weights renormalized; with
 //     expert_shared_feed_forward_length (GraniteMoeShared) also a shared
 //     expert of that many rows, added ungated.
+//   - lfm2moe (LFM2-8B-A1B, LFM2-24B-A2B: LFM2's layers, 0.3.36): the first
+//     leading_dense_block_count layers dense, then experts of
+//     expert_feed_forward_length rows (one count, or one per layer) chosen
+//     by expert_gating_func (2: sigmoid) plus each layer's expert bias,
+//     weighted by the sigmoids renormalized.
 // Other architectures ignore an expert_count key, as llama.cpp does.
 #include <fmt/format.h>
 
@@ -25,11 +30,54 @@ namespace {
 
 constexpr int k_most_experts = 4096;
 
+// lfm2moe's expert rows: one count, or one per layer whose MoE layers agree.
+status read_lfm2moe_expert_rows(const gguf_file& f, model_config& c) {
+    const std::string key = c.arch_name + ".expert_feed_forward_length";
+    const gguf_value* v = f.find(key);
+    if (!v) return make_error(fmt::format("missing metadata '{}'", key));
+    if (const gguf_array* rows = v->as_array()) {
+        if (static_cast<int>(rows->size()) != c.n_layer || !rows->is_integer())
+            return make_error(fmt::format("{} must hold {} integers (one per layer)", key, c.n_layer));
+        for (int il = c.n_dense_lead; il < c.n_layer; ++il) {
+            const std::int64_t n = rows->int_at(static_cast<std::size_t>(il));
+            if (n < 1 || n > (1 << 24)) return make_error(fmt::format("{}[{}] = {} is not a row count", key, il, n));
+            if (c.n_ff_exp != 0 && n != c.n_ff_exp)
+                return make_error(fmt::format("{} differs between expert layers ({} and {}); kvlens needs one count", key,
+                                              c.n_ff_exp, n));
+            c.n_ff_exp = static_cast<int>(n);
+        }
+        return {};
+    }
+    if (!v->is_integer() || v->as_int() < 1 || v->as_int() > (1 << 24))
+        return make_error(fmt::format("{} is not a row count", key));
+    c.n_ff_exp = static_cast<int>(v->as_int());
+    return {};
+}
+
+// lfm2moe: the dense lead, the gating and the expert rows.
+status read_lfm2moe_config(const gguf_file& f, model_config& c) {
+    const std::string p = c.arch_name + ".";
+    auto lead = f.get_int_in(p + "leading_dense_block_count", 0, 0, c.n_layer - 1);
+    if (!lead) return lead.err();
+    c.n_dense_lead = *lead;
+    const gguf_value* gating = f.find(p + "expert_gating_func");
+    if (!gating || !gating->is_integer())
+        return make_error(fmt::format("missing metadata '{}expert_gating_func' (how the router picks experts)", p));
+    if (gating->as_int() != 1 && gating->as_int() != 2)
+        return make_error(fmt::format("{}expert_gating_func = {} is not supported (1: softmax, 2: sigmoid)", p,
+                                      gating->as_int()));
+    c.moe_sigmoid = gating->as_int() == 2;
+    c.moe_expert_bias = true;
+    c.moe_norm_weights = true;
+    return read_lfm2moe_expert_rows(f, c);
+}
+
 }  // namespace
 
 status read_moe_config(const gguf_file& f, model_config& c) {
+    const bool lfm2moe = c.arch_name == "lfm2moe";
     const bool expert_arch = c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe ||
-                             c.architecture == arch::olmoe || c.architecture == arch::granitemoe;
+                             c.architecture == arch::olmoe || c.architecture == arch::granitemoe || lfm2moe;
     if (!expert_arch && c.architecture != arch::llama) return {};
     const std::string p = c.arch_name + ".";
     auto count = f.get_int_in(p + "expert_count", 0, 0, k_most_experts);
@@ -44,6 +92,7 @@ status read_moe_config(const gguf_file& f, model_config& c) {
     if (*used == 0)
         return make_error(fmt::format("missing metadata '{}expert_used_count' (experts per token)", p));
     c.n_expert_used = *used;
+    if (lfm2moe) return read_lfm2moe_config(f, c);
     c.n_ff_exp = c.n_ff;
     if (c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe) {
         auto rows = f.get_int_in(p + "expert_feed_forward_length", 0, 1, 1 << 24);

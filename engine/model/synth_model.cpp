@@ -219,7 +219,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gemma2 = s.arch == "gemma2";
     const bool gemma = s.arch == "gemma3" || gemma2;   // post-norms, key and value lengths, a window
     const bool exaone4 = s.arch == "exaone4";
-    const bool lfm2 = s.arch == "lfm2";
+    const bool lfm2 = s.arch == "lfm2" || s.arch == "lfm2moe";
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
                          s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2;   // per head
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4";
@@ -234,7 +234,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
-                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2"};
+                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -271,6 +271,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (s.n_ff_exp > 0) w.set_u32(A + "expert_feed_forward_length", static_cast<std::uint32_t>(s.n_ff_exp));
         if (s.n_ff_shared > 0)
             w.set_u32(A + "expert_shared_feed_forward_length", static_cast<std::uint32_t>(s.n_ff_shared));
+        if (s.arch == "lfm2moe") {
+            w.set_u32(A + "leading_dense_block_count", static_cast<std::uint32_t>(s.n_dense_lead));
+            w.set_u32(A + "expert_gating_func", 2);   // sigmoid
+        }
     }
     if (phi3 && s.longrope_original_ctx > 0) {
         const double scale = static_cast<double>(s.n_ctx) / s.longrope_original_ctx;
@@ -410,7 +414,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
         if (!olmo2 && !exaone4) ones(p + "ffn_norm.weight", s.n_embd);
-        if (moe) {
+        if (moe && il >= s.n_dense_lead) {
+            if (s.arch == "lfm2moe") vec(p + "exp_probs_b.bias", s.n_expert, 0.0f, 0.5f);
             // The router in F32, each expert's matrices one slice of a 3-D tensor.
             std::vector<std::uint8_t> router(static_cast<std::size_t>(s.n_embd) * s.n_expert * 4);
             for (std::size_t i = 0; i < router.size() / 4; ++i) {

@@ -38,7 +38,7 @@ struct synth_shape {
                                   // "exaone" (llama with NeoX pairs), "exaone4" (olmo2's norms after the
                                   // blocks, QK norms per head; windows in 64-layer files) or "internlm2" (llama),
                                   // "qwen2moe", "qwen3moe", "olmoe" (experts: below),
-                                  // "lfm2" (short convolutions in conv_layers, QK norms per head)
+                                  // "lfm2" (short convolutions in conv_layers, QK norms per head), "lfm2moe" (and experts)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
@@ -97,6 +97,10 @@ struct synth_shape {
     // Each expert's matrices as 2-D tensors blk.N.ffn_gate.E.weight (early
     // 2024 Mixtral files), holding the same values as the 3-D tensors would.
     bool split_experts = false;
+    // lfm2moe: the first n_dense_lead layers dense (leading_dense_block_count),
+    // the router's sigmoids (expert_gating_func 2) and an expert bias per
+    // layer (exp_probs_b.bias, deviation 0.5: it changes which experts a token gets).
+    int n_dense_lead = 0;
 };
 
 // The synthetic LongRoPE factors of n_rot / 2 pairs: short ones from 1 to

@@ -21,7 +21,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
-            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2",
+            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -113,11 +113,17 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.n_rot = 32;           // half of each head rotated in adjacent pairs
             return c;
         }
-        if (c.arch == "lfm2") {   // LFM2's kind: convolutions of 3 taps in layers 0, 2 and 3, attention in 1
+        if (c.arch == "lfm2" || c.arch == "lfm2moe") {   // LFM2's kind: convolutions of 3 taps in layers 0, 2 and 3, attention in 1
             c.n_layer = 4;
             c.rope_base = 1000000.0f;
             c.conv_layers = {0, 2, 3};
             c.conv_taps = 3;
+            if (c.arch == "lfm2moe") {   // LFM2-8B-A1B's kind: layer 0 dense, then 4 experts of 256 rows, 2 per token
+                c.n_dense_lead = 1;
+                c.n_expert = 4;
+                c.n_expert_used = 2;
+                c.n_ff_exp = 256;
+            }
             return c;
         }
         if (c.arch == "arcee") {   // AFM-4.5B's kind: relu(up)^2 without a gate, Llama 3.1's RoPE factors

@@ -1065,6 +1065,17 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>; chosen by sigmoid plus an expert bias</source>
+        <translation>; chosen by sigmoid plus an expert bias</translation>
+    </message>
+    <message numerus="yes">
+        <source>; the first %n layer(s) dense</source>
+        <translation>
+            <numerusform>; the first layer dense</numerusform>
+            <numerusform>; the first %n layers dense</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>%1 M, %2 M of them per token</source>
         <translation type="unfinished"></translation>
     </message>

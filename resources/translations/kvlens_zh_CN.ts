@@ -1062,6 +1062,16 @@
         <translation>，另有每个 token 都经过的共享专家（%1 行）</translation>
     </message>
     <message>
+        <source>; chosen by sigmoid plus an expert bias</source>
+        <translation>；由 sigmoid 加专家偏置选出</translation>
+    </message>
+    <message numerus="yes">
+        <source>; the first %n layer(s) dense</source>
+        <translation>
+            <numerusform>；前 %n 层为稠密层</numerusform>
+        </translation>
+    </message>
+    <message>
         <source>%1 M, %2 M of them per token</source>
         <translation>%1 M，每个 token 用到其中 %2 M</translation>
     </message>

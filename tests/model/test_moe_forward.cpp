@@ -53,7 +53,8 @@ std::vector<std::int32_t> prompt_ids(int n, int V) {
     return ids;
 }
 
-const char* const k_shapes[] = {"check-qwen3moe", "check-qwen2moe", "check-mixtral", "check-olmoe", "check-granitemoe"};
+const char* const k_shapes[] = {"check-qwen3moe", "check-qwen2moe", "check-mixtral", "check-olmoe", "check-granitemoe",
+                                 "check-lfm2moe"};
 
 }  // namespace
 
@@ -197,6 +198,11 @@ TEST(MoeForward, badExpertMetadataIsRefusedByName)
     dense.n_expert = 0;
     dense.n_ff_exp = 0;
     EXPECT_NE(load_shape(dense).find("qwen3moe.expert_count"), std::string::npos) << load_shape(dense);
+    auto lfm = synth_shape_named("check-lfm2moe");
+    ASSERT_TRUE(lfm);
+    synth_shape all_dense = *lfm;   // every layer dense: no layer left for the experts
+    all_dense.n_dense_lead = all_dense.n_layer;
+    EXPECT_NE(load_shape(all_dense).find("lfm2moe.leading_dense_block_count"), std::string::npos) << load_shape(all_dense);
 }
 
 // The CUDA backend refuses a mixture of experts with a sentence saying so

@@ -67,9 +67,9 @@ const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "l
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
-                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2"};
+                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
-                                              "granitemoeshared", "qwen3vlmoe"};
+                                              "granitemoeshared", "qwen3vlmoe", "lfm2moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 
@@ -243,8 +243,10 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     if (info.n_expert > 0) {
         EXPECT_EQ(info.n_expert_used, 2);
         EXPECT_LT(info.n_params_active, info.n_params);
-        EXPECT_EQ(info.n_params - info.n_params_active,
-                  static_cast<std::int64_t>(info.n_layer) * (info.n_expert - 2) * 3 * info.n_embd * info.n_ff_exp);
+        // lfm2moe's layer 0 is dense: its experts are in the other layers only.
+        EXPECT_EQ(info.n_dense_lead, arch == "lfm2moe" ? 1 : 0);
+        EXPECT_EQ(info.n_params - info.n_params_active, static_cast<std::int64_t>(info.n_layer - info.n_dense_lead) *
+                                                            (info.n_expert - 2) * 3 * info.n_embd * info.n_ff_exp);
     }
     auto tok = tokenizer::from_gguf((*m)->file());
     ASSERT_TRUE(tok.ok()) << tok.message();

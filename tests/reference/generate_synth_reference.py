@@ -68,10 +68,12 @@ import generate_reference as ref  # noqa: E402
 # its interleaved multimodal RoPE sections 8, 12, 12 and 2 deepstack layers,
 # fed text; qwen3vlmoe (0.3.36 too): the same sections over check-qwen3moe's
 # experts; lfm2: LFM2's short convolutions of 3 taps in layers 0, 2 and 3
-# (kernels N(0, 0.5)), attention with QK norms per head in layer 1.
+# (kernels N(0, 0.5)), attention with QK norms per head in layer 1; lfm2moe
+# (0.3.36 too): lfm2's layers with layer 0 dense and 4 experts of 256 rows,
+# 2 per token, chosen by sigmoid plus an expert bias N(0, 0.5) in layers 1-3.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 SEED = 1

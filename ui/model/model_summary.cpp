@@ -100,6 +100,8 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.nExpertUsed = info.n_expert_used;
     s.nFfExp = info.n_ff_exp;
     s.nFfShared = info.n_ff_shared;
+    s.nDenseLead = info.n_dense_lead;
+    s.expertSigmoid = info.expert_sigmoid;
     s.nParamsActive = info.n_params_active;
     s.nCtxTrain = info.n_ctx_train;
     s.nVocab = info.n_vocab;

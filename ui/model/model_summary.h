@@ -33,6 +33,8 @@ struct ModelSummary {
     int nExpertUsed = 0;
     int nFfExp = 0;
     int nFfShared = 0;
+    int nDenseLead = 0;           // LFM2-MoE: dense layers before the first experts
+    bool expertSigmoid = false;   // experts chosen by sigmoid plus a bias, not a softmax
     qint64 nParamsActive = 0;
     int nCtxTrain = 0;
     int nVocab = 0;

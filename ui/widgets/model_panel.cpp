@@ -283,6 +283,10 @@ void ModelPanel::rebuild()
                               .arg(loc.toString(s.nExpert), loc.toString(s.nExpertUsed), loc.toString(s.nFfExp));
         if (s.nFfShared > 0)
             experts += tr(", and a shared expert of %1 rows every token runs").arg(loc.toString(s.nFfShared));
+        if (s.expertSigmoid)   // LFM2-MoE: each expert's sigmoid, plus a bias when choosing
+            experts += tr("; chosen by sigmoid plus an expert bias");
+        if (s.nDenseLead > 0)
+            experts += tr("; the first %n layer(s) dense", nullptr, s.nDenseLead);
         row(tr("Experts"), experts);
         row(tr("Parameters"), tr("%1 M, %2 M of them per token").arg(loc.toString(double(s.nParams) / 1e6, 'f', 1),
                                                                      loc.toString(double(s.nParamsActive) / 1e6, 'f', 1)));

@@ -433,7 +433,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 
     // Feed-forward block (SwiGLU, or GeGLU for gemma3; a mixture of experts' SwiGLU experts).
     pre_norm(l.ffn_norm, n);
-    if (c_.moe()) moe_ffn(l, n);
+    if (c_.layer_moe(il)) moe_ffn(l, n);
     else dense_ffn(l, n);
     if (il + 1 < c_.n_layer) {
         hint_qkv(il + 1);
@@ -441,7 +441,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
         const weight_view* const out[1] = {&w_.output};
         hint_next_product(out, 1);
     }
-    if (c_.moe()) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
+    if (c_.layer_moe(il)) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
     else mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
@@ -456,7 +456,7 @@ void cpu_backend::attention_block(int il, const forward_batch& b, int n) {
     // threads load the start of their shares of it while they wait.
     const weight_view* const wo[1] = {&l.wo};
     // A mixture of experts' feed-forward block starts with its router.
-    const weight_view* const ffn_first[2] = {c_.moe() ? &l.router : &l.w_gate, &l.w_up};
+    const weight_view* const ffn_first[2] = {c_.layer_moe(il) ? &l.router : &l.w_gate, &l.w_up};
     hint_next_product(wo, 1);
     {
         const weight_view qkv[3] = {l.wq, l.wk, l.wv};
@@ -515,7 +515,7 @@ void cpu_backend::attention_block(int il, const forward_batch& b, int n) {
     // loaded after Q, K and V hitting the cache.
     attention(a, pool_, att_scratch_);
 
-    hint_next_product(ffn_first, c_.moe() ? 1 : 2);
+    hint_next_product(ffn_first, c_.layer_moe(il) ? 1 : 2);
     mm(l.wo, att_.data(), xb_.data(), groups_);
 }
 
@@ -537,8 +537,8 @@ void cpu_backend::short_conv_block(int il, const std::int32_t* positions, int n)
     a.block_tables = local_tables_.data();
     a.positions = positions;
     short_conv(a);
-    const weight_view* const ffn_first[2] = {c_.moe() ? &l.router : &l.w_gate, &l.w_up};
-    hint_next_product(ffn_first, c_.moe() ? 1 : 2);
+    const weight_view* const ffn_first[2] = {c_.layer_moe(il) ? &l.router : &l.w_gate, &l.w_up};
+    hint_next_product(ffn_first, c_.layer_moe(il) ? 1 : 2);
     mm(l.conv_out, conv_y_.data(), xb_.data(), groups_);
 }
 
@@ -582,7 +582,11 @@ void cpu_backend::expert_rows(const weight_view* gate_up, const weight_view& dow
 void cpu_backend::moe_ffn(const layer_weights& l, int n) {
     const int E = c_.n_embd;
     mm(l.router, xb_.data(), router_.data(), groups_);
-    route_tokens(router_.data(), n, c_.n_expert, c_.n_expert_used, c_.moe_norm_weights, routes_);
+    moe_gating gating;
+    gating.sigmoid = c_.moe_sigmoid;
+    gating.renormalize = c_.moe_norm_weights;
+    gating.selection_bias = l.expert_bias.empty() ? nullptr : l.expert_bias.data();
+    route_tokens(router_.data(), n, c_.n_expert, c_.n_expert_used, gating, routes_);
     std::fill(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, 0.0f);
     for (int e = 0; e < c_.n_expert; ++e) {
         if (routes_.tokens_of(e) == 0) continue;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // A mixture of experts' routing, as llama.cpp's build_moe_ffn does it: each
-// token's router logits (n_expert) through a softmax, its n_used most
-// probable experts kept with their probabilities as weights (renormalized
-// to sum 1 where the architecture asks), and the batch's (token, weight)
-// pairs grouped by expert, so that each expert multiplies its tokens' rows
-// in one product.
+// token's router logits (n_expert) through a softmax (or, LFM2-MoE, each
+// through a sigmoid), its n_used most probable experts (by probability plus
+// an expert bias where the architecture has one) kept with their
+// probabilities as weights (renormalized to sum 1 where the architecture
+// asks), and the batch's (token, weight) pairs grouped by expert, so that
+// each expert multiplies its tokens' rows in one product.
 #pragma once
 
 #include <cstdint>
@@ -23,11 +24,18 @@ struct moe_routes {
     int tokens_of(int e) const { return first[static_cast<std::size_t>(e) + 1] - first[static_cast<std::size_t>(e)]; }
 };
 
+// How the router's logits become choices and weights.
+struct moe_gating {
+    bool sigmoid = false;                  // each probability sigmoid(logit), not a softmax over the experts
+    bool renormalize = false;              // the kept weights divided by their sum (at least 2^-14, as llama.cpp clamps it)
+    const float* selection_bias = nullptr; // (n_expert) added to the probabilities to choose, not to weigh; or none
+};
+
 // Routes n tokens from their router logits (n, n_expert), f32. Ties in
 // probability go to the lower expert index. A token whose logits are not
 // finite still gets n_used distinct experts (its weights then carry the NaN,
 // as llama.cpp's would).
-void route_tokens(const float* logits, int n, int n_expert, int n_used, bool renormalize, moe_routes& out);
+void route_tokens(const float* logits, int n, int n_expert, int n_used, const moe_gating& gating, moe_routes& out);
 
 // sigmoid(x) = 1 / (1 + e^-x): qwen2moe's shared-expert gate.
 float moe_sigmoid(float x);
