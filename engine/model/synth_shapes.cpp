@@ -22,7 +22,7 @@ std::vector<std::string> synth_shape_names() {
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe",
-            "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
+            "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
 
@@ -272,6 +272,19 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         for (int il = 0; il < 16; ++il)
             if (il != 2 && il != 5 && il != 8 && il != 10 && il != 12 && il != 14) l.conv_layers.push_back(il);
         l.conv_taps = 3;
+        return l;
+    }
+    if (name == "lfm2-8b-a1b") {   // LFM2-8B-A1B's sizes: 2 dense layers, then 32 experts of 1792 rows, 4 per token;
+                                   // attention in 6 of 24 layers (which 6 here is a guess at the file's pattern)
+        synth_shape l = shape_of(name, 24, 2048, 7168, 32, 8, 65536, 128000, 1000000.0f, true);
+        l.arch = "lfm2moe";
+        for (int il = 0; il < 24; ++il)
+            if (il != 2 && il != 6 && il != 10 && il != 14 && il != 18 && il != 21) l.conv_layers.push_back(il);
+        l.conv_taps = 3;
+        l.n_dense_lead = 2;
+        l.n_expert = 32;
+        l.n_expert_used = 4;
+        l.n_ff_exp = 1792;
         return l;
     }
     if (name == "llama-1b") {   // Llama 3.2 1B: its RoPE factors too
