@@ -4,7 +4,8 @@
 // q4_0 / q4_1 / q5_0 / q5_1 / q8_0 / iq4_nl / q2_K .. q6_K / iq4_xs matrix equals matmul over the file's rows
 // (up to float summation order) for every token count and thread count, one matrix or
 // three at once, with each token's numbers the same alone or batched, and
-// that full-scale quants sum exactly (no int16 overflow in the kernels).
+// that full-scale quants sum exactly (no int16 overflow in the kernels), with
+// AVX-VNNI's vpdpbusd and with maddubs alike.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,7 +71,25 @@ protected:
     {
         if (!set_cpu_kernel_level("avx2")) GTEST_SKIP() << "this CPU has no AVX2 kernels";
     }
+    void TearDown() override
+    {
+        set_avx_vnni_allowed(true);
+        test::kernel_level_test::TearDown();
+    }
 };
+
+// Runs check with the AVX-VNNI kernels (where the CPU has them) and with the maddubs ones.
+template <class Check>
+void with_each_multiply(Check check)
+{
+    for (const bool vnni : {true, false}) {
+        set_avx_vnni_allowed(vnni);
+        if (vnni && !avx_vnni_usable()) continue;
+        SCOPED_TRACE(vnni ? "AVX-VNNI" : "maddubs");
+        check();
+    }
+    set_avx_vnni_allowed(true);
+}
 
 }  // namespace
 
@@ -237,9 +256,11 @@ TEST_F(Rows8, fullScaleQ8QuantsSumExactly)
     const std::vector<float> x(n_in, 127.0f);
     thread_pool pool(1);
     matmul_scratch scratch;
-    std::vector<float> y(n_out, NAN);
-    matmul(r8.view, x.data(), 1, y.data(), pool, scratch);
-    for (int r = 0; r < n_out; ++r) EXPECT_EQ(y[static_cast<std::size_t>(r)], -128.0f * 127.0f * n_in) << "row " << r;
+    with_each_multiply([&] {
+        std::vector<float> y(n_out, NAN);
+        matmul(r8.view, x.data(), 1, y.data(), pool, scratch);
+        for (int r = 0; r < n_out; ++r) EXPECT_EQ(y[static_cast<std::size_t>(r)], -128.0f * 127.0f * n_in) << "row " << r;
+    });
 }
 
 // Every K-quant at its largest value (iq4_xs: its level -127) against
@@ -310,13 +331,15 @@ TEST_F(Rows8, fullScaleKQuantsSumExactly)
         const quant_matrix r8 = regrouped(file);
         thread_pool pool(1);
         matmul_scratch scratch;
-        for (int n_tokens : {1, 4}) {
-            std::vector<float> xs;
-            for (int i = 0; i < n_tokens; ++i) xs.insert(xs.end(), x.begin(), x.end());
-            std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
-            matmul(r8.view, xs.data(), n_tokens, y.data(), pool, scratch);
-            for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], want) << "tokens " << n_tokens << ", output " << i;
-        }
+        with_each_multiply([&] {
+            for (int n_tokens : {1, 4}) {
+                std::vector<float> xs;
+                for (int i = 0; i < n_tokens; ++i) xs.insert(xs.end(), x.begin(), x.end());
+                std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
+                matmul(r8.view, xs.data(), n_tokens, y.data(), pool, scratch);
+                for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], want) << "tokens " << n_tokens << ", output " << i;
+            }
+        });
     }
 }
 
@@ -337,10 +360,43 @@ TEST_F(Rows8, fullScaleIq4NlLevelsSumExactly)
     const quant_matrix r8 = regrouped(file);
     thread_pool pool(1);
     matmul_scratch scratch;
-    for (int n_tokens : {1, 4}) {
-        const std::vector<float> x(static_cast<std::size_t>(n_tokens * n_in), 127.0f);
-        std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
-        matmul(r8.view, x.data(), n_tokens, y.data(), pool, scratch);
-        for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], -127.0f * 127.0f * n_in) << "tokens " << n_tokens << ", output " << i;
-    }
+    with_each_multiply([&] {
+        for (int n_tokens : {1, 4}) {
+            const std::vector<float> x(static_cast<std::size_t>(n_tokens * n_in), 127.0f);
+            std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
+            matmul(r8.view, x.data(), n_tokens, y.data(), pool, scratch);
+            for (std::size_t i = 0; i < y.size(); ++i)
+                EXPECT_EQ(y[i], -127.0f * 127.0f * n_in) << "tokens " << n_tokens << ", output " << i;
+        }
+    });
+}
+
+// The AVX-VNNI kernels (vpdpbusd: 4 products straight into int32) and the
+// maddubs ones (products added in int16 as far as they cannot overflow, then
+// widened) sum the same integers and scale them alike: every type gives the
+// same bits either way, one token or a batch.
+TEST_F(Rows8, avxVnniKernelsGiveTheMaddubsKernelsBits)
+{
+    set_avx_vnni_allowed(true);
+    if (!avx_vnni_usable()) GTEST_SKIP() << "this CPU has no AVX-VNNI (or KVLENS_NO_AVX_VNNI is set)";
+    std::vector<ggml_type> types(std::begin(k_types), std::end(k_types));
+    types.push_back(ggml_type::iq4_nl);
+    types.insert(types.end(), std::begin(k_k_quants), std::end(k_k_quants));
+    for (ggml_type t : types)
+        for (int n_tokens : {1, 3, 4, 9}) {
+            SCOPED_TRACE(std::string(type_name(t)) + " tokens=" + std::to_string(n_tokens));
+            std::mt19937 rng(300 + n_tokens + static_cast<int>(t));
+            const std::int64_t n_in = test::has_super_blocks(t) ? 768 : 576;
+            const quant_matrix r8 = regrouped(random_matrix(rng, t, 40, n_in));
+            const auto x = random_block_floats(rng, n_tokens * n_in);
+            thread_pool pool(2);
+            matmul_scratch scratch;
+            std::vector<float> vnni(static_cast<std::size_t>(n_tokens) * 40, NAN), maddubs(vnni.size(), NAN);
+            matmul(r8.view, x.data(), n_tokens, vnni.data(), pool, scratch);
+            set_avx_vnni_allowed(false);
+            ASSERT_FALSE(avx_vnni_usable());
+            matmul(r8.view, x.data(), n_tokens, maddubs.data(), pool, scratch);
+            set_avx_vnni_allowed(true);
+            ASSERT_EQ(0, std::memcmp(vnni.data(), maddubs.data(), vnni.size() * sizeof(float)));
+        }
 }

@@ -91,9 +91,12 @@ public:
 
     std::string name() const override { return "cpu"; }
     std::string description() const override {
-        // "+ amx": prefill products run on AMX-INT8 tiles (matmul_simd.h).
-        const bool amx = std::string_view(cpu_kernel_level()) == "avx512" && amx_usable();
-        return fmt::format("cpu: {} threads, {} kernels{}", pool_.size(), cpu_kernel_level(), amx ? " + amx" : "");
+        // "+ amx": prefill products run on AMX-INT8 tiles (matmul_simd.h);
+        // "+ avx-vnni": the AVX2 rows8 kernels multiply with vpdpbusd (rows8.h).
+        const std::string_view level = cpu_kernel_level();
+        const bool amx = level == "avx512" && amx_usable();
+        const bool vnni = level == "avx2" && avx_vnni_usable();
+        return fmt::format("cpu: {} threads, {} kernels{}", pool_.size(), level, amx ? " + amx" : vnni ? " + avx-vnni" : "");
     }
 
     status init_kv(const kv_geometry& g, std::int32_t n_blocks) override {

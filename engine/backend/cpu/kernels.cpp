@@ -4,7 +4,10 @@
 // where they have a faster kernel; anything they leave out stays scalar.
 #include "engine/backend/cpu/kernels.h"
 
+#include <cpuid.h>
+
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -129,6 +132,29 @@ to_float_fn to_float_for(ggml_type t) {
 }
 
 const char* cpu_kernel_level() { return active().level; }
+
+namespace {
+
+// CPUID leaf 7, sub-leaf 1, EAX bit 4: AVX-VNNI (the VEX-encoded vpdpbusd).
+bool cpu_has_avx_vnni() {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return false;
+    return (eax & (1u << 4)) != 0;
+}
+
+std::atomic<bool>& avx_vnni_allowed() {
+    static std::atomic<bool> allowed{std::getenv("KVLENS_NO_AVX_VNNI") == nullptr};
+    return allowed;
+}
+
+}  // namespace
+
+bool avx_vnni_usable() {
+    static const bool has = cpu_has_avx_vnni();
+    return has && avx_vnni_allowed().load(std::memory_order_relaxed);
+}
+
+void set_avx_vnni_allowed(bool allowed) { avx_vnni_allowed().store(allowed && std::getenv("KVLENS_NO_AVX_VNNI") == nullptr); }
 
 bool set_cpu_kernel_level(const char* level) {
     static const char* const levels[] = {"scalar", "avx2", "avx512"};

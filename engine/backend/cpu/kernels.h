@@ -34,6 +34,13 @@ const char* cpu_kernel_level();
 // Forces a level for tests ("scalar", "avx2", "avx512"); false if the CPU lacks it.
 bool set_cpu_kernel_level(const char* level);
 
+// Whether the AVX2 rows8 kernels use AVX-VNNI's vpdpbusd (the CPU has it,
+// the environment variable KVLENS_NO_AVX_VNNI is unset, and tests have not
+// turned it off); the kernel level is unchanged either way.
+bool avx_vnni_usable();
+// Tests: false turns the AVX-VNNI kernels off (true: back on where the CPU has them).
+void set_avx_vnni_allowed(bool allowed);
+
 // The scalar reference kernels, for tests comparing SIMD against them.
 namespace scalar {
 const weight_kernels* kernels_for(ggml_type weight_type);

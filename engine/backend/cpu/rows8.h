@@ -37,8 +37,8 @@
 // (the file's order took a shuffle, a mask, a compare and a mask). Its
 // quants reach 31, so 4 maddubs (not 8) add up in int16 before each widening.
 //
-// q4_K, q5_K and q6_K are regrouped as k_quant_groups.h describes, with G = 8
-// (kernels_rows8_k_quants_avx2.cpp), their q8_K activations read in place.
+// q2_K .. q6_K and iq4_xs are regrouped as k_quant_groups.h describes, with
+// G = 8 (rows8_k_quant_kernels_body.h), their q8_K activations read in place.
 #pragma once
 
 #include <cstdint>
@@ -126,12 +126,14 @@ inline void with_token_count(const row_group_args& g, Kernel kernel) {
     }
 }
 
-// The AVX2 kernel for a rows8 matrix of this type (kernels_rows8_avx2.cpp).
+// The AVX2 kernel for a rows8 matrix of this type (kernels_rows8_avx2.cpp):
+// with AVX-VNNI's vpdpbusd where avx_vnni_usable(), else with maddubs.
+// K-quant kernels read q8_K activation rows in place.
 row_group_fn rows8_kernel_for(ggml_type weight_type);
 
-// The AVX2 kernel for a q4_K, q5_K or q6_K rows8 matrix, whose activations are
-// q8_K rows read in place (kernels_rows8_k_quants_avx2.cpp); nullptr for other types.
-row_group_fn rows8_k_quant_kernel_for(ggml_type weight_type);
+// The AVX2 + AVX-VNNI kernel for a rows8 matrix of this type (kernels_rows8_avxvnni.cpp),
+// which rows8_kernel_for hands out where avx_vnni_usable().
+row_group_fn rows8_vnni_kernel_for(ggml_type weight_type);
 
 // One quantized activation row (q8_1 blocks for q4_1, q8_0 for q4_0) of nb
 // blocks expanded for the kernel: each block's quants 4 at a time broadcast

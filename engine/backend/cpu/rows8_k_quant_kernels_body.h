@@ -1,32 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// AVX2 kernels of the K-quant rows8 groups (k_quant_groups.h, G = 8): one
+// The AVX2 kernels of the K-quant rows8 groups (k_quant_groups.h, G = 8): one
 // group of 8 q2_K .. q6_K / iq4_xs rows against up to 4 tokens, the tokens'
 // q8_K quants read in place. Per sub-block of 32, the 8 rows' quants are
 // unpacked once (4 loads to low and high nibbles; q5_K ORs in its fifth-bit
 // plane, q6_K its bits 4 and 5; q3_K and q2_K from 2-bit crumbs) and their
-// scales made once; per token, 8 maddubs against the token's quants
-// broadcast 4 at a time add up in int16 as far as they cannot overflow
-// (q4_K: all 8, 8 x 2 x 15 x 127 < 2^15; q5_K, q3_K, q2_K: 4; q6_K: 2), one
-// madd per run widens them to a block sum per row (lane r = row r), and a
-// multiply-add or two per (token, sub-block) scale all 8 rows. Before these,
-// AVX2 ran q4_K, q6_K, q3_K and q2_K through 4 x 4 tiles that unpack each
-// super-block per 4 tokens (q5_K through its dot per row and token).
-// Compiled for AVX2 by a target pragma only, like kernels_rows8_avx2.cpp;
-// called only where rows8_applies() said AVX2 is active.
-#include <immintrin.h>
-
-#include <cstddef>
-#include <cstdint>
-#include <cstring>
-
-#include "engine/backend/cpu/rows8.h"
-#include "engine/quant/quant_blocks.h"
-
-#pragma GCC push_options
-#pragma GCC target("avx2,fma,f16c")
-
-namespace kvlens {
-namespace {
+// scales made once; per token, 8 byte multiplies against the token's quants
+// broadcast 4 at a time give a block sum per row (lane r = row r), and a
+// multiply-add or two per (token, sub-block) scale all 8 rows. With maddubs
+// (k_vnni false) the products add up in int16 as far as they cannot
+// overflow (q4_K: all 8, 8 x 2 x 15 x 127 < 2^15; q5_K, q3_K, q2_K: 4; q6_K:
+// 2) before one madd widens them; with AVX-VNNI's vpdpbusd (k_vnni true)
+// each 4 go straight into the int32 lanes. Before these, AVX2 ran q4_K, q6_K,
+// q3_K and q2_K through 4 x 4 tiles that unpack each super-block per 4
+// tokens (q5_K through its dot per row and token). Included by
+// kernels_rows8_avx2.cpp and kernels_rows8_avxvnni.cpp as
+// rows8_kernels_body.h is. No include guard on purpose.
 
 constexpr int G = k_rows8_group;
 
@@ -90,6 +78,11 @@ inline void or_crumbs(__m256i wq[4], __m256i crumbs) {
 template <int from, int n>
 [[gnu::always_inline]] inline __m256i run_sum(const __m256i wq[8], const std::uint8_t* a) {
     const auto offset = [](int i) { return 4 * (i % 4) + 16 * (i / 4); };
+    if constexpr (k_vnni) {   // each 4 products straight into the int32 lanes: no run to bound
+        __m256i s = _mm256_setzero_si256();
+        for (int i = from; i < from + n; ++i) s = _mm256_dpbusd_avx_epi32(s, wq[i], quad(a + offset(i)));
+        return s;
+    }
     __m256i s = _mm256_maddubs_epi16(wq[from], quad(a + offset(from)));
     for (int i = from + 1; i < from + n; ++i) s = _mm256_add_epi16(s, _mm256_maddubs_epi16(wq[i], quad(a + offset(i))));
     return _mm256_madd_epi16(s, _mm256_set1_epi16(1));
@@ -266,8 +259,12 @@ void rows8_iq4_xs(const row_group_args& g) {
                 const int at = 4 * (i % 4) + 16 * (i / 4);   // register i's activation bytes
                 for (int t = 0; t < NT; ++t) {
                     const __m256i a = quad(token_quants(g, t, s, j) + at);
-                    const __m256i p = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(a, level));
-                    sum[t] = _mm256_add_epi32(sum[t], _mm256_madd_epi16(p, ones));
+                    if constexpr (k_vnni) {
+                        sum[t] = _mm256_dpbusd_avx_epi32(sum[t], magnitude, _mm256_sign_epi8(a, level));
+                    } else {
+                        const __m256i p = _mm256_maddubs_epi16(magnitude, _mm256_sign_epi8(a, level));
+                        sum[t] = _mm256_add_epi32(sum[t], _mm256_madd_epi16(p, ones));
+                    }
                 }
             }
             for (int t = 0; t < NT; ++t)
@@ -293,9 +290,8 @@ void rows8_k16_dispatch(const row_group_args& g) {
     with_token_count(g, [&](auto nt) { rows8_k16<K, decltype(nt)::value>(g); });
 }
 
-}  // namespace
-
-row_group_fn rows8_k_quant_kernel_for(ggml_type t) {
+// This file's kernel for weight type t; nullptr for other types.
+row_group_fn kernel_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_K: return rows8_q4_K_dispatch;
     case ggml_type::q5_K: return rows8_q5_K_dispatch;
@@ -306,7 +302,3 @@ row_group_fn rows8_k_quant_kernel_for(ggml_type t) {
     default: return nullptr;
     }
 }
-
-}  // namespace kvlens
-
-#pragma GCC pop_options
