@@ -44,9 +44,11 @@ inline void with_rows8_call(const row_group_args& g, Kernel kernel) {
     else with_token_count(g, [&](auto nt) { kernel(nt, std::false_type{}); });
 }
 
-// Row r's exact block sum of q * a in int32 lane r: 8 maddubs of the
+// Row r's exact block sum of q * a in int32 lane r: 8 multiplies of the
 // unpacked quants (lo: elements 4 j .. 4 j + 3, hi: 16 + 4 j ..) with
-// token t's broadcast quants of block b, added in int16, widened once.
+// token t's broadcast quants of block b: maddubs added in int16 and widened
+// once (q4's nibbles only: 8 x 2 x 15 x 127 < 2^15), or vpdpbusd into int32
+// (any quants: q5's too).
 template <bool rows>
 inline __m256i block_sums(const __m256i lo[4], const __m256i hi[4], const row_group_args& g, int t, std::int64_t b) {
     if constexpr (k_vnni) {   // each 4 products straight into the int32 lanes
