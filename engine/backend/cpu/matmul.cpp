@@ -28,23 +28,30 @@ constexpr std::int64_t k_serial_quantize_tokens = 4;
 
 std::int64_t align64(std::int64_t n) { return (n + 63) & ~std::int64_t{63}; }
 
+// f32 activation rows a thread's row tiles meet per pass (bytes): half of a 1 MiB L2.
+constexpr std::int64_t k_float_chunk_bytes = 512 * 1024;
+
 // Scratch layout of the tiled path, bytes from the start of scratch.act:
 //   act:  (n_tokens, act_row) quantized activation rows
 //   ad:   (n_tokens, nb) f32 activation block scales
 //   as:   (n_tokens, nb) f32 activation block sums (q8_1 only)
 //   wsc:  (n_threads, 2, k_tile_rows, nb) f32 weight scales and minimums of a row tile
+//   af:   (n_tokens, n_in) f32: f16 / bf16 weights' activation rows (rounded
+//         to the weights' type, as vec_dot's are) back in f32 for the tiles
 struct tiled_layout {
-    std::int64_t nb, act_row, ad, as, wsc, total;
+    std::int64_t nb, act_row, ad, as, wsc, af, total;
 };
 
-tiled_layout layout_for(std::int64_t n_in, std::int64_t act_row, std::int64_t n_tokens, int n_threads) {
+tiled_layout layout_for(std::int64_t n_in, std::int64_t act_row, std::int64_t n_tokens, int n_threads,
+                        bool f32_rows = false) {
     tiled_layout l;
     l.nb = n_in / 32;
     l.act_row = act_row;
     l.ad = align64(n_tokens * act_row);
     l.as = l.ad + align64(n_tokens * l.nb * 4);
     l.wsc = l.as + align64(n_tokens * l.nb * 4);
-    l.total = l.wsc + static_cast<std::int64_t>(n_threads) * 2 * k_tile_rows * l.nb * 4;
+    l.af = align64(l.wsc + static_cast<std::int64_t>(n_threads) * 2 * k_tile_rows * l.nb * 4);
+    l.total = l.af + (f32_rows ? n_tokens * n_in * 4 : 0);
     return l;
 }
 
@@ -156,19 +163,24 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
     }
     const ggml_type at = k.vec_dot_type;
     const bool k_quant = at == ggml_type::q8_K;   // K-quant tiles read every scale from the blocks
+    // f16 / bf16 weights: the activations rounded to that type (as vec_dot's), then back in f32 rows.
+    const bool float_rows = at == ggml_type::f16 || at == ggml_type::bf16;
     const from_float_fn quantize = from_float_for(at);
-    const tiled_layout L = layout_for(w0.n_in, row_bytes(at, w0.n_in), n_tokens, pool.size());
+    const to_float_fn widen = float_rows ? to_float_for(at) : nullptr;
+    const tiled_layout L = layout_for(w0.n_in, row_bytes(at, w0.n_in), n_tokens, pool.size(), float_rows);
     if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
     std::uint8_t* base = scratch.act.data();
-    std::uint8_t* act = base;
+    std::uint8_t* act = float_rows ? base + L.af : base;   // what the tiles read
+    const std::int64_t act_row = float_rows ? w0.n_in * 4 : L.act_row;
     float* ad = reinterpret_cast<float*>(base + L.ad);
     float* as = reinterpret_cast<float*>(base + L.as);
     const bool has_sums = at == ggml_type::q8_1;
 
     auto quantize_rows = [&](std::int64_t t0, std::int64_t t1) {
         for (std::int64_t t = t0; t < t1; ++t) {
-            quantize(x + t * w0.n_in, act + t * L.act_row, w0.n_in);
-            if (!k_quant) act_scales(at, act + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
+            quantize(x + t * w0.n_in, base + t * L.act_row, w0.n_in);
+            if (float_rows) widen(base + t * L.act_row, reinterpret_cast<float*>(act + t * act_row), w0.n_in);
+            else if (!k_quant) act_scales(at, base + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
         }
     };
     if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
@@ -178,6 +190,12 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
     std::int64_t tiles_before[4] = {0, 0, 0, 0};   // (n_mats + 1) first tile of each matrix
     for (int m = 0; m < n_mats; ++m) tiles_before[m + 1] = tiles_before[m] + (ws[m].n_out + k_tile_rows - 1) / k_tile_rows;
     const std::int64_t n_row_tiles = tiles_before[n_mats];
+    // f32 activation rows (f16 / bf16 weights) go through the row tiles a
+    // chunk of tokens at a time, the chunk's rows held in L2; quantized ones
+    // (a quarter of the bytes) all at once.
+    const std::int64_t chunk =
+        float_rows ? std::max<std::int64_t>(k_tile_tokens, k_float_chunk_bytes / act_row / k_tile_tokens * k_tile_tokens)
+                   : n_tokens;
     const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_row_tiles + nth - 1) / nth;
         const std::int64_t tile0 = std::min(n_row_tiles, per * ith);
@@ -185,12 +203,15 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         float* wd = reinterpret_cast<float*>(base + L.wsc) + static_cast<std::int64_t>(ith) * 2 * k_tile_rows * L.nb;
         float* wm = wd + k_tile_rows * L.nb;
         // Pre-converted weight scales pay off when a row tile meets several token tiles.
-        const bool pre = !k_quant && kernel_tokens > k_tile_tokens;
+        const bool pre = !k_quant && !float_rows && kernel_tokens > k_tile_tokens;
         tile_args g;
         g.nb = k_quant ? w0.n_in / QK_K : L.nb;
-        g.a_stride = L.act_row;
+        g.a_stride = act_row;
         g.a_block = has_sums ? sizeof(block_q8_1) : sizeof(block_q8_0);
         g.a_qs = has_sums ? 4 : 2;
+        g.rows_alone = float_rows && kernel_tokens <= k_tile_tokens;
+        for (std::int64_t c0 = 0; c0 < n_tokens; c0 += chunk) {
+        const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
         int m = 0;
         for (std::int64_t tile_i = tile0; tile_i < tile1; ++tile_i) {
             while (tile_i >= tiles_before[m + 1]) ++m;
@@ -206,14 +227,15 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
                     weight_scales(w.type, w.data + (r0 + r) * w.row_bytes, L.nb, wd + r * L.nb, wm + r * L.nb);
             g.w = w.data + r0 * w.row_bytes;
             g.nr = nr;
-            for (std::int64_t t0 = 0; t0 < n_tokens; t0 += k_tile_tokens) {
-                g.nt = static_cast<int>(std::min<std::int64_t>(k_tile_tokens, n_tokens - t0));
-                g.a = act + t0 * L.act_row;
+            for (std::int64_t t0 = c0; t0 < c1; t0 += k_tile_tokens) {
+                g.nt = static_cast<int>(std::min<std::int64_t>(k_tile_tokens, c1 - t0));
+                g.a = act + t0 * act_row;
                 g.ad = ad + t0 * L.nb;
                 g.as = has_sums ? as + t0 * L.nb : nullptr;
                 g.y = ys[m] + t0 * w.n_out + r0;
                 tile(g);
             }
+        }
         }
     };
     pool.run(std::cref(job));
@@ -263,7 +285,8 @@ std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
     if (!k) return 0;
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
     // The tiled or AMX path's buffers for up to 64 threads, an upper bound either way.
-    return std::max(layout_for(w.n_in, act_row, n_tokens, 64).total,
+    const bool float_rows = k->vec_dot_type == ggml_type::f16 || k->vec_dot_type == ggml_type::bf16;
+    return std::max(layout_for(w.n_in, act_row, n_tokens, 64, float_rows).total,
                     align64(n_tokens * act_row) + amx_scratch_bytes(w.n_in, n_tokens, 64) + 64);
 }
 

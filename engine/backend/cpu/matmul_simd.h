@@ -6,7 +6,9 @@
 // weight block scales too when many tokens share them (prefill), else the
 // kernel converts them as it goes (decode: one pass over the weights). The
 // inner loop does integer dots and one multiply-add per pair and block.
-// Numerics are those of the kernel table's vec_dot for the type. The K-quant
+// Numerics are those of the kernel table's vec_dot for the type. f16 and
+// bf16 tiles (AVX-512) take the activations rounded to the weights' type and
+// back in f32 rows, and sum each pair in one chain of 16 lanes. The K-quant
 // tiles (AVX2: q4_K, q6_K) read every scale from the blocks and equal vec_dot
 // bit for bit.
 #pragma once
@@ -19,11 +21,11 @@ namespace kvlens {
 
 struct tile_args {
     std::int64_t nb = 0;               // 32-element blocks per row (K-quants: super-blocks of 256)
-    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1, q5_0, q5_1, q8_0, q4_K or q6_K blocks)
+    const std::uint8_t* w = nullptr;   // first weight row (q4_0, q4_1, q5_0, q5_1, q8_0, q4_K or q6_K blocks; f16, bf16)
     std::int64_t w_stride = 0;         // bytes between weight rows
     const float* wd = nullptr;         // (nr, nb) f32 weight block scales d; nullptr: read from the blocks
     const float* wm = nullptr;         // (nr, nb) f32 weight block minimums m (q4_1, q5_1, with wd)
-    const std::uint8_t* a = nullptr;   // first activation row (q8_0, q8_1 or q8_K blocks)
+    const std::uint8_t* a = nullptr;   // first activation row (q8_0, q8_1 or q8_K blocks; f16 / bf16 weights: f32)
     std::int64_t a_stride = 0;         // bytes between activation rows
     std::int64_t a_block = 0;          // bytes per activation block (34 q8_0, 36 q8_1)
     std::int64_t a_qs = 0;             // byte offset of the quants in an activation block (2, 4)
@@ -33,6 +35,9 @@ struct tile_args {
     std::int64_t ldy = 0;              // floats between output rows (tokens)
     int nr = 0;                        // weight rows in this tile, 1..4
     int nt = 0;                        // activation rows (tokens) in this tile, 1..4
+    // f16 / bf16, decode's kernel class (kernel_tokens <= 4): each pair summed
+    // as vec_dot sums it, a row at a time (one stream through the weights)
+    bool rows_alone = false;
 };
 
 using tile_fn = void (*)(const tile_args&);
