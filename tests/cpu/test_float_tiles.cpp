@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matrix products of f16 and bf16 weights (the AVX-512 float tiles,
+// Matrix products of f16 and bf16 weights (the AVX-512 float tiles, and
+// bf16's vdpbf16ps tiles in prefill's class where the CPU has AVX512_BF16;
 // matmul_simd.h): every output equals the kernel table's vec_dot of its row
 // and token (the activations rounded to the weights' type either way) up
 // to float summation order, for every token count and thread count, in

@@ -163,8 +163,16 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
     }
     const ggml_type at = k.vec_dot_type;
     const bool k_quant = at == ggml_type::q8_K;   // K-quant tiles read every scale from the blocks
-    // f16 / bf16 weights: the activations rounded to that type (as vec_dot's), then back in f32 rows.
-    const bool float_rows = at == ggml_type::f16 || at == ggml_type::bf16;
+    // bf16 weights in prefill's class on AVX-512 + BF16: bf16 pairs multiplied
+    // (vdpbf16ps) against the bf16 activation rows themselves.
+    const tile_fn pair_tile = w0.type == ggml_type::bf16 && kernel_tokens > k_tile_tokens &&
+                                      std::strcmp(cpu_kernel_level(), "avx512") == 0
+                                  ? avx512_bf16_pair_tile()
+                                  : nullptr;
+    if (pair_tile) tile = pair_tile;
+    // Else f16 / bf16 weights: the activations rounded to that type (as vec_dot's), then back in f32 rows.
+    const bool float_weights = at == ggml_type::f16 || at == ggml_type::bf16;   // no block scales
+    const bool float_rows = float_weights && !pair_tile;
     const from_float_fn quantize = from_float_for(at);
     const to_float_fn widen = float_rows ? to_float_for(at) : nullptr;
     const tiled_layout L = layout_for(w0.n_in, row_bytes(at, w0.n_in), n_tokens, pool.size(), float_rows);
@@ -180,7 +188,7 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         for (std::int64_t t = t0; t < t1; ++t) {
             quantize(x + t * w0.n_in, base + t * L.act_row, w0.n_in);
             if (float_rows) widen(base + t * L.act_row, reinterpret_cast<float*>(act + t * act_row), w0.n_in);
-            else if (!k_quant) act_scales(at, base + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
+            else if (!k_quant && !float_weights) act_scales(at, base + t * L.act_row, L.nb, ad + t * L.nb, as + t * L.nb);
         }
     };
     if (n_tokens < k_serial_quantize_tokens) quantize_rows(0, n_tokens);
@@ -194,8 +202,9 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
     // chunk of tokens at a time, the chunk's rows held in L2; quantized ones
     // (a quarter of the bytes) all at once.
     const std::int64_t chunk =
-        float_rows ? std::max<std::int64_t>(k_tile_tokens, k_float_chunk_bytes / act_row / k_tile_tokens * k_tile_tokens)
-                   : n_tokens;
+        float_rows || pair_tile
+            ? std::max<std::int64_t>(k_tile_tokens, k_float_chunk_bytes / act_row / k_tile_tokens * k_tile_tokens)
+            : n_tokens;
     const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_row_tiles + nth - 1) / nth;
         const std::int64_t tile0 = std::min(n_row_tiles, per * ith);
@@ -203,7 +212,7 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         float* wd = reinterpret_cast<float*>(base + L.wsc) + static_cast<std::int64_t>(ith) * 2 * k_tile_rows * L.nb;
         float* wm = wd + k_tile_rows * L.nb;
         // Pre-converted weight scales pay off when a row tile meets several token tiles.
-        const bool pre = !k_quant && !float_rows && kernel_tokens > k_tile_tokens;
+        const bool pre = !k_quant && !float_weights && kernel_tokens > k_tile_tokens;
         tile_args g;
         g.nb = k_quant ? w0.n_in / QK_K : L.nb;
         g.a_stride = act_row;

@@ -55,6 +55,10 @@ tile_fn tile_kernel_for(ggml_type weight_type);
 
 tile_fn avx2_tile_kernel(ggml_type weight_type);     // kernels_avx2.cpp
 tile_fn avx512_tile_kernel(ggml_type weight_type);   // kernels_avx512.cpp
+// bf16 weights' prefill tiles on bf16 activation rows with vdpbf16ps
+// (kernels_bf16_avx512.cpp); nullptr where the CPU has no AVX512_BF16 or
+// KVLENS_NO_BF16_PAIRS is set (then the f32 tiles serve).
+tile_fn avx512_bf16_pair_tile();
 
 // ---- AMX-INT8 prefill (amx_simd.cpp) ---------------------------------------------------
 // 16 weight rows x 16 tokens x one 32-element block per tile instruction, the
