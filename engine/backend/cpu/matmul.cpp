@@ -220,31 +220,31 @@ void matmul_tiled(const weight_view* ws, float* const* ys, int n_mats, const flo
         g.a_qs = has_sums ? 4 : 2;
         g.rows_alone = float_rows && kernel_tokens <= k_tile_tokens;
         for (std::int64_t c0 = 0; c0 < n_tokens; c0 += chunk) {
-        const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
-        int m = 0;
-        for (std::int64_t tile_i = tile0; tile_i < tile1; ++tile_i) {
-            while (tile_i >= tiles_before[m + 1]) ++m;
-            const weight_view& w = ws[m];
-            g.w_stride = w.row_bytes;
-            g.wd = pre ? wd : nullptr;
-            g.wm = pre && (w.type == ggml_type::q4_1 || w.type == ggml_type::q5_1) ? wm : nullptr;
-            g.ldy = w.n_out;
-            const std::int64_t r0 = (tile_i - tiles_before[m]) * k_tile_rows;
-            const int nr = static_cast<int>(std::min<std::int64_t>(k_tile_rows, w.n_out - r0));
-            if (pre)
-                for (int r = 0; r < nr; ++r)
-                    weight_scales(w.type, w.data + (r0 + r) * w.row_bytes, L.nb, wd + r * L.nb, wm + r * L.nb);
-            g.w = w.data + r0 * w.row_bytes;
-            g.nr = nr;
-            for (std::int64_t t0 = c0; t0 < c1; t0 += k_tile_tokens) {
-                g.nt = static_cast<int>(std::min<std::int64_t>(k_tile_tokens, c1 - t0));
-                g.a = act + t0 * act_row;
-                g.ad = ad + t0 * L.nb;
-                g.as = has_sums ? as + t0 * L.nb : nullptr;
-                g.y = ys[m] + t0 * w.n_out + r0;
-                tile(g);
+            const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
+            int m = 0;
+            for (std::int64_t tile_i = tile0; tile_i < tile1; ++tile_i) {
+                while (tile_i >= tiles_before[m + 1]) ++m;
+                const weight_view& w = ws[m];
+                g.w_stride = w.row_bytes;
+                g.wd = pre ? wd : nullptr;
+                g.wm = pre && (w.type == ggml_type::q4_1 || w.type == ggml_type::q5_1) ? wm : nullptr;
+                g.ldy = w.n_out;
+                const std::int64_t r0 = (tile_i - tiles_before[m]) * k_tile_rows;
+                const int nr = static_cast<int>(std::min<std::int64_t>(k_tile_rows, w.n_out - r0));
+                if (pre)
+                    for (int r = 0; r < nr; ++r)
+                        weight_scales(w.type, w.data + (r0 + r) * w.row_bytes, L.nb, wd + r * L.nb, wm + r * L.nb);
+                g.w = w.data + r0 * w.row_bytes;
+                g.nr = nr;
+                for (std::int64_t t0 = c0; t0 < c1; t0 += k_tile_tokens) {
+                    g.nt = static_cast<int>(std::min<std::int64_t>(k_tile_tokens, c1 - t0));
+                    g.a = act + t0 * act_row;
+                    g.ad = ad + t0 * L.nb;
+                    g.as = has_sums ? as + t0 * L.nb : nullptr;
+                    g.y = ys[m] + t0 * w.n_out + r0;
+                    tile(g);
+                }
             }
-        }
         }
     };
     pool.run(std::cref(job));
