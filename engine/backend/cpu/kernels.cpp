@@ -135,13 +135,6 @@ const char* cpu_kernel_level() { return active().level; }
 
 namespace {
 
-// CPUID leaf 7, sub-leaf 1, EAX bit 4: AVX-VNNI (the VEX-encoded vpdpbusd).
-bool cpu_has_avx_vnni() {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (!__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return false;
-    return (eax & (1u << 4)) != 0;
-}
-
 std::atomic<bool>& avx_vnni_allowed() {
     static std::atomic<bool> allowed{std::getenv("KVLENS_NO_AVX_VNNI") == nullptr};
     return allowed;
@@ -149,8 +142,14 @@ std::atomic<bool>& avx_vnni_allowed() {
 
 }  // namespace
 
+bool cpuid_7_1_eax_bit(int bit) {
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (!__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return false;
+    return (eax & (1u << bit)) != 0;
+}
+
 bool avx_vnni_usable() {
-    static const bool has = cpu_has_avx_vnni();
+    static const bool has = cpuid_7_1_eax_bit(4);   // AVX-VNNI: the VEX-encoded vpdpbusd
     return has && avx_vnni_allowed().load(std::memory_order_relaxed);
 }
 

@@ -34,6 +34,10 @@ const char* cpu_kernel_level();
 // Forces a level for tests ("scalar", "avx2", "avx512"); false if the CPU lacks it.
 bool set_cpu_kernel_level(const char* level);
 
+// Bit `bit` of CPUID leaf 7, sub-leaf 1, EAX: the features GCC 12's
+// __builtin_cpu_supports misses (4: AVX-VNNI, 5: AVX512_BF16).
+bool cpuid_7_1_eax_bit(int bit);
+
 // Whether the AVX2 rows8 kernels use AVX-VNNI's vpdpbusd (the CPU has it,
 // the environment variable KVLENS_NO_AVX_VNNI is unset, and tests have not
 // turned it off); the kernel level is unchanged either way.

@@ -7,12 +7,12 @@
 // treats denormal inputs as zero. Compiled for AVX-512 + BF16 by a target
 // pragma only; matmul uses it only where avx512_bf16_pair_tile() says the
 // CPU has it.
-#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cstdint>
 #include <cstdlib>
 
+#include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul_simd.h"
 
 #pragma GCC push_options
@@ -66,17 +66,10 @@ void bf16_pair_tile(const tile_args& g) {
     }
 }
 
-// CPUID leaf 7, sub-leaf 1, EAX bit 5: AVX512_BF16.
-bool cpu_has_avx512_bf16() {
-    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-    if (!__get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx)) return false;
-    return (eax & (1u << 5)) != 0;
-}
-
 }  // namespace
 
 tile_fn avx512_bf16_pair_tile() {
-    static const bool usable = cpu_has_avx512_bf16() && std::getenv("KVLENS_NO_BF16_PAIRS") == nullptr;
+    static const bool usable = cpuid_7_1_eax_bit(5) && std::getenv("KVLENS_NO_BF16_PAIRS") == nullptr;   // AVX512_BF16
     return usable ? bf16_pair_tile : nullptr;
 }
 
