@@ -24,19 +24,15 @@ namespace {
 namespace maddubs {
 constexpr bool k_vnni = false;
 #include "engine/backend/cpu/rows8_kernels_body.h"
-}  // namespace maddubs
-
-namespace maddubs_k_quants {
-constexpr bool k_vnni = false;
 #include "engine/backend/cpu/rows8_k_quant_kernels_body.h"
-}  // namespace maddubs_k_quants
+}  // namespace maddubs
 
 }  // namespace
 
 row_group_fn rows8_kernel_for(ggml_type t) {
     if (avx_vnni_usable()) return rows8_vnni_kernel_for(t);
     if (const row_group_fn f = maddubs::kernel_for(t)) return f;
-    return maddubs_k_quants::kernel_for(t);
+    return maddubs::k_quant_kernel_for(t);
 }
 
 void rows8_expand_activations(ggml_type act_type, const std::uint8_t* q, std::int64_t nb, std::uint8_t* a) {

@@ -24,18 +24,14 @@ namespace {
 namespace vnni {
 constexpr bool k_vnni = true;
 #include "engine/backend/cpu/rows8_kernels_body.h"
-}  // namespace vnni
-
-namespace vnni_k_quants {
-constexpr bool k_vnni = true;
 #include "engine/backend/cpu/rows8_k_quant_kernels_body.h"
-}  // namespace vnni_k_quants
+}  // namespace vnni
 
 }  // namespace
 
 row_group_fn rows8_vnni_kernel_for(ggml_type t) {
     if (const row_group_fn f = vnni::kernel_for(t)) return f;
-    return vnni_k_quants::kernel_for(t);
+    return vnni::k_quant_kernel_for(t);
 }
 
 }  // namespace kvlens

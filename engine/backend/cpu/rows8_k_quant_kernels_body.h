@@ -13,15 +13,12 @@
 // each 4 go straight into the int32 lanes. Before these, AVX2 ran q4_K, q6_K,
 // q3_K and q2_K through 4 x 4 tiles that unpack each super-block per 4
 // tokens (q5_K through its dot per row and token). Included by
-// kernels_rows8_avx2.cpp and kernels_rows8_avxvnni.cpp as
-// rows8_kernels_body.h is. No include guard on purpose.
+// kernels_rows8_avx2.cpp and kernels_rows8_avxvnni.cpp right after
+// rows8_kernels_body.h, in the same namespace (it uses that file's loads,
+// unpack_nibbles and or_plane_bits). No include guard on purpose.
 
 constexpr int G = k_rows8_group;
 
-inline __m256i load256(const std::uint8_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-inline __m256 load_f16x8(const std::uint8_t* p) {
-    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-}
 // 8 bytes at p widened to 8 f32 lanes: unsigned (q4_K's scales and minimums) or signed (q6_K's scales).
 inline __m256 u8x8_to_f32(const std::uint8_t* p) {
     return _mm256_cvtepi32_ps(_mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(p))));
@@ -34,31 +31,6 @@ inline __m256 i8x8_to_f32(const std::uint8_t* p) {
     std::int32_t v;
     std::memcpy(&v, p, 4);
     return _mm256_set1_epi32(v);
-}
-
-// A sub-block's 8 rows' quants (4 loads at q): [0, 4) the low nibbles
-// (elements 4 i .. 4 i + 3 of every row), [4, 8) the high ones (16 + 4 i ..).
-inline void unpack_nibbles(const std::uint8_t* q, __m256i wq[8]) {
-    const __m256i low4 = _mm256_set1_epi8(0x0F);
-    for (int i = 0; i < 4; ++i) {
-        const __m256i v = load256(q + 32 * i);
-        wq[i] = _mm256_and_si256(v, low4);
-        wq[4 + i] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
-    }
-}
-
-// ORs bit `bit` (q5_K's fifth: 4, q3_K's third: 2) into every element from a
-// plane of 8 transposed words (row r's: bit i of byte k is element 4 i + k's):
-// register i's bits moved to `bit` of their own byte by one shift within
-// 32-bit lanes (at most 5 places: no neighbouring byte's bit lands there),
-// then masked.
-template <int bit>
-inline void or_plane_bits(__m256i wq[8], __m256i plane) {
-    const __m256i mask = _mm256_set1_epi8(1 << bit);
-    for (int i = 0; i < 8; ++i) {
-        const __m256i at = i <= bit ? _mm256_slli_epi32(plane, bit - i) : _mm256_srli_epi32(plane, i - bit);
-        wq[i] = _mm256_or_si256(wq[i], _mm256_and_si256(at, mask));
-    }
 }
 
 // ORs q6_K's bits 4 and 5 into registers wq[0..4) from a vector of crumbs
@@ -90,7 +62,7 @@ template <int from, int n>
 
 // Fetch a sub-block's lines two group super-blocks ahead (decode streams each once).
 template <int bytes>
-[[gnu::always_inline]] inline void prefetch_ahead(const std::uint8_t* q, int ahead) {
+[[gnu::always_inline]] inline void prefetch_sub_ahead(const std::uint8_t* q, int ahead) {
     for (int i = 0; i < (bytes + 63) / 64; ++i) _mm_prefetch(reinterpret_cast<const char*>(q) + ahead + 64 * i, _MM_HINT_T0);
 }
 
@@ -112,7 +84,7 @@ void rows8_q4_K(const row_group_args& g) {
         const __m256 d8 = load_f16x8(blk), dmin8 = load_f16x8(blk + 2 * G);
         for (int j = 0; j < 8; ++j) {
             const std::uint8_t* q = blk + 20 * G + sub_bytes * j;
-            prefetch_ahead<sub_bytes>(q, 2 * sb_bytes);
+            prefetch_sub_ahead<sub_bytes>(q, 2 * sb_bytes);
             const __m256 sc = _mm256_mul_ps(d8, u8x8_to_f32(blk + 4 * G + G * j));
             const __m256 mn = _mm256_mul_ps(dmin8, u8x8_to_f32(blk + 12 * G + G * j));
             __m256i wq[8];
@@ -191,7 +163,7 @@ void rows8_k16(const row_group_args& g) {
         const __m256 dmin8 = K == k16::q2_K ? load_f16x8(blk + 2 * G) : _mm256_setzero_ps();
         for (int j = 0; j < 8; ++j) {
             const std::uint8_t* sub = blk + shape::subs_at + shape::sub_bytes * j;
-            prefetch_ahead<shape::sub_bytes>(sub, 2 * shape::sb_bytes);
+            prefetch_sub_ahead<shape::sub_bytes>(sub, 2 * shape::sb_bytes);
             __m256 sc[2], mn[2];   // elements 0-15, 16-31
             for (int h = 0; h < 2; ++h) {
                 const std::uint8_t* bytes = blk + shape::scales_at + G * (2 * j + h);
@@ -247,7 +219,7 @@ void rows8_iq4_xs(const row_group_args& g) {
         const __m256 d8 = load_f16x8(blk);
         for (int j = 0; j < 8; ++j) {
             const std::uint8_t* q = blk + 10 * G + 16 * G * j;
-            prefetch_ahead<16 * G>(q, 2 * sb_bytes);
+            prefetch_sub_ahead<16 * G>(q, 2 * sb_bytes);
             const __m256 sc = _mm256_mul_ps(d8, i8x8_to_f32(blk + 2 * G + G * j));
             __m256i wq[8];
             unpack_nibbles(q, wq);
@@ -291,7 +263,7 @@ void rows8_k16_dispatch(const row_group_args& g) {
 }
 
 // This file's kernel for weight type t; nullptr for other types.
-row_group_fn kernel_for(ggml_type t) {
+row_group_fn k_quant_kernel_for(ggml_type t) {
     switch (t) {
     case ggml_type::q4_K: return rows8_q4_K_dispatch;
     case ggml_type::q5_K: return rows8_q5_K_dispatch;

@@ -20,6 +20,31 @@ inline __m256 load_f16x8(const std::uint8_t* p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
+// A sub-block's 8 rows' quants (4 loads at q): [0, 4) the low nibbles
+// (elements 4 i .. 4 i + 3 of every row), [4, 8) the high ones (16 + 4 i ..).
+inline void unpack_nibbles(const std::uint8_t* q, __m256i wq[8]) {
+    const __m256i low4 = _mm256_set1_epi8(0x0F);
+    for (int i = 0; i < 4; ++i) {
+        const __m256i v = load256(q + 32 * i);
+        wq[i] = _mm256_and_si256(v, low4);
+        wq[4 + i] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
+    }
+}
+
+// ORs bit `bit` (q5_K's fifth: 4, q3_K's third: 2) into every element from a
+// plane of 8 transposed words (row r's: bit i of byte k is element 4 i + k's):
+// register i's bits moved to `bit` of their own byte by one shift within
+// 32-bit lanes (at most 5 places: no neighbouring byte's bit lands there),
+// then masked.
+template <int bit>
+inline void or_plane_bits(__m256i wq[8], __m256i plane) {
+    const __m256i mask = _mm256_set1_epi8(1 << bit);
+    for (int i = 0; i < 8; ++i) {
+        const __m256i at = i <= bit ? _mm256_slli_epi32(plane, bit - i) : _mm256_srli_epi32(plane, i - bit);
+        wq[i] = _mm256_or_si256(wq[i], _mm256_and_si256(at, mask));
+    }
+}
+
 // Token t's activation quants 4 k .. 4 k + 3 of block b broadcast to 32
 // bytes (word k of the block's expansion), read from the expansion or, for
 // a one-token call (a_rows), broadcast from the quantized row as they are
@@ -77,19 +102,16 @@ template <bool has_min, int NT, bool rows>
 void rows8_q4(const row_group_args& g) {
     constexpr int scale_bytes = has_min ? 32 : 16;
     constexpr int group_block = 8 * (has_min ? sizeof(block_q4_1) : sizeof(block_q4_0));
-    const __m256i low4 = _mm256_set1_epi8(0x0F);
     __m256 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
     const std::uint8_t* blk = g.w;
     for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
         prefetch_ahead<3>(blk);
         const __m256 d8 = load_f16x8(blk);
-        __m256i lo[4], hi[4];
-        for (int j = 0; j < 4; ++j) {
-            const __m256i v = load256(blk + scale_bytes + 32 * j);
-            lo[j] = _mm256_and_si256(v, low4);
-            hi[j] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low4);
-        }
+        __m256i wq[8];   // [0, 4) low nibbles, [4, 8) high
+        unpack_nibbles(blk + scale_bytes, wq);
+        const __m256i* lo = wq;
+        const __m256i* hi = wq + 4;
         for (int t = 0; t < NT; ++t) {
             const std::int64_t at = t * g.a_scalars + b;
             __m256i s = block_sums<rows>(lo, hi, g, t, b);
@@ -154,16 +176,6 @@ void rows8_signed_dispatch(const row_group_args& g) {
     with_rows8_call(g, [&](auto nt, auto rows) { rows8_signed<iq4, decltype(nt)::value, decltype(rows)::value>(g); });
 }
 
-// Unpacked register j's fifth bits as 0x10 bytes, from the transposed
-// planes (rows8_fifth_bit_planes: bit j of each byte): bit j moved to bit 4
-// of its own byte (a shift of at most 4 bits within 32-bit lanes never
-// brings a neighbouring byte's bit there), then masked.
-template <int j>
-[[gnu::always_inline]] inline __m256i fifth_bits(__m256i planes) {
-    const __m256i moved = j <= 4 ? _mm256_slli_epi32(planes, 4 - j) : _mm256_srli_epi32(planes, j - 4);
-    return _mm256_and_si256(moved, _mm256_set1_epi8(0x10));
-}
-
 // y[t][r] = sum over blocks of d_r * d_t * (sum q a) (+ m_r * s_t for q5_1;
 // q5_0's stored value is q + 16, so 16 * sum(a) comes off each block sum).
 // The 5-bit quants are unpacked once per group block for all tokens; a pair
@@ -173,22 +185,18 @@ template <bool has_min, int NT, bool rows>
 void rows8_q5(const row_group_args& g) {
     constexpr rows8_header h = rows8_header_of(has_min ? ggml_type::q5_1 : ggml_type::q5_0);
     constexpr int group_block = 8 * (has_min ? sizeof(block_q5_1) : sizeof(block_q5_0));   // 192 / 176 bytes
-    const __m256i low4 = _mm256_set1_epi8(0x0F), ones = _mm256_set1_epi16(1);
+    const __m256i ones = _mm256_set1_epi16(1);
     __m256 acc[NT];
     for (int t = 0; t < NT; ++t) acc[t] = _mm256_setzero_ps();
     const std::uint8_t* blk = g.w;
     for (std::int64_t b = 0; b < g.nb; ++b, blk += group_block) {
         prefetch_ahead<3>(blk);
         const __m256 d8 = load_f16x8(blk);
-        const __m256i planes = load256(blk + h.qh_at);
-        __m256i lo[4], hi[4];
-        const __m256i fifth[8] = {fifth_bits<0>(planes), fifth_bits<1>(planes), fifth_bits<2>(planes), fifth_bits<3>(planes),
-                                  fifth_bits<4>(planes), fifth_bits<5>(planes), fifth_bits<6>(planes), fifth_bits<7>(planes)};
-        for (int j = 0; j < 4; ++j) {
-            const __m256i v = load256(blk + h.qs_at + 32 * j);
-            lo[j] = _mm256_or_si256(_mm256_and_si256(v, low4), fifth[j]);
-            hi[j] = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi16(v, 4), low4), fifth[4 + j]);
-        }
+        __m256i wq[8];   // [0, 4) low nibbles, [4, 8) high, each with its fifth bits
+        unpack_nibbles(blk + h.qs_at, wq);
+        or_plane_bits<4>(wq, load256(blk + h.qh_at));
+        const __m256i* lo = wq;
+        const __m256i* hi = wq + 4;
         for (int t = 0; t < NT; ++t) {
             const std::int64_t at = t * g.a_scalars + b;
             __m256i s;
