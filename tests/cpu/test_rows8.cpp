@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <cstdio>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -89,6 +90,25 @@ void with_each_multiply(Check check)
         check();
     }
     set_avx_vnni_allowed(true);
+}
+
+// file regrouped, against every activation 127 (quantized to 127 or -127,
+// exactly), with each multiply and each token count: every output is want.
+void expect_every_output(const quant_matrix& file, double want, std::initializer_list<int> token_counts)
+{
+    const quant_matrix r8 = regrouped(file);
+    const std::int64_t n_in = file.view.n_in, n_out = file.view.n_out;
+    thread_pool pool(1);
+    matmul_scratch scratch;
+    with_each_multiply([&] {
+        for (int n_tokens : token_counts) {
+            const std::vector<float> x(static_cast<std::size_t>(n_tokens * n_in), 127.0f);
+            std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
+            matmul(r8.view, x.data(), n_tokens, y.data(), pool, scratch);
+            for (std::size_t i = 0; i < y.size(); ++i)
+                EXPECT_EQ(y[i], static_cast<float>(want)) << "tokens " << n_tokens << ", output " << i;
+        }
+    });
 }
 
 }  // namespace
@@ -252,15 +272,7 @@ TEST_F(Rows8, fullScaleQ8QuantsSumExactly)
         file.bytes[static_cast<std::size_t>(blk * 34 + 1)] = 0x3C;
     }
     file.view.data = file.bytes.data();
-    const quant_matrix r8 = regrouped(file);
-    const std::vector<float> x(n_in, 127.0f);
-    thread_pool pool(1);
-    matmul_scratch scratch;
-    with_each_multiply([&] {
-        std::vector<float> y(n_out, NAN);
-        matmul(r8.view, x.data(), 1, y.data(), pool, scratch);
-        for (int r = 0; r < n_out; ++r) EXPECT_EQ(y[static_cast<std::size_t>(r)], -128.0f * 127.0f * n_in) << "row " << r;
-    });
+    expect_every_output(file, -128.0 * 127.0 * n_in, {1});
 }
 
 // Every K-quant at its largest value (iq4_xs: its level -127) against
@@ -270,7 +282,7 @@ TEST_F(Rows8, fullScaleQ8QuantsSumExactly)
 TEST_F(Rows8, fullScaleKQuantsSumExactly)
 {
     constexpr int n_in = 256, n_out = 8;
-    const std::vector<float> x(n_in, 127.0f);   // q8_K: d = -1, every quant -127
+    // Activations of 127: q8_K's d = -1, every quant -127.
     for (ggml_type t : k_k_quants) {
         SCOPED_TRACE(type_name(t));
         quant_matrix file;
@@ -328,18 +340,7 @@ TEST_F(Rows8, fullScaleKQuantsSumExactly)
             }
         }
         file.view.data = file.bytes.data();
-        const quant_matrix r8 = regrouped(file);
-        thread_pool pool(1);
-        matmul_scratch scratch;
-        with_each_multiply([&] {
-            for (int n_tokens : {1, 4}) {
-                std::vector<float> xs;
-                for (int i = 0; i < n_tokens; ++i) xs.insert(xs.end(), x.begin(), x.end());
-                std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
-                matmul(r8.view, xs.data(), n_tokens, y.data(), pool, scratch);
-                for (std::size_t i = 0; i < y.size(); ++i) EXPECT_EQ(y[i], want) << "tokens " << n_tokens << ", output " << i;
-            }
-        });
+        expect_every_output(file, want, {1, 4});
     }
 }
 
@@ -357,18 +358,7 @@ TEST_F(Rows8, fullScaleIq4NlLevelsSumExactly)
     for (std::int64_t blk = 0; blk < n_out * n_in / 32; ++blk)
         file.bytes[static_cast<std::size_t>(blk * 18 + 1)] = 0x3C;   // d = 1.0 as f16 (0x3C00), little-endian
     file.view.data = file.bytes.data();
-    const quant_matrix r8 = regrouped(file);
-    thread_pool pool(1);
-    matmul_scratch scratch;
-    with_each_multiply([&] {
-        for (int n_tokens : {1, 4}) {
-            const std::vector<float> x(static_cast<std::size_t>(n_tokens * n_in), 127.0f);
-            std::vector<float> y(static_cast<std::size_t>(n_tokens * n_out), NAN);
-            matmul(r8.view, x.data(), n_tokens, y.data(), pool, scratch);
-            for (std::size_t i = 0; i < y.size(); ++i)
-                EXPECT_EQ(y[i], -127.0f * 127.0f * n_in) << "tokens " << n_tokens << ", output " << i;
-        }
-    });
+    expect_every_output(file, -127.0 * 127.0 * n_in, {1, 4});
 }
 
 // The AVX-VNNI kernels (vpdpbusd: 4 products straight into int32) and the
