@@ -5,6 +5,8 @@
 // layers, rows a multiple of 256, norms and biases varied, and the one
 // feature of its architecture set so that a wrong reading of it moves the
 // logits.
+#include <algorithm>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,6 +45,14 @@ synth_shape shape_of(std::string name, int n_layer, int n_embd, int n_ff, int n_
     s.rope_base = rope_base;
     s.tied_output = tied_output;
     return s;
+}
+
+// Layers 0 .. n_layer - 1 but those given (an LFM2 shape's convolutions: all but its attention layers).
+std::vector<int> layers_other_than(int n_layer, std::initializer_list<int> given) {
+    std::vector<int> out;
+    for (int il = 0; il < n_layer; ++il)
+        if (std::find(given.begin(), given.end(), il) == given.end()) out.push_back(il);
+    return out;
 }
 
 }  // namespace
@@ -269,8 +279,7 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         synth_shape l = shape_of(name, 16, small ? 1024 : 2048, small ? 4608 : 8192, small ? 16 : 32, 8, 65536, 128000,
                                  1000000.0f, true);
         l.arch = "lfm2";
-        for (int il = 0; il < 16; ++il)
-            if (il != 2 && il != 5 && il != 8 && il != 10 && il != 12 && il != 14) l.conv_layers.push_back(il);
+        l.conv_layers = layers_other_than(16, {2, 5, 8, 10, 12, 14});
         l.conv_taps = 3;
         return l;
     }
@@ -278,8 +287,7 @@ result<synth_shape> synth_shape_named(const std::string& name) {
                                    // attention in 6 of 24 layers (which 6 here is a guess at the file's pattern)
         synth_shape l = shape_of(name, 24, 2048, 7168, 32, 8, 65536, 128000, 1000000.0f, true);
         l.arch = "lfm2moe";
-        for (int il = 0; il < 24; ++il)
-            if (il != 2 && il != 6 && il != 10 && il != 14 && il != 18 && il != 21) l.conv_layers.push_back(il);
+        l.conv_layers = layers_other_than(24, {2, 6, 10, 14, 18, 21});
         l.conv_taps = 3;
         l.n_dense_lead = 2;
         l.n_expert = 32;
