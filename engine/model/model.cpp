@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -393,9 +394,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.scales = fmt::format("{}", fmt::join(scales, ", "));
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",
-                                             "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K"};
+                                             "Q4_K_M", "Q5_K_S", "Q5_K_M", "Q6_K", "IQ2_XXS", "IQ2_XS",
+                                             "Q2_K_S", "IQ3_XS", "IQ3_XXS", "IQ1_S", "IQ4_NL", "IQ3_S", "IQ3_M",
+                                             "IQ2_S", "IQ2_M", "IQ4_XS", "IQ1_M", "BF16", "", "", "", "TQ1_0",
+                                             "TQ2_0", "MXFP4_MOE"};   // llama.cpp's llama_ftype, 0..38
     const std::int64_t ft = f->get_int("general.file_type", -1);
-    info.file_type = ft >= 0 && ft < 19 ? file_types[ft] : (ft == 32 ? "BF16" : "");
+    const auto n_file_types = static_cast<std::int64_t>(std::size(file_types));
+    info.file_type = ft >= 0 && ft < n_file_types ? file_types[ft] : "";
     return m;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Synthetic models. Weights are drawn as N(0, 0.02)-like values and quantized
 // by the scalar reference quantizers, or, for types the engine only reads
-// (K-quants, IQ4), made as random blocks with their scales set afterwards; to
+// (K-quants, the i-quants, ternary, MXFP4), made as random blocks with their scales set afterwards; to
 // make multi-GB models quickly, a pool of 4096 random quantized row-chunks is
 // made once and tensors are filled by drawing chunks from it.
 #include "engine/model/synth_model.h"
@@ -19,6 +19,7 @@
 #include "common/fp16.h"
 #include "engine/model/matrix_types.h"
 #include "engine/quant/quant_blocks.h"
+#include "engine/quant/quant_blocks_low_bit.h"
 #include "engine/quant/quant_formats.h"
 #include "engine/gguf/gguf_writer.h"
 
@@ -42,9 +43,15 @@ struct xorshift {
     }
 };
 
-// Where a block keeps its f16 scale d and minimum scale dmin (-1: none), for
-// the types with no reference quantizer.
-struct scale_fields { std::ptrdiff_t d = -1, dmin = -1; };
+// Where a block keeps its scale d and minimum scale dmin (-1: none), for the
+// types with no reference quantizer: f16 fields, but for IQ1_M's d (an f16
+// split over the top nibbles of its four scale words) and MXFP4's (a power of
+// two, one byte of exponent).
+struct scale_fields {
+    enum class kind { f16, iq1_m_split, e8m0 };
+    std::ptrdiff_t d = -1, dmin = -1;
+    kind how = kind::f16;
+};
 
 scale_fields scale_fields_of(ggml_type t) {
     switch (t) {
@@ -55,6 +62,16 @@ scale_fields scale_fields_of(ggml_type t) {
     case ggml_type::q6_K: return {offsetof(block_q6_K, d), -1};
     case ggml_type::iq4_nl: return {offsetof(block_iq4_nl, d), -1};
     case ggml_type::iq4_xs: return {offsetof(block_iq4_xs, d), -1};
+    case ggml_type::iq2_xxs: return {offsetof(block_iq2_xxs, d), -1};
+    case ggml_type::iq2_xs: return {offsetof(block_iq2_xs, d), -1};
+    case ggml_type::iq2_s: return {offsetof(block_iq2_s, d), -1};
+    case ggml_type::iq3_xxs: return {offsetof(block_iq3_xxs, d), -1};
+    case ggml_type::iq3_s: return {offsetof(block_iq3_s, d), -1};
+    case ggml_type::iq1_s: return {offsetof(block_iq1_s, d), -1};
+    case ggml_type::iq1_m: return {offsetof(block_iq1_m, scales), -1, scale_fields::kind::iq1_m_split};
+    case ggml_type::tq1_0: return {offsetof(block_tq1_0, d), -1};
+    case ggml_type::tq2_0: return {offsetof(block_tq2_0, d), -1};
+    case ggml_type::mxfp4: return {offsetof(block_mxfp4, e), -1, scale_fields::kind::e8m0};
     default: return {};
     }
 }
@@ -62,6 +79,29 @@ scale_fields scale_fields_of(ggml_type t) {
 void put_f16(std::uint8_t* block, std::ptrdiff_t at, float v) {
     const std::uint16_t h = fp32_to_fp16(v);
     std::memcpy(block + at, &h, 2);
+}
+
+// Sets the scale field at `at` to v (MXFP4: the nearest power of two, in 2^-20 .. 2^20).
+void put_scale(std::uint8_t* block, std::ptrdiff_t at, scale_fields::kind how, float v) {
+    switch (how) {
+    case scale_fields::kind::f16: put_f16(block, at, v); return;
+    case scale_fields::kind::iq1_m_split: {
+        const std::uint16_t h = fp32_to_fp16(v);
+        for (int k = 0; k < 4; ++k) {
+            std::uint16_t w;
+            std::memcpy(&w, block + at + 2 * k, 2);
+            w = static_cast<std::uint16_t>((w & 0x0FFF) | ((h >> (4 * k)) & 0xF) << 12);
+            std::memcpy(block + at + 2 * k, &w, 2);
+        }
+        return;
+    }
+    case scale_fields::kind::e8m0: {
+        // e8m0_half_to_float(e) = 2^(e - 128): e = 128 reads the doubled levels as they are.
+        const int e = v > 0 ? 128 + std::clamp(static_cast<int>(std::lround(std::log2(v))), -20, 20) : 128;
+        block[at] = static_cast<std::uint8_t>(e);
+        return;
+    }
+    }
 }
 
 // n elements of random blocks of type t: random quants and sub-scales, then
@@ -76,7 +116,7 @@ void random_blocks(ggml_type t, std::uint8_t* dst, std::int64_t n, float sd, xor
     for (std::int64_t blk = 0; blk < n / tr.block_size; ++blk) {
         std::uint8_t* p = dst + blk * tr.type_size;
         for (std::int64_t i = 0; i < tr.type_size; ++i) p[i] = static_cast<std::uint8_t>(rng.next() >> 56);
-        put_f16(p, f.d, 1.0f);
+        put_scale(p, f.d, f.how, 1.0f);
         if (f.dmin >= 0) put_f16(p, f.dmin, 0.0f);
         deq(p, a.data(), tr.block_size);
         double beta = 0;
@@ -95,7 +135,7 @@ void random_blocks(ggml_type t, std::uint8_t* dst, std::int64_t n, float sd, xor
         }
         const double rms = std::sqrt(ss / static_cast<double>(a.size()));
         const double alpha = rms > 0 ? sd / rms : 0.0;
-        put_f16(p, f.d, static_cast<float>(alpha));
+        put_scale(p, f.d, f.how, static_cast<float>(alpha));
         if (f.dmin >= 0) put_f16(p, f.dmin, static_cast<float>(alpha * beta));
     }
 }

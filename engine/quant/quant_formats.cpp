@@ -28,6 +28,16 @@ to_float_fn reference_to_float(ggml_type t) {
     case ggml_type::q6_K: return q6_K_to_float;
     case ggml_type::iq4_nl: return iq4_nl_to_float;
     case ggml_type::iq4_xs: return iq4_xs_to_float;
+    case ggml_type::iq2_xxs: return iq2_xxs_to_float;
+    case ggml_type::iq2_xs: return iq2_xs_to_float;
+    case ggml_type::iq2_s: return iq2_s_to_float;
+    case ggml_type::iq3_xxs: return iq3_xxs_to_float;
+    case ggml_type::iq3_s: return iq3_s_to_float;
+    case ggml_type::iq1_s: return iq1_s_to_float;
+    case ggml_type::iq1_m: return iq1_m_to_float;
+    case ggml_type::tq1_0: return tq1_0_to_float;
+    case ggml_type::tq2_0: return tq2_0_to_float;
+    case ggml_type::mxfp4: return mxfp4_to_float;
     default: return nullptr;
     }
 }

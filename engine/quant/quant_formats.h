@@ -55,6 +55,17 @@ void q5_K_to_float(const void* x, float* y, std::int64_t n);
 void q6_K_to_float(const void* x, float* y, std::int64_t n);
 void iq4_nl_to_float(const void* x, float* y, std::int64_t n);
 void iq4_xs_to_float(const void* x, float* y, std::int64_t n);
+// The 1- to 3-bit types and MXFP4 (quant_convert_low_bit.cpp).
+void iq2_xxs_to_float(const void* x, float* y, std::int64_t n);
+void iq2_xs_to_float(const void* x, float* y, std::int64_t n);
+void iq2_s_to_float(const void* x, float* y, std::int64_t n);
+void iq3_xxs_to_float(const void* x, float* y, std::int64_t n);
+void iq3_s_to_float(const void* x, float* y, std::int64_t n);
+void iq1_s_to_float(const void* x, float* y, std::int64_t n);
+void iq1_m_to_float(const void* x, float* y, std::int64_t n);
+void tq1_0_to_float(const void* x, float* y, std::int64_t n);
+void tq2_0_to_float(const void* x, float* y, std::int64_t n);
+void mxfp4_to_float(const void* x, float* y, std::int64_t n);
 
 }  // namespace quant
 }  // namespace kvlens

@@ -72,6 +72,25 @@ const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
+// The 1- to 3-bit types and MXFP4, on the architectures whose matmuls differ
+// in kind: plain, fused Q/K/V and gate/up, windowed, experts, convolutions.
+const char* const k_low_bit_types[] = {"IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S",
+                                       "IQ1_S",   "IQ1_M",  "TQ1_0", "TQ2_0",   "MXFP4"};
+const char* const k_low_bit_archs[] = {"llama", "qwen3", "gemma3", "phi3", "qwen3moe", "lfm2"};
+
+using synth_case = std::tuple<const char*, const char*>;   // (architecture, type)
+
+// Every architecture in every type of k_types, the low-bit archs in the low-bit types too.
+std::vector<synth_case> all_cases() {
+    std::vector<synth_case> out;
+    for (const char* a : k_archs) {
+        for (const char* t : k_types) out.emplace_back(a, t);
+        if (std::find_if(std::begin(k_low_bit_archs), std::end(k_low_bit_archs),
+                         [&](const char* l) { return std::string(l) == a; }) != std::end(k_low_bit_archs))
+            for (const char* t : k_low_bit_types) out.emplace_back(a, t);
+    }
+    return out;
+}
 
 // The tolerance on the largest |kvlens - llama.cpp| logit of a case is 3x
 // llama.cpp's own distance to itself when only the K/V cache's rounding
@@ -155,16 +174,16 @@ result<std::vector<float>> batch_logits(const model& m, const std::vector<std::i
     return out;
 }
 
-class SynthReference : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+class SynthReference : public ::testing::TestWithParam<synth_case> {};
 
 }  // namespace
 
 TEST(SynthReferenceData, holdsEveryArchitectureInEveryTypeTheModelAccepts)
 {
-    ASSERT_EQ(golden().doc["entries"].size(), std::size(k_archs) * std::size(k_types));
+    ASSERT_EQ(golden().doc["entries"].size(), all_cases().size());
     for (const std::string& t : synth_type_names()) {
         bool listed = false;
-        for (const char* k : k_types) listed = listed || t == k;
+        for (const auto& [arch, type] : all_cases()) listed = listed || t == type;
         EXPECT_TRUE(listed) << t << " is accepted by the model but has no llama.cpp reference";
     }
     std::size_t n_floats = 0;
@@ -279,7 +298,7 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryArchAndType, SynthReference,
-                         ::testing::Combine(::testing::ValuesIn(k_archs), ::testing::ValuesIn(k_types)),
+                         ::testing::ValuesIn(all_cases()),
                          [](const auto& info) {   // "qwen3-yarn" as qwen3_yarn: gtest names take no hyphen
                              std::string name = std::string(std::get<0>(info.param)) + "_" + std::get<1>(info.param);
                              std::replace(name.begin(), name.end(), '-', '_');

@@ -7,8 +7,9 @@ reference, gguf.quants) dequantizes them.
 Each file data/<TYPE>.bin is the raw blocks followed by the f32 values
 (little-endian); the test derives the block count from the file size.
 The quant bytes are uniformly random; every f16 scale field is overwritten
-with a finite random f16 (normal, sd 0.05; dmin fields too), so no block
-decodes to inf or NaN. Run: pip install gguf==<version below>; python3 this.
+with a finite random f16 (normal, sd 0.05; dmin fields too; IQ1_M's d, split
+over its scale words, likewise; MXFP4's byte exponent drawn from 115..130),
+so no block decodes to inf or NaN. Run: pip install gguf==<version below>; python3 this.
 
 Reproducible: fixed seed per type. Written with gguf 0.19.0.
 """
@@ -32,6 +33,16 @@ TYPES = {
     "Q6_K": (T.Q6_K, 256, 210, [208], 16),
     "IQ4_NL": (T.IQ4_NL, 32, 18, [0], 128),
     "IQ4_XS": (T.IQ4_XS, 256, 136, [0], 16),
+    "IQ2_XXS": (T.IQ2_XXS, 256, 66, [0], 16),
+    "IQ2_XS": (T.IQ2_XS, 256, 74, [0], 16),
+    "IQ2_S": (T.IQ2_S, 256, 82, [0], 16),
+    "IQ3_XXS": (T.IQ3_XXS, 256, 98, [0], 16),
+    "IQ3_S": (T.IQ3_S, 256, 110, [0], 16),
+    "IQ1_S": (T.IQ1_S, 256, 50, [0], 16),
+    "IQ1_M": (T.IQ1_M, 256, 56, [], 16),     # d: the top nibbles of the scale words (below)
+    "TQ1_0": (T.TQ1_0, 256, 54, [52], 16),
+    "TQ2_0": (T.TQ2_0, 256, 66, [64], 16),
+    "MXFP4": (T.MXFP4, 32, 17, [], 128),     # e: a power of two (below)
 }
 
 
@@ -44,6 +55,14 @@ def main() -> None:
         for off in f16_offsets:
             scales = (rng.standard_normal(n_blocks) * 0.05).astype(np.float16)
             raw[:, off:off + 2] = scales.view(np.uint8).reshape(n_blocks, 2)
+        if name == "IQ1_M":   # d as an f16 split over the four scale words' top nibbles
+            h = (rng.standard_normal(n_blocks) * 0.05).astype(np.float16).view(np.uint16)
+            words = raw[:, 48:56].copy().view(np.uint16)
+            for k in range(4):
+                words[:, k] = (words[:, k] & 0x0FFF) | (((h >> (4 * k)) & 0xF) << 12)
+            raw[:, 48:56] = words.view(np.uint8)
+        if name == "MXFP4":   # scales 2^-12 .. 2^3: every value finite and normal
+            raw[:, 0] = rng.integers(115, 131, size=n_blocks, dtype=np.uint8)
         values = dequantize(raw.reshape(-1), qtype).astype(np.float32).reshape(-1)
         assert values.size == n_blocks * block and np.all(np.isfinite(values))
         (out_dir / f"{name}.bin").write_bytes(raw.tobytes() + values.astype("<f4").tobytes())

@@ -36,6 +36,8 @@ struct golden {
 const ggml_type k_golden_types[] = {
     ggml_type::q4_0, ggml_type::q4_1, ggml_type::q5_0, ggml_type::q5_1, ggml_type::q8_0,   ggml_type::q2_K,
     ggml_type::q3_K, ggml_type::q4_K, ggml_type::q5_K, ggml_type::q6_K, ggml_type::iq4_nl, ggml_type::iq4_xs,
+    ggml_type::iq2_xxs, ggml_type::iq2_xs, ggml_type::iq2_s, ggml_type::iq3_xxs, ggml_type::iq3_s, ggml_type::iq1_s,
+    ggml_type::iq1_m, ggml_type::tq1_0, ggml_type::tq2_0, ggml_type::mxfp4,
 };
 
 golden read_golden(ggml_type t) {

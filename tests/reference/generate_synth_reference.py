@@ -9,7 +9,8 @@ phi3, granite, smollm3, olmo2, exaone, internlm2, exaone4, and the mixtures of
 experts mixtral, qwen3moe, qwen2moe, olmoe, granitemoe and granitemoeshared;
 llama3 is llama with Llama 3.1's RoPE frequency factors, qwen3-yarn qwen3
 with YaRN scaling) in each weight
-type it multiplies. This script runs llama.cpp (llama-cpp-python 0.3.16, plain
+type it multiplies (the 1- to 3-bit types and MXFP4 on six of them,
+LOW_BIT_ARCHS). This script runs llama.cpp (llama-cpp-python 0.3.16, plain
 CPU kernels: no extra buffer types / repacking, 2 threads) on each file and
 writes under tests/reference/data/:
 
@@ -76,7 +77,15 @@ ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma
          "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
+# The 1- to 3-bit types and MXFP4, on the architectures that cover the
+# matmul paths they meet (plain, fused Q/K/V, windowed, experts, convolutions).
+LOW_BIT_TYPES = ["IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ1_S", "IQ1_M", "TQ1_0", "TQ2_0", "MXFP4"]
+LOW_BIT_ARCHS = ["llama", "qwen3", "gemma3", "phi3", "qwen3moe", "lfm2"]
 SEED = 1
+
+
+def types_of(arch):
+    return TYPES + (LOW_BIT_TYPES if arch in LOW_BIT_ARCHS else [])
 # 31 byte-level tokens (the synthetic vocabulary has no merges): longer than
 # the gemma3 shape's window of 8, so the local layers' mask is exercised.
 PROMPT = "KV cache: 缓存 grows; window=8 tokens."
@@ -161,12 +170,17 @@ def main():
                         help="comma-separated: run only these architectures and keep the other cases of the "
                              "existing data as they are (llama.cpp's kernels, and so its last bits, differ "
                              "between CPUs; each case names the CPU features of its run)")
+    parser.add_argument("--types", default="",
+                        help="comma-separated: with --archs, run only these types of those architectures")
     args = parser.parse_args()
     import llama_cpp
 
     out = Path(args.out)
     system_info = llama_cpp.llama_print_system_info().decode().strip()
     only = [a for a in args.archs.split(",") if a]
+    only_types = [t for t in args.types.split(",") if t]
+    if only_types and not only:
+        sys.exit("--types needs --archs")
     unknown = [a for a in only if a not in ARCHS]
     if unknown:
         sys.exit(f"unknown architecture(s) {', '.join(unknown)} (known: {', '.join(ARCHS)})")
@@ -185,11 +199,12 @@ def main():
     entries, logits = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for arch in ARCHS:
-            for type_name in TYPES:
-                if only and arch not in only and (arch, type_name) not in kept:
+            for type_name in types_of(arch):
+                rerun = not only or (arch in only and (not only_types or type_name in only_types))
+                if not rerun and (arch, type_name) not in kept:
                     print(f"{arch:10s} {type_name:7s} not recorded yet (run --archs {arch}): left out")
                     continue
-                if only and arch not in only:
+                if not rerun:
                     entry, batch = kept[(arch, type_name)]
                 else:
                     entry, batch = run_case(llama_cpp, args.cli, arch, type_name, tmp)

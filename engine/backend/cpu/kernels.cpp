@@ -21,7 +21,7 @@ namespace {
 using namespace scalar_impl;
 using namespace quant;
 
-constexpr std::size_t k_types = 31;  // ggml_type ids go up to bf16 = 30
+constexpr std::size_t k_types = 40;  // ggml_type ids go up to mxfp4 = 39
 
 struct kernel_table {
     std::array<weight_kernels, k_types> weights{};
@@ -54,6 +54,16 @@ kernel_table make_scalar_table() {
     k.weights[idx(ggml_type::q3_K)] = {ggml_type::q8_K, q3_K_to_float, dot_q3_K_q8_K};
     k.weights[idx(ggml_type::iq4_nl)] = {ggml_type::q8_0, iq4_nl_to_float, dot_iq4_nl_q8_0};
     k.weights[idx(ggml_type::iq4_xs)] = {ggml_type::q8_K, iq4_xs_to_float, dot_iq4_xs_q8_K};
+    k.weights[idx(ggml_type::iq2_xxs)] = {ggml_type::q8_K, iq2_xxs_to_float, dot_iq2_xxs_q8_K};
+    k.weights[idx(ggml_type::iq2_xs)] = {ggml_type::q8_K, iq2_xs_to_float, dot_iq2_xs_q8_K};
+    k.weights[idx(ggml_type::iq2_s)] = {ggml_type::q8_K, iq2_s_to_float, dot_iq2_s_q8_K};
+    k.weights[idx(ggml_type::iq3_xxs)] = {ggml_type::q8_K, iq3_xxs_to_float, dot_iq3_xxs_q8_K};
+    k.weights[idx(ggml_type::iq3_s)] = {ggml_type::q8_K, iq3_s_to_float, dot_iq3_s_q8_K};
+    k.weights[idx(ggml_type::iq1_s)] = {ggml_type::q8_K, iq1_s_to_float, dot_iq1_s_q8_K};
+    k.weights[idx(ggml_type::iq1_m)] = {ggml_type::q8_K, iq1_m_to_float, dot_iq1_m_q8_K};
+    k.weights[idx(ggml_type::tq1_0)] = {ggml_type::q8_K, tq1_0_to_float, dot_tq1_0_q8_K};
+    k.weights[idx(ggml_type::tq2_0)] = {ggml_type::q8_K, tq2_0_to_float, dot_tq2_0_q8_K};
+    k.weights[idx(ggml_type::mxfp4)] = {ggml_type::q8_0, mxfp4_to_float, dot_mxfp4_q8_0};
     return k;
 }
 
