@@ -24,6 +24,7 @@
 #include "engine/runtime/backend_choice.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -393,6 +394,7 @@ void engine_impl::apply_decode_result(request_state& r, const float* logits, int
     for (std::size_t i = 0; i < static_cast<std::size_t>(n_fed); ++i) {
         const float* row = logits + i * V;
         const bool checks = i < draft.size();
+        if (!logits_usable(r, row, V)) break;
         const std::int32_t id = checks ? r.samp->verify({row, V}, draft[i]) : r.samp->sample({row, V});
         const bool accepted = checks && id == draft[i];
         if (accepted) {
@@ -472,6 +474,7 @@ void engine_impl::recompute_without_cache(request_state& r) {
     }
     r.tl.decode_bytes += bytes;
     r.tl.decode_flop += flop;
+    if (!logits_usable(r, logits_.data(), V)) return;
     const std::int32_t id = r.samp->sample({logits_.data(), V});
     emit_token(r, id, steady::now(), static_cast<std::int64_t>(all.size()));
 }
@@ -479,8 +482,20 @@ void engine_impl::recompute_without_cache(request_state& r) {
 void engine_impl::after_prompt_done(request_state& r, const float* logits) {
     r.phase = request_phase::decode;
     const std::size_t V = static_cast<std::size_t>(model_->info().n_vocab);
+    if (!logits_usable(r, logits, V)) return;
     const std::int32_t id = r.samp->sample({logits, V});
     emit_token(r, id, steady::now(), 0);
+}
+
+bool engine_impl::logits_usable(request_state& r, const float* row, std::size_t V) {
+    std::size_t bad = 0;   // NaN or +inf, counted without a branch per element
+    for (std::size_t i = 0; i < V; ++i) bad += !(row[i] < std::numeric_limits<float>::infinity());
+    if (bad == 0) return true;
+    finish(r, finish_reason::error,
+           fmt::format("the model's logits after {} tokens are not finite ({} of {} are NaN or infinite): its weights "
+                       "overflow in the computation: the file is likely damaged, or not a working model",
+                       r.seq ? r.seq->n_tokens() : static_cast<std::int64_t>(r.prompt.size()), bad, V));
+    return false;
 }
 
 // The request's KV after the latest step; nothing in KV mode off, whose blocks

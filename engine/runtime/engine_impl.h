@@ -62,6 +62,10 @@ private:
                               double step_ms, steady::time_point t_done);
     void recompute_without_cache(request_state& r);
     void after_prompt_done(request_state& r, const float* logits);
+    // False (and the request ended with an error naming the cause) when a row
+    // of V logits holds NaN or +infinity: weights that overflow, from a
+    // damaged or hostile file, would otherwise pick tokens at random.
+    bool logits_usable(request_state& r, const float* row, std::size_t V);
     // recomputed: tokens this step ran again for lack of a cache (KV off), else 0.
     // drafted: a draft token the target accepted (speculative decoding).
     void emit_token(request_state& r, std::int32_t id, steady::time_point now, std::int64_t recomputed,

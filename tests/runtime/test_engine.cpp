@@ -13,10 +13,18 @@
 #include <stdexcept>
 #include <string>
 
-#include "engine/metrics/event_json.h"
-#include "engine/runtime/engine.h"
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "engine/gguf/gguf_reader.h"
+#include "engine/metrics/event_json.h"
+#include "engine/model/synth_model.h"
+#include "engine/runtime/engine.h"
 #include "engine/tokenizer/tokenizer.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/test_paths.h"
 #include "tests/support/tiny_model.h"
 
@@ -437,6 +445,46 @@ TEST(Engine, promptLongerThanTheContextIsAnErrorBeforeAnyCompute) {
     ASSERT_EQ(log.done.reason, finish_reason::error);
     ASSERT_TRUE((std::string(log.done.error).find("does not fit the context of 2048") != std::string::npos));
     ASSERT_EQ(log.prefill_chunks, 0);
+}
+
+// A file whose weights overflow f32 (here every MXFP4 block's exponent byte
+// set to 255: 2^127 times levels up to 6) gives NaN logits. The request ends
+// with an error saying so, instead of tokens picked from NaNs.
+TEST(Engine, nonFiniteLogitsEndTheRequestWithAnErrorNamingThem) {
+    const auto path = std::filesystem::temp_directory_path() / ("kvlens-overflowing-" + std::to_string(::getpid()) + ".gguf");
+    test::removed_at_exit(path);
+    auto shape = synth_shape_named("tiny");
+    ASSERT_TRUE(shape.ok());
+    ASSERT_TRUE(write_synth_model(*shape, ggml_type::mxfp4, path.string(), 42).ok());
+    std::vector<std::uint8_t> bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    auto f = gguf_file::open(path.string());
+    ASSERT_TRUE(f.ok()) << f.message();
+    int patched = 0;
+    for (const gguf_tensor& t : (*f)->tensors()) {
+        if (t.type != ggml_type::mxfp4) continue;
+        // The tensor's place in the file: where its bytes are.
+        const auto at = std::search(bytes.begin(), bytes.end(), t.data, t.data + t.n_bytes);
+        ASSERT_NE(at, bytes.end());
+        for (std::int64_t b = 0; b < t.n_bytes / 17; ++b) *(at + 17 * b) = 255;
+        ++patched;
+    }
+    f = result<std::shared_ptr<gguf_file>>(make_error("closed"));
+    ASSERT_GT(patched, 0);
+    {
+        std::ofstream out(path, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    auto e = make_engine(path.string());
+    run_log log;
+    submit(*e, raw("hello", 4), log);
+    e->wait_idle();
+    ASSERT_EQ(log.done.reason, finish_reason::error);
+    EXPECT_NE(log.done.error.find("logits after 5 tokens are not finite"), std::string::npos) << log.done.error;
+    EXPECT_TRUE(log.tokens.empty());
 }
 
 TEST(Engine, emptyPromptAndBadOptionsAreErrors) {
