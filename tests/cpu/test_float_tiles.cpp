@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
-// Matrix products of f16 and bf16 weights (the AVX-512 float tiles, and
-// bf16's vdpbf16ps tiles in prefill's class where the CPU has AVX512_BF16;
-// matmul_simd.h): every output equals the kernel table's vec_dot of its row
-// and token (the activations rounded to the weights' type either way) up
-// to float summation order, for every token count and thread count, in
-// decode's kernel class and prefill's; and within a class a token's numbers
-// do not depend on the tokens beside it.
+// Matrix products of f16 and bf16 weights (the AVX-512 and AVX2 float
+// tiles, and bf16's vdpbf16ps tiles in prefill's class where the CPU has
+// AVX512_BF16; matmul_simd.h), at each of those levels this CPU has: every
+// output equals the kernel table's vec_dot of its row and token (the
+// activations rounded to the weights' type either way) up to float summation
+// order, for every token count and thread count, in decode's kernel class
+// and prefill's, and bit for bit in decode's; within a class a token's
+// numbers do not depend on the tokens beside it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -49,9 +50,17 @@ std::vector<float> pairwise(const quant_matrix& w, const std::vector<float>& x, 
 
 class FloatTiles : public test::kernel_level_test {
 protected:
+    // The levels with float tiles that this CPU has.
+    static std::vector<std::string> levels()
+    {
+        std::vector<std::string> out;
+        for (const char* l : {"avx2", "avx512"})
+            if (set_cpu_kernel_level(l)) out.emplace_back(l);
+        return out;
+    }
     void SetUp() override
     {
-        if (!set_cpu_kernel_level("avx512")) GTEST_SKIP() << "the float tiles are AVX-512's";
+        if (levels().empty()) GTEST_SKIP() << "the float tiles are AVX2's and AVX-512's";
     }
 };
 
@@ -59,11 +68,13 @@ protected:
 
 TEST_F(FloatTiles, everyOutputEqualsVecDotInBothKernelClasses)
 {
+    for (const std::string& level : levels())
     for (ggml_type t : {ggml_type::f16, ggml_type::bf16})
         for (int threads : {1, 2})
             for (int n_tokens : {1, 2, 3, 4, 5, 11, 64})
                 for (std::int64_t kernel_tokens : {std::int64_t{1}, std::int64_t{64}}) {   // decode's class, prefill's
-                    SCOPED_TRACE(std::string(type_name(t)) + " threads=" + std::to_string(threads) + " tokens=" +
+                    ASSERT_TRUE(set_cpu_kernel_level(level.c_str()));
+                    SCOPED_TRACE(level + " " + type_name(t) + " threads=" + std::to_string(threads) + " tokens=" +
                                  std::to_string(n_tokens) + " kernel_tokens=" + std::to_string(kernel_tokens));
                     std::mt19937 rng(40 + n_tokens + 3 * threads + static_cast<int>(t));
                     const quant_matrix w = random_quant_matrix(rng, t, 38, 640);   // 38: a last tile of 2 rows
@@ -75,13 +86,17 @@ TEST_F(FloatTiles, everyOutputEqualsVecDotInBothKernelClasses)
                     const double worst = test::worst_relative_error(w, x, n_tokens, pairwise(w, x, n_tokens), got);
                     if (worst > k_rel) std::fprintf(stderr, "worst relative error %g\n", worst);
                     ASSERT_TRUE(worst <= k_rel);
+                    if (kernel_tokens == 1)   // decode's class: each pair summed as vec_dot sums it
+                        ASSERT_EQ(0, std::memcmp(got.data(), pairwise(w, x, n_tokens).data(), got.size() * sizeof(float)));
                 }
 }
 
 TEST_F(FloatTiles, aTokensNumbersDoNotDependOnItsNeighboursWithinAClass)
 {
+    for (const std::string& level : levels())
     for (ggml_type t : {ggml_type::f16, ggml_type::bf16}) {
-        SCOPED_TRACE(type_name(t));
+        ASSERT_TRUE(set_cpu_kernel_level(level.c_str()));
+        SCOPED_TRACE(level + " " + type_name(t));
         std::mt19937 rng(9);
         const quant_matrix w = random_quant_matrix(rng, t, 40, 1024);
         const int n_tokens = 300;   // more than one chunk of f32 activation rows (128 tokens of 1024)

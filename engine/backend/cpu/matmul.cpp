@@ -284,7 +284,10 @@ tile_fn tile_kernel_for(ggml_type t) {
         // (equal to those dots bit for bit) serve it too.
         return t == ggml_type::q4_K || t == ggml_type::q6_K ? avx2_tile_kernel(t) : nullptr;
     }
-    if (std::strcmp(level, "avx2") == 0) return avx2_tile_kernel(t);
+    if (std::strcmp(level, "avx2") == 0) {
+        if (const tile_fn f = avx2_float_tile(t)) return f;
+        return avx2_tile_kernel(t);
+    }
     return nullptr;
 }
 

@@ -7,8 +7,8 @@
 // kernel converts them as it goes (decode: one pass over the weights). The
 // inner loop does integer dots and one multiply-add per pair and block.
 // Numerics are those of the kernel table's vec_dot for the type. f16 and
-// bf16 tiles (AVX-512) take the activations rounded to the weights' type and
-// back in f32 rows, and sum each pair in one chain of 16 lanes. The K-quant
+// bf16 tiles (AVX-512, AVX2) take the activations rounded to the weights' type and
+// back in f32 rows, and sum each pair in one chain of 16 lanes (AVX2: 8). The K-quant
 // tiles (AVX2: q4_K, q6_K) read every scale from the blocks and equal vec_dot
 // bit for bit.
 #pragma once
@@ -54,6 +54,7 @@ void act_scales(ggml_type t, const std::uint8_t* row, std::int64_t nb, float* d,
 tile_fn tile_kernel_for(ggml_type weight_type);
 
 tile_fn avx2_tile_kernel(ggml_type weight_type);     // kernels_avx2.cpp
+tile_fn avx2_float_tile(ggml_type weight_type);      // f16, bf16: kernels_float_tiles_avx2.cpp
 tile_fn avx512_tile_kernel(ggml_type weight_type);   // kernels_avx512.cpp
 // bf16 weights' prefill tiles on bf16 activation rows with vdpbf16ps
 // (kernels_bf16_avx512.cpp); nullptr where the CPU has no AVX512_BF16 or
