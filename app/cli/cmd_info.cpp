@@ -86,7 +86,9 @@ int run_info(const info_args& a) {
     if (i.n_expert > 0)
         fmt::print("experts        {} per layer, {} per token, {} rows each{}{}{}\n", i.n_expert, i.n_expert_used, i.n_ff_exp,
                    i.n_ff_shared > 0 ? fmt::format("; a shared expert of {} rows", i.n_ff_shared) : std::string(),
-                   i.expert_sigmoid ? "; chosen by sigmoid plus an expert bias" : "",
+                   i.expert_sigmoid                ? "; chosen by sigmoid plus an expert bias"
+                   : i.expert_softmax_chosen       ? "; weighted by the softmax of the chosen logits, with biases"
+                                                   : "",
                    i.n_dense_lead > 0 ? fmt::format("; the first {} layer{} dense", i.n_dense_lead, i.n_dense_lead == 1 ? "" : "s")
                                       : std::string());
     fmt::print("context        {} tokens (trained)\n", i.n_ctx_train);
@@ -94,6 +96,7 @@ int run_info(const info_args& a) {
     if (i.n_window_layers > 0)
         fmt::print("attention      a sliding window of {} tokens in {} of {} layers, the others full\n", i.sliding_window,
                    i.n_window_layers, i.n_layer);
+    if (i.attn_sinks) fmt::print("sinks          a learned logit per head in each softmax's denominator\n");
     if (i.attn_softcap > 0 || i.final_softcap > 0)
         fmt::print("soft-capping   attention scores at {:g}, logits at {:g} (c * tanh(x / c); 0: none)\n",
                    i.attn_softcap, i.final_softcap);

@@ -206,6 +206,11 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         const bool fused_up = c.architecture == arch::phi3 || c.architecture == arch::glm4;
         if (c.layer_moe(il)) {
             if (c.moe_expert_bias && !ld.vector(p + "exp_probs_b.bias", c.n_expert, l.expert_bias)) return fail();
+            if (c.moe_biases && (!ld.vector(p + "ffn_gate_inp.bias", c.n_expert, l.router_bias) ||
+                                 !ld.vector(p + "ffn_gate_exps.bias", std::int64_t{c.n_expert} * c.n_ff_exp, l.exp_gate_bias) ||
+                                 !ld.vector(p + "ffn_up_exps.bias", std::int64_t{c.n_expert} * c.n_ff_exp, l.exp_up_bias) ||
+                                 !ld.vector(p + "ffn_down_exps.bias", std::int64_t{c.n_expert} * c.n_embd, l.exp_down_bias)))
+                return fail();
             if (!ld.matrix(p + "ffn_gate_inp.weight", c.n_embd, c.n_expert, l.router) ||
                 !ld.experts(p, "ffn_gate", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_gate) ||
                 !ld.experts(p, "ffn_up", c.n_embd, c.n_ff_exp, c.n_expert, l.exp_up) ||
@@ -227,9 +232,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         if ((!c.is_conv(il) && !ld.matrix(p + "attn_output.weight", c.n_q(), c.n_embd, l.wo)) ||
             (!c.layer_moe(il) && !ld.matrix(p + "ffn_down.weight", c.n_ff, c.n_embd, l.w_down)))
             return fail();
+        // gpt-oss's norm before the feed-forward block is named post_attention_norm.
+        const char* ffn_norm_name = c.architecture == arch::gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight";
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
-                                !ld.vector(p + "ffn_norm.weight", c.n_embd, l.ffn_norm)))
+                                !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm)))
             return fail();
+        if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo)) return fail();
+        if (c.has_attn_sinks && !ld.vector(p + "attn_sinks.weight", c.n_head, l.attn_sinks)) return fail();
         if (c.has_qkv_bias &&
             (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, true) || !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, true) ||
              !ld.vector(p + "attn_v.bias", c.n_kv(), l.bv, true)))
@@ -247,7 +256,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             bool added;   // read above and added by both backends
         };
         const bias_tensor biases[] = {{"attn_q.bias", c.has_qkv_bias},  {"attn_k.bias", c.has_qkv_bias},
-                                      {"attn_v.bias", c.has_qkv_bias},  {"attn_output.bias", false},
+                                      {"attn_v.bias", c.has_qkv_bias},  {"attn_output.bias", c.has_attn_out_bias},
                                       {"ffn_gate.bias", false},         {"ffn_up.bias", false},
                                       {"ffn_down.bias", false}};
         for (const auto& [bias, added] : biases) {
@@ -307,6 +316,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.n_ff_shared = c.n_ff_shared;
     info.n_dense_lead = c.moe() ? c.n_dense_lead : 0;
     info.expert_sigmoid = c.moe_sigmoid;
+    info.expert_softmax_chosen = c.moe_softmax_chosen;
+    info.attn_sinks = c.has_attn_sinks;
     // Each layer's unused experts: 3 matrices of n_embd x n_ff_exp each.
     info.n_params_active = info.n_params - static_cast<std::int64_t>(c.n_moe_layers()) * (c.n_expert - c.n_expert_used) * 3 *
                                                c.n_embd * static_cast<std::int64_t>(c.n_ff_exp);

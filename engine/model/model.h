@@ -26,6 +26,8 @@ struct layer_weights {
     weight_view wv;               // (n_kv, n_embd)
     weight_view wo;               // (n_embd, n_q)
     f32_vector bq, bk, bv;        // (n_q), (n_kv), (n_kv); empty without biases
+    f32_vector bo;                // (n_embd) attn_output.bias (gpt-oss); else empty
+    f32_vector attn_sinks;        // (n_head) each query head's sink logit (gpt-oss); else empty
     f32_vector q_norm, k_norm;    // (head_dim); empty without per-head norms
     f32_vector post_attn_norm;    // (n_embd) on the attention output; empty unless gemma2 or gemma3
     f32_vector ffn_norm;          // (n_embd)
@@ -44,6 +46,11 @@ struct layer_weights {
     weight_view shared_down;              // (n_embd, n_ff_shared)
     f32_vector shared_gate_inp;           // (n_embd) the shared expert's gate: sigmoid(x . this)
     f32_vector expert_bias;               // (n_expert) LFM2-MoE's exp_probs_b: added to choose experts; else empty
+    // gpt-oss: the router's bias, added to its logits, and each expert's
+    // products' biases, expert e's at [e * rows, (e + 1) * rows); else empty.
+    f32_vector router_bias;               // (n_expert)
+    f32_vector exp_gate_bias, exp_up_bias;  // (n_expert, n_ff_exp)
+    f32_vector exp_down_bias;             // (n_expert, n_embd)
     // LFM2's short-convolution layer (model_config::is_conv), in place of Q, K, V and wo:
     weight_view conv_in;                  // (3 n_embd, n_embd) shortconv.in_proj: B's rows, C's, X's
     weight_view conv_out;                 // (n_embd, n_embd) shortconv.out_proj

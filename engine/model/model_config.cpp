@@ -130,7 +130,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, lfm2, lfm2moe, qwen3vl, qwen3vlmoe (text)";
+           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, lfm2, lfm2moe, qwen3vl, qwen3vlmoe (text), gpt-oss";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -165,6 +165,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "arcee") c.architecture = arch::arcee;           // the llama block, relu(up)^2
     else if (c.arch_name == "glm4") c.architecture = arch::glm4;             // norms before and after, biases
     else if (c.arch_name == "lfm2" || c.arch_name == "lfm2moe") c.architecture = arch::lfm2;   // short convolutions and attention (and experts)
+    else if (c.arch_name == "gpt-oss") c.architecture = arch::gpt_oss;       // sinks, windows, biased experts
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -256,6 +257,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_mistral3_config(f, c); !st) return st.err();
     if (c.architecture == arch::glm4)
         if (status st = read_glm4_config(f, c); !st) return st.err();
+    if (c.architecture == arch::gpt_oss)
+        if (status st = read_gpt_oss_config(f, c); !st) return st.err();
     if (c.arch_name == "qwen3vl" || c.arch_name == "qwen3vlmoe")
         if (status st = read_qwen3vl_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)

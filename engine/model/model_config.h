@@ -15,11 +15,13 @@
 namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
-                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2 };
+                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
-// (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's).
-enum class ffn_activation { silu, gelu_tanh, relu_sqr };
+// (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
+// or swiglu_oai (gpt-oss's experts): g' = min(g, 7), g' sigmoid(1.702 g')
+// times clamp(up, -7, 7) + 1.
+enum class ffn_activation { silu, gelu_tanh, relu_sqr, swiglu_oai };
 
 struct model_config {
     arch architecture = arch::llama;
@@ -63,7 +65,11 @@ struct model_config {
     float yarn_beta_fast = 32.0f;
     float yarn_beta_slow = 1.0f;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
-    bool has_qkv_bias = false;    // qwen2
+    bool has_qkv_bias = false;    // qwen2, glm4, gpt-oss
+    bool has_attn_out_bias = false;  // gpt-oss: attn_output.bias added to the attention block's output
+    // gpt-oss: each query head's learned sink logit (attn_sinks) joins its
+    // softmax's denominator, exp(sink - max), and weighs no value.
+    bool has_attn_sinks = false;
     bool has_qk_norm = false;     // qwen3, gemma3, olmo2, exaone4
     bool qk_norm_whole = false;   // olmo2: Q's and K's norms span the whole row (n_q(), n_kv()), not a head
     bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2, exaone4)
@@ -118,6 +124,11 @@ struct model_config {
     bool moe_norm_weights = false;
     bool moe_sigmoid = false;        // the router's probabilities are sigmoids, not a softmax
     bool moe_expert_bias = false;    // each layer's ffn_exp_probs_b.bias is added to choose (not to weigh)
+    // gpt-oss: the router's logits (plus its bias) choose directly, and the
+    // weights are the softmax of the chosen logits alone; each expert's
+    // products add their biases (ffn_*_exps.bias).
+    bool moe_softmax_chosen = false;
+    bool moe_biases = false;
     int n_dense_lead = 0;            // layers before the first mixture of experts
 
     bool moe() const { return n_expert > 0; }
@@ -170,6 +181,8 @@ status read_qwen3vl_config(const gguf_file& f, model_config& c);
 // those), their taps; read in place of the common head_count_kv.
 status read_lfm2_layers(const gguf_file& f, model_config& c);
 status read_olmo2_config(const gguf_file& f, model_config& c);
+// gpt-oss's (gpt_oss.cpp): biases, sinks, alternating windows, its experts' gating and activation.
+status read_gpt_oss_config(const gguf_file& f, model_config& c);
 status read_exaone4_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
 // llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern

@@ -19,6 +19,9 @@
 //     expert_feed_forward_length rows (one count, or one per layer) chosen
 //     by expert_gating_func (2: sigmoid) plus each layer's expert bias,
 //     weighted by the sigmoids renormalized.
+//   - gpt-oss: experts of expert_feed_forward_length rows, chosen by the
+//     router's logits plus its bias, weighed by the softmax of the chosen
+//     logits; biases on the experts' products (gpt_oss.cpp).
 // Other architectures ignore an expert_count key, as llama.cpp does.
 #include <fmt/format.h>
 
@@ -77,7 +80,8 @@ status read_lfm2moe_config(const gguf_file& f, model_config& c) {
 status read_moe_config(const gguf_file& f, model_config& c) {
     const bool lfm2moe = c.arch_name == "lfm2moe";
     const bool expert_arch = c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe ||
-                             c.architecture == arch::olmoe || c.architecture == arch::granitemoe || lfm2moe;
+                             c.architecture == arch::olmoe || c.architecture == arch::granitemoe || lfm2moe ||
+                             c.architecture == arch::gpt_oss;
     if (!expert_arch && c.architecture != arch::llama) return {};
     const std::string p = c.arch_name + ".";
     auto count = f.get_int_in(p + "expert_count", 0, 0, k_most_experts);
@@ -94,7 +98,7 @@ status read_moe_config(const gguf_file& f, model_config& c) {
     c.n_expert_used = *used;
     if (lfm2moe) return read_lfm2moe_config(f, c);
     c.n_ff_exp = c.n_ff;
-    if (c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe) {
+    if (c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe || c.architecture == arch::gpt_oss) {
         auto rows = f.get_int_in(p + "expert_feed_forward_length", 0, 1, 1 << 24);
         if (!rows) return rows.err();
         if (*rows == 0) return make_error(fmt::format("missing metadata '{}expert_feed_forward_length'", p));
@@ -108,6 +112,7 @@ status read_moe_config(const gguf_file& f, model_config& c) {
         c.n_ff_shared = *rows;
     }
     c.moe_norm_weights = c.architecture == arch::llama || c.architecture == arch::qwen3moe || c.architecture == arch::granitemoe;
+    c.moe_softmax_chosen = c.moe_biases = c.architecture == arch::gpt_oss;
     return {};
 }
 

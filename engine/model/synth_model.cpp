@@ -262,7 +262,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool lfm2 = s.arch == "lfm2" || s.arch == "lfm2moe";
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
                          s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2;   // per head
-    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4";
+    const bool gpt_oss = s.arch == "gpt-oss";   // biases, sinks, windows, biased experts
+    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4" || gpt_oss;
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
     const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
@@ -274,7 +275,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
-                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe"};
+                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -339,6 +340,11 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (!s.swa_pattern.empty())
             w.set_bool_array(A + "attention.sliding_window_pattern",
                              std::vector<bool>(s.swa_pattern.begin(), s.swa_pattern.end()));
+    }
+    if (gpt_oss) {
+        w.set_u32(A + "attention.key_length", static_cast<std::uint32_t>(head_dim));
+        w.set_u32(A + "attention.value_length", static_cast<std::uint32_t>(head_dim));
+        w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
     }
     if (granite) {
         w.set_f32(A + "logit_scale", s.granite_logit_scale);
@@ -436,6 +442,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             matrix(p + "attn_v.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
         }
         if (!(lfm2 && is_conv(il))) matrix(p + "attn_output.weight", s.n_head * head_dim, s.n_embd, weights, type);
+        if (gpt_oss) {
+            vec(p + "attn_output.bias", s.n_embd, 0.0f, 0.05f);
+            vec(p + "attn_sinks.weight", s.n_head, 0.5f, 1.0f);
+        }
         if (qkv_bias) {
             vec(p + "attn_q.bias", s.n_head * head_dim, 0.0f, 0.05f);
             vec(p + "attn_k.bias", s.n_head_kv * head_dim, 0.0f, 0.05f);
@@ -453,7 +463,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
-        if (!olmo2 && !exaone4) ones(p + "ffn_norm.weight", s.n_embd);
+        if (!olmo2 && !exaone4) ones(p + (gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight"), s.n_embd);
         if (moe && il >= s.n_dense_lead) {
             if (s.arch == "lfm2moe") vec(p + "exp_probs_b.bias", s.n_expert, 0.0f, 0.5f);
             // The router in F32, each expert's matrices one slice of a 3-D tensor.
@@ -463,6 +473,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                 std::memcpy(router.data() + i * 4, &v, 4);
             }
             w.add_tensor(p + "ffn_gate_inp.weight", ggml_type::f32, {s.n_embd, s.n_expert}, std::move(router));
+            if (gpt_oss) {   // the router's bias; each expert's products' biases, a row of the 2-D tensor per expert
+                vec(p + "ffn_gate_inp.bias", s.n_expert, 0.0f, 0.5f);
+                vec(p + "ffn_gate_exps.bias", s.n_expert * n_ff_exp, 0.0f, 0.05f, s.n_expert);
+                vec(p + "ffn_up_exps.bias", s.n_expert * n_ff_exp, 0.0f, 0.05f, s.n_expert);
+                vec(p + "ffn_down_exps.bias", s.n_expert * s.n_embd, 0.0f, 0.05f, s.n_expert);
+            }
             const auto experts = [&](const std::string& kind, int n_in, int n_out) {
                 const std::uint64_t ts = ++tensor_seed;
                 if (!s.split_experts) {

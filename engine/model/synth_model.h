@@ -38,7 +38,8 @@ struct synth_shape {
                                   // "exaone" (llama with NeoX pairs), "exaone4" (olmo2's norms after the
                                   // blocks, QK norms per head; windows in 64-layer files) or "internlm2" (llama),
                                   // "qwen2moe", "qwen3moe", "olmoe" (experts: below),
-                                  // "lfm2" (short convolutions in conv_layers, QK norms per head), "lfm2moe" (and experts)
+                                  // "lfm2" (short convolutions in conv_layers, QK norms per head), "lfm2moe" (and experts),
+                                  // "gpt-oss" (biases, sinks, every other layer windowed, biased experts)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)

@@ -23,7 +23,7 @@ std::vector<std::string> synth_shape_names() {
             "check-olmo2",  "check-exaone", "check-internlm2",  "check-qwen3-yarn", "check-mixtral",
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
-            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe",
+            "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe", "check-gpt-oss",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
 }
@@ -134,6 +134,21 @@ result<synth_shape> synth_shape_named(const std::string& name) {
                 c.n_expert_used = 2;
                 c.n_ff_exp = 256;
             }
+            return c;
+        }
+        if (c.arch == "gpt-oss") {   // gpt-oss-20b's kind: 8 heads of 64 (n_q 512 against n_embd 256), layers 0 and 2
+            c.n_layer = 4;             // windowed (8 tokens), YaRN x4 from 1024, 4 experts of 256 rows, 2 per token,
+            c.n_head = 8;              // sinks N(0.5, 1), biases everywhere, its own output matrix
+            c.head_dim = 64;
+            c.sliding_window = 8;
+            c.rope_base = 150000.0f;
+            c.yarn_factor = 4.0f;
+            c.yarn_original_ctx = 1024;
+            c.n_ctx = 4096;
+            c.n_expert = 4;
+            c.n_expert_used = 2;
+            c.n_ff_exp = 256;
+            c.tied_output = false;
             return c;
         }
         if (c.arch == "arcee") {   // AFM-4.5B's kind: relu(up)^2 without a gate, Llama 3.1's RoPE factors

@@ -1068,6 +1068,18 @@
         <source>; chosen by sigmoid plus an expert bias</source>
         <translation>; chosen by sigmoid plus an expert bias</translation>
     </message>
+    <message>
+        <source>; weighted by the softmax of the chosen experts&apos; logits, with biases</source>
+        <translation>; weighted by the softmax of the chosen experts&apos; logits, with biases</translation>
+    </message>
+    <message>
+        <source>Attention sinks</source>
+        <translation>Attention sinks</translation>
+    </message>
+    <message>
+        <source>a learned logit per head joins each softmax, so a head can attend to nothing</source>
+        <translation>a learned logit per head joins each softmax, so a head can attend to nothing</translation>
+    </message>
     <message numerus="yes">
         <source>; the first %n layer(s) dense</source>
         <translation>

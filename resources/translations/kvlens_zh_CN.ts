@@ -1065,6 +1065,18 @@
         <source>; chosen by sigmoid plus an expert bias</source>
         <translation>；由 sigmoid 加专家偏置选出</translation>
     </message>
+    <message>
+        <source>; weighted by the softmax of the chosen experts&apos; logits, with biases</source>
+        <translation>；权重为所选专家 logit 的 softmax，各专家带偏置</translation>
+    </message>
+    <message>
+        <source>Attention sinks</source>
+        <translation>注意力汇（sink）</translation>
+    </message>
+    <message>
+        <source>a learned logit per head joins each softmax, so a head can attend to nothing</source>
+        <translation>每个头有一个学得的 logit 加入 softmax，使该头可以不关注任何 token</translation>
+    </message>
     <message numerus="yes">
         <source>; the first %n layer(s) dense</source>
         <translation>

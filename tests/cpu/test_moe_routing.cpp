@@ -115,6 +115,28 @@ TEST(MoeRouting, sigmoidGatingChoosesByBiasedProbabilityAndWeighsByTheSigmoids)
     EXPECT_NEAR(biased.weight[1], s0 / (s0 + s2), 1e-6);
 }
 
+// gpt-oss: the logits choose as they are, and the weights are the softmax
+// of the chosen logits alone, whatever the others are.
+TEST(MoeRouting, softmaxOfTheChosenWeighsOnlyTheChosenLogits)
+{
+    const std::vector<float> logits = {0.5f, 3.0f, -2.0f, 2.0f, 1.0f};
+    moe_gating g;
+    g.softmax_chosen = true;
+    moe_routes r;
+    route_tokens(logits.data(), 1, 5, 2, g, r);
+    EXPECT_EQ(r.expert, (std::vector<int>{1, 3}));
+    const double e = std::exp(1.0);   // e^(3 - 2)
+    EXPECT_NEAR(r.weight[0], e / (e + 1), 1e-6);
+    EXPECT_NEAR(r.weight[1], 1 / (e + 1), 1e-6);
+    // The unchosen logits do not move the weights (a softmax over all five would).
+    std::vector<float> other = logits;
+    other[0] = 1.9f;   // still below the chosen 2
+    other[4] = -40.0f;
+    moe_routes r2;
+    route_tokens(other.data(), 1, 5, 2, g, r2);
+    EXPECT_EQ(r2.weight, r.weight);
+}
+
 TEST(MoeRouting, sharedExpertGateIsTheLogisticFunction)
 {
     EXPECT_FLOAT_EQ(moe_sigmoid(0.0f), 0.5f);

@@ -67,16 +67,16 @@ const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "l
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
-                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe"};
+                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
-                                              "granitemoeshared", "qwen3vlmoe", "lfm2moe"};
+                                              "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 // The 1- to 3-bit types and MXFP4, on the architectures whose matmuls differ
 // in kind: plain, fused Q/K/V and gate/up, windowed, experts, convolutions.
 const char* const k_low_bit_types[] = {"IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S",
                                        "IQ1_S",   "IQ1_M",  "TQ1_0", "TQ2_0",   "MXFP4"};
-const char* const k_low_bit_archs[] = {"llama", "qwen3", "gemma3", "phi3", "qwen3moe", "lfm2"};
+const char* const k_low_bit_archs[] = {"llama", "qwen3", "gemma3", "phi3", "qwen3moe", "lfm2", "gpt-oss"};
 
 using synth_case = std::tuple<const char*, const char*>;   // (architecture, type)
 
@@ -245,7 +245,7 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos,
-              arch == "qwen3-yarn" || arch == "olmo3")
+              arch == "qwen3-yarn" || arch == "olmo3" || arch == "gpt-oss")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("not in the windowed layers") != std::string::npos, arch == "olmo3")
         << (*m)->info().rope;
@@ -253,7 +253,12 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
               arch == "mistral3")
         << (*m)->info().rope;
     // Windows: gemma3's 5 of 6 layers, gemma2's 2 of 4, olmo3's 3 of 4, exaone4's 48 of 64.
-    const int windowed = arch == "gemma3" ? 5 : arch == "gemma2" ? 2 : arch == "olmo3" ? 3 : arch == "exaone4" ? 48 : 0;
+    const int windowed = arch == "gemma3"    ? 5
+                         : arch == "gemma2"  ? 2
+                         : arch == "olmo3"   ? 3
+                         : arch == "exaone4" ? 48
+                         : arch == "gpt-oss" ? 2
+                                             : 0;
     EXPECT_EQ((*m)->info().n_window_layers, windowed);
     EXPECT_EQ((*m)->info().unrotated_layers.size(), arch == "exaone4" ? 16u : arch == "smollm3" ? 1u : 0u);
     // The model panel and `info` count the experts, and the parameters a token runs through.

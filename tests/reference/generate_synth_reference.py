@@ -71,16 +71,20 @@ import generate_reference as ref  # noqa: E402
 # experts; lfm2: LFM2's short convolutions of 3 taps in layers 0, 2 and 3
 # (kernels N(0, 0.5)), attention with QK norms per head in layer 1; lfm2moe
 # (0.3.36 too): lfm2's layers with layer 0 dense and 4 experts of 256 rows,
-# 2 per token, chosen by sigmoid plus an expert bias N(0, 0.5) in layers 1-3.
+# 2 per token, chosen by sigmoid plus an expert bias N(0, 0.5) in layers 1-3;
+# gpt-oss: 8 heads of 64 over n_embd 256, Q/K/V and output biases, sinks
+# N(0.5, 1), windows of 8 in layers 0 and 2, YaRN x4 from 1024, 4 experts of
+# 256 rows, 2 per token, the softmax of the chosen router logits (plus the
+# router's bias), biases on the experts' products, swiglu_oai.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 # The 1- to 3-bit types and MXFP4, on the architectures that cover the
 # matmul paths they meet (plain, fused Q/K/V, windowed, experts, convolutions).
 LOW_BIT_TYPES = ["IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ3_XXS", "IQ3_S", "IQ1_S", "IQ1_M", "TQ1_0", "TQ2_0", "MXFP4"]
-LOW_BIT_ARCHS = ["llama", "qwen3", "gemma3", "phi3", "qwen3moe", "lfm2"]
+LOW_BIT_ARCHS = ["llama", "qwen3", "gemma3", "phi3", "qwen3moe", "lfm2", "gpt-oss"]
 SEED = 1
 
 

@@ -36,6 +36,7 @@ std::vector<float> run_attention(const attention_batch& b, const char* level, in
     a.window = b.window;
     a.scale = b.scale;
     a.softcap = b.softcap;
+    a.sinks = b.sinks.empty() ? nullptr : b.sinks.data();
     a.dtype = b.dtype;
     a.kv = b.kv;
     a.block_tables = b.block_tables.data();

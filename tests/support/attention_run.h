@@ -38,6 +38,7 @@ struct attention_batch {
     int window = 0;      // sliding window in tokens, 0: full attention
     float scale = 0;     // score scale, usually 1 / sqrt(head_dim)
     float softcap = 0;   // scaled scores soft-capped at this (Gemma 2); 0: none
+    std::vector<float> sinks;   // (n_head) each head's sink logit (gpt-oss), or empty: none
     int max_range = 0;   // the longest key range, for the scratch (positions + 1 at most)
     std::vector<float> q;                            // (n_tokens, n_head * head_dim)
     std::vector<std::int32_t> positions;             // (n_tokens)

@@ -102,6 +102,8 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.nFfShared = info.n_ff_shared;
     s.nDenseLead = info.n_dense_lead;
     s.expertSigmoid = info.expert_sigmoid;
+    s.expertSoftmaxChosen = info.expert_softmax_chosen;
+    s.attnSinks = info.attn_sinks;
     s.nParamsActive = info.n_params_active;
     s.nCtxTrain = info.n_ctx_train;
     s.nVocab = info.n_vocab;

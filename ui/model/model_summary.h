@@ -35,6 +35,8 @@ struct ModelSummary {
     int nFfShared = 0;
     int nDenseLead = 0;           // LFM2-MoE: dense layers before the first experts
     bool expertSigmoid = false;   // experts chosen by sigmoid plus a bias, not a softmax
+    bool expertSoftmaxChosen = false;  // gpt-oss: weights the softmax of the chosen logits; biased experts
+    bool attnSinks = false;       // gpt-oss: a learned sink logit per head
     qint64 nParamsActive = 0;
     int nCtxTrain = 0;
     int nVocab = 0;

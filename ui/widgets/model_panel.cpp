@@ -269,6 +269,8 @@ void ModelPanel::rebuild()
         scales << tr("logits ÷%1").arg(loc.toString(s.logitScale, 'g', 6));
     if (!scales.isEmpty())
         row(tr("Scales"), scales.join(QStringLiteral(", ")));
+    if (s.attnSinks)   // gpt-oss: part of each softmax goes to no token
+        row(tr("Attention sinks"), tr("a learned logit per head joins each softmax, so a head can attend to nothing"));
     if (s.attnSoftcap > 0 || s.finalSoftcap > 0) {
         QStringList caps;
         if (s.attnSoftcap > 0)
@@ -285,6 +287,8 @@ void ModelPanel::rebuild()
             experts += tr(", and a shared expert of %1 rows every token runs").arg(loc.toString(s.nFfShared));
         if (s.expertSigmoid)   // LFM2-MoE: each expert's sigmoid, plus a bias when choosing
             experts += tr("; chosen by sigmoid plus an expert bias");
+        if (s.expertSoftmaxChosen)   // gpt-oss
+            experts += tr("; weighted by the softmax of the chosen experts' logits, with biases");
         if (s.nDenseLead > 0)
             experts += tr("; the first %n layer(s) dense", nullptr, s.nDenseLead);
         row(tr("Experts"), experts);

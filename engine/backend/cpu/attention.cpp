@@ -64,6 +64,34 @@ constexpr int k_min_decode_chunk_key_heads = 96;
 
 void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& pool, attention_scratch& s);
 
+// In-place softmax of n scores with a sink logit in the denominator:
+// p_j = e^(s_j - M) / (sum_j e^(s_j - M) + e^(sink - M)), M the largest of
+// the scores and the sink, as ggml's soft_max with sinks computes it.
+void softmax_with_sink(float* s, int n, float sink) {
+    float m = sink;
+    for (int j = 0; j < n; ++j) m = std::max(m, s[j]);
+    double sum = std::exp(static_cast<double>(sink - m));
+    for (int j = 0; j < n; ++j) {
+        s[j] = std::exp(s[j] - m);
+        sum += s[j];
+    }
+    const float inv = static_cast<float>(1.0 / sum);
+    for (int j = 0; j < n; ++j) s[j] *= inv;
+}
+
+// The query head of row r of an item (see output_offset).
+int row_head(const attention_item& it, int r, int G) {
+    const int per_head = it.n_tok * G;
+    return (it.kv_head + r / per_head) * G + r % G;
+}
+
+// The denominator l of a row whose scores' running max is m, with its head's
+// sink added (m = -inf: the row saw no key and stays 0).
+float with_sink(float l, float m, const float* sinks, int head) {
+    if (!sinks || m == -INFINITY) return l;
+    return l + std::exp(sinks[head] - m);
+}
+
 // Floats from the output's start to row r of an item (r = h * n_tok * G +
 // token * G + g: the item's KV head h, query head g of its group).
 std::int64_t output_offset(const attention_item& it, int r, int G, int D, std::int64_t q_stride) {
@@ -169,7 +197,8 @@ void attention_reference(const attention_args& a, thread_pool& pool, attention_s
             for (int g = 0; g < group; ++g) {
                 float* sg = scores + g * n_keys;
                 if (a.softcap > 0) soft_cap(sg, n_keys, a.softcap);
-                softmax(sg, n_keys);
+                if (a.sinks) softmax_with_sink(sg, n_keys, a.sinks[kvh * group + g]);
+                else softmax(sg, n_keys);
                 for (int j = 0; j < n_keys; ++j) sg[j] = round_to_fp16(sg[j]);
             }
             // Outputs: each query head's weighted sum of the values.
@@ -352,7 +381,8 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
             if (it.part >= 0) continue;
             for (int r = 0; r < rows; ++r) {
                 float* out = a.out + output_offset(it, r, G, D, q_stride);
-                const float inv = j.l[r] > 0 ? 1.0f / j.l[r] : 0.0f;
+                const float l = with_sink(j.l[r], j.m[r], a.sinks, row_head(it, r, G));
+                const float inv = l > 0 ? 1.0f / l : 0.0f;
                 for (int d = 0; d < D; ++d) out[d] = j.o[r * D + d] * inv;
             }
         }
@@ -390,6 +420,7 @@ void attention_simd(const attention_args& a, flash_job_fn kernel, thread_pool& p
                 L += static_cast<double>(w) * st[static_cast<std::int64_t>(rows) * D + rows + r];
                 for (int d = 0; d < D; ++d) out[d] += w * st[r * D + d];
             }
+            if (a.sinks && M != -INFINITY) L += std::exp(static_cast<double>(a.sinks[row_head(head, r, G)] - M));
             const float inv = L > 0 ? static_cast<float>(1.0 / L) : 0.0f;
             for (int d = 0; d < D; ++d) out[d] *= inv;
         }

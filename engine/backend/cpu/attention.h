@@ -26,6 +26,10 @@ struct attention_args {
     float scale = 1.0f;                // usually 1/sqrt(head_dim)
     float softcap = 0.0f;              // scaled scores become softcap * tanh(s / softcap) before the softmax
                                        // (Gemma 2's attention logit soft-capping); 0: none
+    // (n_head) or nullptr: each query head's sink logit (gpt-oss), which
+    // joins its softmax's denominator (exp(sink - max), the max taken over
+    // the scores and the sink) and weighs no value.
+    const float* sinks = nullptr;
     kv_dtype dtype = kv_dtype::f16;
     const kv_storage* kv = nullptr;
     const std::int32_t* const* block_tables = nullptr;  // (n_tokens) each its sequence's block ids

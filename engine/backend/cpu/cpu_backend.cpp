@@ -141,7 +141,7 @@ private:
     void dense_ffn(const layer_weights& l, int n);
     void moe_ffn(const layer_weights& l, int n);
     void expert_rows(const weight_view* gate_up, const weight_view& down, const float* x, int m,
-                     std::int64_t kernel_tokens, float* y);
+                     std::int64_t kernel_tokens, float* y, const float* const* biases = nullptr);
     // Row groups (see plan_row_groups): products over a batch's rows, a call per group.
     struct row_group {
         int begin = 0;                  // first row
@@ -513,6 +513,7 @@ void cpu_backend::attention_block(int il, const forward_batch& b, int n) {
     a.block_tables = tables;
     a.positions = b.positions.data();
     a.steps = step_.data();
+    a.sinks = l.attn_sinks.empty() ? nullptr : l.attn_sinks.data();
     // wo's shares stay named through the attention job (a hint stays set
     // until set again): the loads after it go over them again, the lines
     // loaded after Q, K and V hitting the cache.
@@ -520,6 +521,8 @@ void cpu_backend::attention_block(int il, const forward_batch& b, int n) {
 
     hint_next_product(ffn_first, c_.layer_moe(il) ? 1 : 2);
     mm(l.wo, att_.data(), xb_.data(), groups_);
+    if (!l.bo.empty())   // gpt-oss
+        for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * c_.n_embd], l.bo.data(), c_.n_embd);
 }
 
 // xb = out_proj(C * conv(B*X)) with B, C, X = in_proj(xb), for n tokens (short_conv.h).
@@ -570,12 +573,23 @@ void cpu_backend::dense_ffn(const layer_weights& l, int n) {
 
 // y (m, n_embd) = down(silu(x gate) * (x up)) for m rows x (m, n_embd): one
 // expert's rows, all of one kernel class (matmul.h), through hb_ and hb2_.
+// gpt-oss: each product plus its bias (`biases`: gate's, up's, down's, this
+// expert's; nullptr: none) and swiglu_oai for silu.
 void cpu_backend::expert_rows(const weight_view* gate_up, const weight_view& down, const float* x, int m,
-                              std::int64_t kernel_tokens, float* y) {
+                              std::int64_t kernel_tokens, float* y, const float* const* biases) {
     float* const h[2] = {hb_.data(), hb2_.data()};
     matmul_group(gate_up, h, 2, x, m, pool_, mm_, kernel_tokens);
-    silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(m) * gate_up[0].n_out);
+    const int F = gate_up[0].n_out;
+    if (biases)
+        for (int r = 0; r < m; ++r) {
+            add_inplace(&hb_[static_cast<std::size_t>(r) * F], biases[0], F);
+            add_inplace(&hb2_[static_cast<std::size_t>(r) * F], biases[1], F);
+        }
+    if (c_.ffn_act == ffn_activation::swiglu_oai) swiglu_oai(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(m) * F);
+    else silu_mul(hb_.data(), hb2_.data(), hb_.data(), static_cast<std::int64_t>(m) * F);
     matmul(down, hb_.data(), m, y, pool_, mm_, kernel_tokens);
+    if (biases)
+        for (int r = 0; r < m; ++r) add_inplace(&y[static_cast<std::size_t>(r) * down.n_out], biases[2], down.n_out);
 }
 
 // moe_out (n, n_embd) = each token's experts' outputs times their weights,
@@ -585,9 +599,12 @@ void cpu_backend::expert_rows(const weight_view* gate_up, const weight_view& dow
 void cpu_backend::moe_ffn(const layer_weights& l, int n) {
     const int E = c_.n_embd;
     mm(l.router, xb_.data(), router_.data(), groups_);
+    if (!l.router_bias.empty())   // gpt-oss
+        for (int t = 0; t < n; ++t) add_inplace(&router_[static_cast<std::size_t>(t) * c_.n_expert], l.router_bias.data(), c_.n_expert);
     moe_gating gating;
     gating.sigmoid = c_.moe_sigmoid;
     gating.renormalize = c_.moe_norm_weights;
+    gating.softmax_chosen = c_.moe_softmax_chosen;
     gating.selection_bias = l.expert_bias.empty() ? nullptr : l.expert_bias.data();
     route_tokens(router_.data(), n, c_.n_expert, c_.n_expert_used, gating, routes_);
     std::fill(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, 0.0f);
@@ -610,7 +627,14 @@ void cpu_backend::moe_ffn(const layer_weights& l, int n) {
                 const int t = routes_.token[static_cast<std::size_t>(expert_pairs_[static_cast<std::size_t>(r)])];
                 std::copy_n(&xb_[static_cast<std::size_t>(t) * E], E, &xg_[static_cast<std::size_t>(r) * E]);
             }
-            expert_rows(gate_up, l.exp_down[ue], xg_.data(), m, class_kernel_tokens_[cls], yg_.data());
+            const float* bias_rows[3] = {};   // gpt-oss: this expert's biases
+            if (!l.exp_gate_bias.empty()) {
+                bias_rows[0] = l.exp_gate_bias.data() + ue * static_cast<std::size_t>(c_.n_ff_exp);
+                bias_rows[1] = l.exp_up_bias.data() + ue * static_cast<std::size_t>(c_.n_ff_exp);
+                bias_rows[2] = l.exp_down_bias.data() + ue * static_cast<std::size_t>(E);
+            }
+            expert_rows(gate_up, l.exp_down[ue], xg_.data(), m, class_kernel_tokens_[cls], yg_.data(),
+                        l.exp_gate_bias.empty() ? nullptr : bias_rows);
             for (int r = 0; r < m; ++r) {
                 const auto pair = static_cast<std::size_t>(expert_pairs_[static_cast<std::size_t>(r)]);
                 const float w = routes_.token_weight[pair];

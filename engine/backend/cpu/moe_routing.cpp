@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Softmax or sigmoids, top-k and grouping by expert for moe_routing.h.
+// Softmax, sigmoids or the logits themselves, top-k (and gpt-oss's softmax
+// over the chosen), grouping by expert for moe_routing.h.
 #include "engine/backend/cpu/moe_routing.h"
 
 #include <algorithm>
@@ -21,7 +22,7 @@ void route_tokens(const float* logits, int n, int n_expert, int n_used, const mo
         std::copy_n(logits + t * E, E, prob.begin());
         if (gating.sigmoid)
             for (float& p : prob) p = moe_sigmoid(p);
-        else
+        else if (!gating.softmax_chosen)
             softmax(prob.data(), n_expert);
         for (std::size_t e = 0; e < E; ++e) {
             order[e] = static_cast<int>(e);
@@ -41,6 +42,7 @@ void route_tokens(const float* logits, int n, int n_expert, int n_used, const mo
             out.weight[t * K + j] = prob[static_cast<std::size_t>(order[j])];
             kept += out.weight[t * K + j];
         }
+        if (gating.softmax_chosen) softmax(&out.weight[t * K], n_used);
         if (gating.renormalize) {
             const float sum = kept < 6.103515625e-5f ? 6.103515625e-5f : kept;   // NaN stays NaN
             for (std::size_t j = 0; j < K; ++j) out.weight[t * K + j] /= sum;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A mixture of experts' routing, as llama.cpp's build_moe_ffn does it: each
 // token's router logits (n_expert) through a softmax (or, LFM2-MoE, each
-// through a sigmoid), its n_used most probable experts (by probability plus
+// through a sigmoid; gpt-oss: as they are, softmax over the chosen), its n_used most probable experts (by probability plus
 // an expert bias where the architecture has one) kept with their
 // probabilities as weights (renormalized to sum 1 where the architecture
 // asks), and the batch's (token, weight) pairs grouped by expert, so that
@@ -29,6 +29,9 @@ struct moe_gating {
     bool sigmoid = false;                  // each probability sigmoid(logit), not a softmax over the experts
     bool renormalize = false;              // the kept weights divided by their sum (at least 2^-14, as llama.cpp clamps it)
     const float* selection_bias = nullptr; // (n_expert) added to the probabilities to choose, not to weigh; or none
+    // gpt-oss: the logits choose as they are, and the weights are the softmax
+    // of the chosen logits alone (llama.cpp's SOFTMAX_WEIGHT gating).
+    bool softmax_chosen = false;
 };
 
 // Routes n tokens from their router logits (n, n_expert), f32. Ties in

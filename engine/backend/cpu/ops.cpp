@@ -110,6 +110,15 @@ void silu_mul(const float* gate, const float* up, float* y, std::int64_t n) {
     }
 }
 
+void swiglu_oai(const float* gate, const float* up, float* y, std::int64_t n) {
+    constexpr float alpha = 1.702f, limit = 7.0f;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float g = std::min(gate[i], limit);
+        const float u = std::clamp(up[i], -limit, limit);
+        y[i] = g / (1.0f + std::exp(alpha * (-g))) * (u + 1.0f);
+    }
+}
+
 void soft_cap(float* x, std::int64_t n, float cap) {
     for (std::int64_t i = 0; i < n; ++i) x[i] = cap * std::tanh(x[i] / cap);
 }

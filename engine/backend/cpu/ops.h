@@ -42,6 +42,10 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 
 // y (n) = silu(gate) * up, element-wise. y may alias gate.
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n);
+// gpt-oss's experts (ggml_swiglu_oai, alpha 1.702, limit 7): with g =
+// min(gate, 7) and u = clamp(up, -7, 7), y = g / (1 + e^(-1.702 g)) (u + 1),
+// element-wise, in llama.cpp's order of operations. y may alias gate.
+void swiglu_oai(const float* gate, const float* up, float* y, std::int64_t n);
 
 // x (n) = cap * tanh(x / cap): Gemma's soft-capping of the logits, and of the
 // attention scores in the scalar reference path (Gemma 2), with tanhf as
