@@ -130,6 +130,8 @@ request_id engine_impl::submit(request_params params, event_callback on_event) {
         else r->tokenize_error = ids.message();
         // A prompt that opens the reasoning: the answer starts after </think>.
         if (tok_->chat_opens_reasoning()) r->reasoning.open();
+        // Harmony: the answer is the final channel's content.
+        if (tok_->chat_kind_value() == chat_kind::harmony) r->reasoning.use(hidden_reasoning::syntax::harmony_channels);
     } else if (status st = tokenizer::check_input_size(p.text.size(), "a prompt"); !st) {
         r->tokenize_error = st.message();
     } else {
@@ -518,6 +520,7 @@ kv_layer_groups engine_impl::layer_groups() const {
 }
 
 reasoning_evidence engine_impl::hidden_reasoning() const {
+    if (tok_->chat_kind_value() == chat_kind::harmony) return reasoning_evidence::harmony_channels;
     return reasoning_evidence_of(tok_->find_token("<think>") >= 0, tok_->find_token("</think>") >= 0,
                                  tok_->chat_template());
 }

@@ -457,6 +457,7 @@ const char* to_string(chat_kind k) {
     case chat_kind::granite: return "granite";
     case chat_kind::olmo2: return "olmo2";
     case chat_kind::exaone: return "exaone";
+    case chat_kind::harmony: return "harmony";
     case chat_kind::none: break;
     }
     return "none";
@@ -474,6 +475,22 @@ bool question_ends_in_newline(std::string_view tmpl) {
         if (at != std::string_view::npos && newline_follows(tmpl, at + content.size())) return true;
     }
     return false;
+}
+
+// gpt-oss's first template writes "\n\n" after the developer text
+// ({{- developer_message }} then {{- "\n\n" }}); its revisions write it only
+// before a tools section. Told apart by what the template outputs next.
+chat_variant harmony_variant(std::string_view tmpl) {
+    const std::size_t at = tmpl.find("developer_message }}");
+    if (at == std::string_view::npos) return chat_variant::harmony;
+    const std::size_t next_output = tmpl.find("{{", at);
+    const std::size_t next_statement = tmpl.find("{%", at);
+    if (next_output == std::string_view::npos || next_output > next_statement) return chat_variant::harmony;
+    const std::size_t close = tmpl.find("}}", next_output);
+    const std::string_view output = tmpl.substr(next_output, close == std::string_view::npos ? 0 : close - next_output);
+    return output.find("\\n\\n") != std::string_view::npos || output.find("\n\n") != std::string_view::npos
+               ? chat_variant::harmony_2508
+               : chat_variant::harmony;
 }
 
 // Where the template first writes kind's opening marker; npos when it does not.
@@ -505,6 +522,7 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
             return npos;
         return std::min({tmpl.find("[|system|]"), tmpl.find("[|user|]"), tmpl.find("[|assistant|]"),
                          tmpl.find("[|endofturn|]")});
+    case chat_kind::harmony: return tmpl.find("<|channel|>") == npos ? npos : tmpl.find("<|start|>");
     case chat_kind::none: break;
     }
     return npos;
@@ -560,6 +578,7 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
         f.dated_default_left_out = f.variant == chat_variant::granite_3_1;
     }
     if (f.kind == chat_kind::olmo2) f.markers_are_tokens = available[static_cast<int>(chat_kind::olmo2)];
+    if (f.kind == chat_kind::harmony) f.variant = harmony_variant(tmpl);
     return f;
 }
 
@@ -575,6 +594,7 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::granite: return chat_render::render_granite(*this, messages, add_generation_prompt);
     case chat_kind::olmo2: return chat_render::render_olmo2(*this, messages, add_generation_prompt);
     case chat_kind::exaone: return chat_render::render_exaone(messages, add_generation_prompt);
+    case chat_kind::harmony: return chat_render::render_harmony(*this, messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

@@ -7,7 +7,7 @@
 // (<start_of_turn>), DeepSeek (<｜User｜>), Phi-3 (<|user|> ... <|end|>),
 // Mistral ([INST] ... [/INST]), Granite (<|start_of_role|>), OLMo 2
 // (<|user|>\n ... without <|end|>), EXAONE 3.x ([|user|] ... [|endofturn|]),
-// or none. The rendering is a list of segments, control markers
+// Harmony (gpt-oss: <|start|>role<|message|> ... <|end|>, <|channel|>), or none. The rendering is a list of segments, control markers
 // apart from message text, so that only the markers can become control
 // tokens (tokenizer::encode_chat): a document or a question that contains
 // "<|im_end|>" or "[INST]" stays text. It never starts with BOS; the caller
@@ -34,10 +34,13 @@ namespace kvlens {
 // [|assistant|]a[|endofturn|]\n"; an empty system turn when the chat has none).
 // EXAONE 4.0 ("[|user|]\n", "[|tool|]", reasoning blocks) and EXAONE Deep
 // ("<thought>") render otherwise and are not recognised.
-enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone };
-constexpr int k_chat_kinds = 10;
+// harmony: OpenAI's gpt-oss ("<|start|>user<|message|>q<|end|><|start|>assistant";
+// the answer comes in channels: "<|channel|>analysis<|message|>…<|end|>", then
+// "<|start|>assistant<|channel|>final<|message|>…<|return|>").
+enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone, harmony };
+constexpr int k_chat_kinds = 11;
 
-// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone"
+// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone", "harmony"
 const char* to_string(chat_kind k);
 
 // The official templates of one kind that render differently, told apart by
@@ -67,6 +70,8 @@ enum class chat_variant {
     granite_3_0,        // Granite 3.0: each message a turn; no default system turn
     granite_3_1,        // Granite 3.1, 3.2, 3.3: the same; their default system turn
                         //   (dated) is left out, see default_system
+    harmony_2508,       // gpt-oss's first template (August 2025): "\n\n" after the developer text
+    harmony,            // its revisions: the developer text as it is
 };
 
 // A piece of a rendered conversation: a format marker ("<|im_start|>"), which
@@ -160,7 +165,9 @@ struct chat_format {
                                        has_token("<|end_of_text|>"),
                                    has_token("<|user|>") && has_token("<|assistant|>"),
                                    has_token("[|system|]") && has_token("[|user|]") && has_token("[|assistant|]") &&
-                                       has_token("[|endofturn|]")};
+                                       has_token("[|endofturn|]"),
+                                   has_token("<|start|>") && has_token("<|message|>") && has_token("<|channel|>") &&
+                                       has_token("<|end|>")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
@@ -182,6 +189,9 @@ struct chat_format {
             f.variant = chat_variant::granite_3_1;
         } else if (have[9]) {
             f.kind = chat_kind::exaone;
+        } else if (have[10]) {
+            f.kind = chat_kind::harmony;
+            f.variant = chat_variant::harmony_2508;
         }
         // OLMo 2 is never chosen from the vocabulary alone: GLM's vocabularies
         // have "<|user|>" and "<|assistant|>" too, for another format.
@@ -189,7 +199,7 @@ struct chat_format {
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
     // available[k]: the vocabulary has the markers of chat_kind k. Mistral is

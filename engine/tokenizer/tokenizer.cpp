@@ -176,6 +176,19 @@ status tokenizer::load_special_ids(const gguf_file& file) {
         if (id >= 0) eog_.push_back(id);
     for (const char* name : k_eot_names)
         if (const token_id id = vocab_.find(name); id >= 0) eog_.push_back(id);
+    // Harmony (gpt-oss's o200k_harmony): "<|return|>" ends the answer and
+    // "<|call|>" a tool call, but "<|end|>" only ends one message of the
+    // answer (its analysis channel comes before its final one): as llama.cpp
+    // does for a vocabulary with all three, <|end|> is no end of generation.
+    const token_id ret = vocab_.find("<|return|>"), call = vocab_.find("<|call|>"), end = vocab_.find("<|end|>");
+    if (ret >= 0 && call >= 0) {
+        eog_.push_back(ret);
+        eog_.push_back(call);
+        if (end >= 0) {
+            eog_.erase(std::remove(eog_.begin(), eog_.end(), end), eog_.end());
+            if (eot_ == end) eot_ = ret;
+        }
+    }
     std::sort(eog_.begin(), eog_.end());
     eog_.erase(std::unique(eog_.begin(), eog_.end()), eog_.end());
     return {};

@@ -84,7 +84,8 @@ public:
     bool add_eos() const { return add_eos_; }  // tokenizer.ggml.add_eos_token
     bool add_space_prefix() const { return add_space_prefix_; }
     // eos, eot, and <|im_end|> <|eot_id|> <|eom_id|> <end_of_turn> <|end|>
-    // <|endoftext|> <|end_of_text|> when the vocabulary has them.
+    // <|endoftext|> <|end_of_text|> when the vocabulary has them; in a
+    // vocabulary with <|return|> and <|call|> (Harmony) those two, and not <|end|>.
     bool is_end_of_generation(token_id id) const;
     const std::vector<token_id>& end_of_generation_ids() const { return eog_; }
     const std::string& model_name() const { return model_; }   // "gpt2" or "llama"
@@ -92,7 +93,7 @@ public:
 
     // ---- chat
     // "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite",
-    // "olmo2", "exaone" or "none"
+    // "olmo2", "exaone", "harmony" or "none"
     const char* chat_template_kind() const { return to_string(chat_.kind); }
     // Whether a chat prompt's generation prompt opens the model's reasoning
     // (DeepSeek-R1's "<｜Assistant｜><think>\n"): its first tokens are reasoning.

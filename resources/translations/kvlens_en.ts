@@ -1204,6 +1204,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>reasons in its analysis channel first, then answers in its final channel (Harmony format)</source>
+        <translation>reasons in its analysis channel first, then answers in its final channel (Harmony format)</translation>
+    </message>
+    <message>
         <source>(a base model: the first paragraph of the text it continues)</source>
         <translation type="unfinished"></translation>
     </message>

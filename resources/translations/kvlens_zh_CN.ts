@@ -1200,6 +1200,10 @@
         <translation>可能先在 &lt;think&gt;…&lt;/think&gt; 中思考（其对话模板会写出这两个标签）</translation>
     </message>
     <message>
+        <source>reasons in its analysis channel first, then answers in its final channel (Harmony format)</source>
+        <translation>先在 analysis 通道中推理，再在 final 通道中作答（Harmony 格式）</translation>
+    </message>
+    <message>
         <source>(a base model: the first paragraph of the text it continues)</source>
         <translation>（基础模型：它是待续写文本的第一段）</translation>
     </message>

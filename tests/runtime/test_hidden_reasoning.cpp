@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Hidden reasoning as the token stream shows it: text between <think> and
 // </think> is not the answer, whether a tag comes in one token or cut across
-// several, and text that only looked like the start of a tag is the answer.
+// several, and text that only looked like the start of a tag is the answer;
+// in Harmony (gpt-oss) the answer is the final channel's content alone.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -86,4 +87,47 @@ TEST(HiddenReasoning, AModelThinksWhenBothTagsAreTokensOrItsTemplateWritesThem) 
     EXPECT_EQ(reasoning_evidence_of(false, false, "{{ '<|im_start|>assistant' }}"), reasoning_evidence::none);
     EXPECT_EQ(reasoning_evidence_of(false, false, "<think> only opens"), reasoning_evidence::none);
     EXPECT_STREQ(kvlens::to_string(reasoning_evidence::chat_template), "chat_template");
+}
+
+// Harmony (gpt-oss): after a prompt ending in "<|start|>assistant" the model
+// writes message headers, its analysis channel, then its final one; only the
+// final channel's content is the answer, whatever pieces the text comes in.
+namespace {
+
+std::vector<bool> harmony_visibility(const std::vector<std::string>& pieces) {
+    hidden_reasoning h;
+    h.use(hidden_reasoning::syntax::harmony_channels);
+    std::vector<bool> out;
+    for (const auto& p : pieces) out.push_back(h.push(p));
+    return out;
+}
+
+}  // namespace
+
+TEST(HiddenReasoning, HarmonyShowsOnlyTheFinalChannelsContent) {
+    EXPECT_EQ(harmony_visibility({"<|channel|>", "analysis", "<|message|>", "User", " asks", "<|end|>", "<|start|>",
+                                  "assistant", "<|channel|>", "final", "<|message|>", "Berlin", ".", "<|return|>"}),
+              (std::vector<bool>{false, false, false, false, false, false, false, false, false, false, false, true,
+                                 true, false}));
+}
+
+TEST(HiddenReasoning, HarmonyMarkersCutAcrossPiecesAreFound) {
+    // Every cut of the stream into single characters: the visible characters are the answer's.
+    const std::string stream =
+        "<|channel|>analysis<|message|>Think <|end|> first.<|end|><|start|>assistant<|channel|>final<|message|>"
+        "Berlin.<|return|>";
+    hidden_reasoning h;
+    h.use(hidden_reasoning::syntax::harmony_channels);
+    std::string shown;
+    for (char c : stream)
+        if (h.push(std::string(1, c))) shown += c;
+    // A character held as the start of a marker ("<" of "<|return|>") is settled by a later piece, never shown.
+    EXPECT_EQ(shown, "Berlin.");
+    EXPECT_TRUE(h.inside()) << "after <|return|>, back in a header";
+}
+
+TEST(HiddenReasoning, HarmonyMessageWithoutAChannelIsTheAnswer) {
+    EXPECT_EQ(harmony_visibility({"<|message|>", "Hi", "<|end|>"}), (std::vector<bool>{false, true, false}));
+    EXPECT_EQ(harmony_visibility({"<|channel|>commentary to=functions.x <|constrain|>json", "<|message|>", "{}"}),
+              (std::vector<bool>{false, false, false}));
 }

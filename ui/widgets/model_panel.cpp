@@ -309,9 +309,12 @@ void ModelPanel::rebuild()
                                             .arg(loc.toString(s.nVocab))
                                       : tr("%1 tokens, %2 chat format").arg(loc.toString(s.nVocab), s.chatTemplate));
     if (!s.hiddenReasoning.isEmpty())
-        row(tr("Hidden reasoning"), s.hiddenReasoning == QLatin1String("vocabulary")
-                                        ? tr("may think in <think>…</think> first (the tags are tokens of its vocabulary)")
-                                        : tr("may think in <think>…</think> first (its chat template writes the tags)"));
+        row(tr("Hidden reasoning"),
+            s.hiddenReasoning == QLatin1String("vocabulary")
+                ? tr("may think in <think>…</think> first (the tags are tokens of its vocabulary)")
+            : s.hiddenReasoning == QLatin1String("harmony_channels")
+                ? tr("reasons in its analysis channel first, then answers in its final channel (Harmony format)")
+                : tr("may think in <think>…</think> first (its chat template writes the tags)"));
     row(tr("KV cache per token"), tr("%1 (f16) · %2 (q8_0)")
                                       .arg(formatBytes(double(s.kvBytesPerTokenF16)),
                                            formatBytes(double(s.kvBytesPerTokenQ8))));
