@@ -462,6 +462,7 @@ simd_overrides avx2_overrides() {
         {ggml_type::iq4_nl, dot_iq4_nl_q8_0_simd<isa_avx2>},
         {ggml_type::iq4_xs, dot_iq4_xs_q8_K_simd<isa_avx2>},
     };
+    add_low_bit_avx2_kernels(o);
     return o;
 }
 
