@@ -25,7 +25,7 @@ std::vector<std::string> synth_shape_names() {
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe", "check-gpt-oss",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
-            "llama-1b",     "llama-8b",     "olmoe-1b-7b"};
+            "llama-1b",     "llama-8b",     "olmoe-1b-7b",  "gpt-oss-20b"};
 }
 
 namespace {
@@ -321,6 +321,18 @@ result<synth_shape> synth_shape_named(const std::string& name) {
         o.n_expert = 64;
         o.n_expert_used = 8;
         return o;
+    }
+    if (name == "gpt-oss-20b") {   // gpt-oss-20b: 32 experts of 2880 rows, 4 per token; 64 heads of 64 over 2880
+        synth_shape g = shape_of("gpt-oss-20b", 24, 2880, 2880, 64, 8, 201088, 131072, 150000.0f, false);
+        g.arch = "gpt-oss";
+        g.head_dim = 64;
+        g.sliding_window = 128;
+        g.yarn_factor = 32.0f;
+        g.yarn_original_ctx = 4096;
+        g.n_expert = 32;
+        g.n_expert_used = 4;
+        g.n_ff_exp = 2880;
+        return g;
     }
     if (name == "llama-8b") {   // Llama 3.1 8B
         synth_shape l = shape_of("llama-8b", 32, 4096, 14336, 32, 8, 128256, 8192, 500000.0f, false);
