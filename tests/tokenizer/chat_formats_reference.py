@@ -648,11 +648,14 @@ class GenerationBlock(Extension):
 with open(os.path.join(HERE, "templates", "openai-gpt-oss.jinja"), encoding="utf-8") as f:
     GPT_OSS = f.read()
 # Its later revision writes no "\n\n" after the developer text (only before a tools section).
-GPT_OSS_REV = GPT_OSS.replace('{{- developer_message }}\n        {{- "\\n\\n" }}', '{{- developer_message }}')
+GPT_OSS_DEV_NEWLINES = '{{- developer_message }}\n        {{- "\\n\\n" }}'
+GPT_OSS_REV = GPT_OSS.replace(GPT_OSS_DEV_NEWLINES, '{{- developer_message }}')
 assert GPT_OSS_REV != GPT_OSS
 TEMPLATES_HARMONY = [
     ("k_gpt_oss", GPT_OSS, "<|return|>", "openai/gpt-oss-20b and -120b (August 2025)"),
-    ("k_gpt_oss_rev", GPT_OSS_REV, "<|return|>", "the same revised: no \"\\n\\n\" after the developer text"),
+    # Written in the test as k_gpt_oss with that one change, not as a second copy.
+    ("k_gpt_oss_rev", GPT_OSS_REV, "<|return|>", "the same revised: no \"\\n\\n\" after the developer text",
+     "test::replaced(k_gpt_oss, %s, \"{{- developer_message }}\")"),
 ]
 ROWS_HARMONY = [
     ("harmony: system as developer instructions, a question, the generation prompt", "k_gpt_oss", SYS_Q, True),
@@ -713,7 +716,11 @@ def cpp_string(s):
 
 def generated_block(templates, rows):
     lines = [BEGIN, "// The official templates (newlines inside Jinja literals are real where the GGUF has them so).\n"]
-    for name, text, _, source in templates:
+    for name, text, _, source, *derived in templates:
+        if derived:   # a C++ expression that makes it from a template above
+            expr = derived[0] % cpp_string(GPT_OSS_DEV_NEWLINES)   # the one derived template's change
+            lines.append('// %s\nconst std::string %s = %s;\n' % (source, name, expr))
+            continue
         assert ")tmpl\"" not in text
         lines.append('// %s\nconst std::string %s = R"tmpl(%s)tmpl";\n' % (source, name, text))
     lines.append("\n// What jinja2 renders (the BOS the template writes first left out).\n")

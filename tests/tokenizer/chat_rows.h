@@ -2,8 +2,8 @@
 // What the chat-format suites share: a conversation written as (role,
 // content) pairs, a row of the official-template table that
 // chat_formats_reference.py generates (the template, a conversation, whether
-// the generation prompt is asked for, what jinja2 renders), and the control
-// segments of a rendering as their texts.
+// the generation prompt is asked for, what jinja2 renders), the control
+// segments of a rendering as their texts, and a template revision's text.
 #pragma once
 
 #include <initializer_list>
@@ -28,6 +28,14 @@ struct reference_row {
     bool generation;                      // add_generation_prompt
     std::string expected;                 // jinja2's rendering, the BOS the template writes first left out
 };
+
+// text with its one occurrence of `from` replaced by `to` (a template's
+// revision written as its change); empty when `from` does not occur once.
+inline std::string replaced(const std::string& text, const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    if (at == std::string::npos || text.find(from, at + 1) != std::string::npos) return {};
+    return text.substr(0, at) + to + text.substr(at + from.size());
+}
 
 // The texts of the control segments, in order.
 inline std::vector<std::string> controls(const std::vector<chat_segment>& segments) {
