@@ -3063,7 +3063,7 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation type="unfinished"></translation>
     </message>
     <message>
-        <source>needs a model that thinks in &lt;think&gt;…&lt;/think&gt; before it answers (Qwen3, DeepSeek-R1 distills); %1 has no &lt;think&gt; tag in its vocabulary or chat template</source>
+        <source>needs a model that thinks before it answers, in &lt;think&gt;…&lt;/think&gt; (Qwen3, DeepSeek-R1 distills) or in an analysis channel (gpt-oss); %1 has neither</source>
         <translation type="unfinished"></translation>
     </message>
     <message>

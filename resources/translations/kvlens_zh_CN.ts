@@ -3065,8 +3065,8 @@ hidden reasoning (after TTFT): first token → first visible token (text outside
         <translation>在滑动窗口模型（Gemma 3；基础模型收到的是报告和任务合成的一段待续写文本）上处理整份报告，最多 %1 个新 token。观察局部层的 KV 在窗口处变平，而全局层的 KV 持续上升。</translation>
     </message>
     <message>
-        <source>needs a model that thinks in &lt;think&gt;…&lt;/think&gt; before it answers (Qwen3, DeepSeek-R1 distills); %1 has no &lt;think&gt; tag in its vocabulary or chat template</source>
-        <translation>需要一个先在 &lt;think&gt;…&lt;/think&gt; 中思考再回答的模型（Qwen3、DeepSeek-R1 蒸馏模型）；%1 的词表和对话模板中都没有 &lt;think&gt; 标签</translation>
+        <source>needs a model that thinks before it answers, in &lt;think&gt;…&lt;/think&gt; (Qwen3, DeepSeek-R1 distills) or in an analysis channel (gpt-oss); %1 has neither</source>
+        <translation>需要一个先思考再回答的模型：在 &lt;think&gt;…&lt;/think&gt; 中（Qwen3、DeepSeek-R1 蒸馏模型）或在 analysis 通道中（gpt-oss）；%1 两者都没有</translation>
     </message>
     <message>
         <source>at %1 tokens held the local layers held %2 (%3 tokens each, window %4) and the global layers %5 (%1 tokens each); every layer for every token would be %6</source>

@@ -201,8 +201,8 @@ QString lessonSkipReason(LessonStepId id, const ModelSummary& model)
     // A local model says whether it can think first; a server's model is
     // tried, and the runner skips the step after its run if nothing was hidden.
     if (id == LessonStepId::HiddenReasoning && !model.remote && model.hiddenReasoning.isEmpty())
-        return tr("needs a model that thinks in <think>…</think> before it answers (Qwen3, DeepSeek-R1 distills); "
-                  "%1 has no <think> tag in its vocabulary or chat template")
+        return tr("needs a model that thinks before it answers, in <think>…</think> (Qwen3, DeepSeek-R1 distills) "
+                  "or in an analysis channel (gpt-oss); %1 has neither")
             .arg(model.name.isEmpty() ? model.architecture : model.name);
     return {};
 }
