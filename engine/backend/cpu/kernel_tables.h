@@ -23,6 +23,8 @@ simd_overrides avx2_overrides();     // kernels_avx2.cpp
 // Appends the AVX2 dot products of the 1- to 3-bit types and MXFP4 (kernels_low_bit_avx2.cpp).
 void add_low_bit_avx2_kernels(simd_overrides& o);
 simd_overrides avx512_overrides();   // kernels_avx512.cpp
+// Appends the AVX-512 dot products of the low-bit types that beat their AVX2 ones (kernels_low_bit_avx512.cpp).
+void add_low_bit_avx512_kernels(simd_overrides& o);
 bool have_avx512_kernels();          // false when the build has no AVX-512 kernels
 
 }  // namespace kvlens

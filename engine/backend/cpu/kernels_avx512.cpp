@@ -505,6 +505,7 @@ simd_overrides avx512_overrides() {
         {ggml_type::iq4_nl, dot_iq4_nl_q8_0_simd<isa_vnni>},
         {ggml_type::iq4_xs, dot_iq4_xs_q8_K_simd<isa_vnni>},
     };
+    add_low_bit_avx512_kernels(o);
     return o;
 }
 
