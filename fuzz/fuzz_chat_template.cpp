@@ -24,7 +24,8 @@ bool is_marker(std::string_view s) {
         "<|system|>", "<|user|>", "<|assistant|>", "<|end|>", "<|endoftext|>",
         "[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "</s>",
         "<|start_of_role|>", "<|end_of_role|>", "<|end_of_text|>", "</think>",
-        "[|system|]", "[|user|]", "[|assistant|]", "[|endofturn|]"};
+        "[|system|]", "[|user|]", "[|assistant|]", "[|endofturn|]",
+        "<|start|>", "<|message|>", "<|channel|>", "<|return|>"};
     return std::find(std::begin(markers), std::end(markers), s) != std::end(markers);
 }
 
