@@ -39,6 +39,17 @@ KVLENS_SIMD_BEGIN_AVX512
 namespace kvlens {
 namespace {
 
+// 128-bit lane p (0..3) of v. The extract's lane must be an immediate: clang
+// wants it so before unrolling, as GCC does not; with p known the switch folds away.
+inline __m128i lane128(__m512i v, int p) {
+    switch (p) {
+    case 0: return _mm512_castsi512_si128(v);
+    case 1: return _mm512_extracti32x4_epi32(v, 1);
+    case 2: return _mm512_extracti32x4_epi32(v, 2);
+    default: return _mm512_extracti32x4_epi32(v, 3);
+    }
+}
+
 inline __m128i load128(const void* p) { return _mm_loadu_si128(static_cast<const __m128i*>(p)); }
 inline __m256i load256(const void* p) { return _mm256_loadu_si256(static_cast<const __m256i*>(p)); }
 inline std::uint32_t load_u32(const void* p) {
@@ -326,7 +337,7 @@ float dot_iq2_s_q8_K_avx512(std::int64_t n, const void* vw, const void* va) {
 #pragma GCC unroll 4
         for (int p = 0; p < 4; ++p) {
             // The pair's 8 indices out of 128-bit lane p as two scalar words of 4 (no store and reload).
-            const __m128i i = _mm512_extracti32x4_epi32(index, p);
+            const __m128i i = lane128(index, p);
             const auto i0 = static_cast<std::uint64_t>(_mm_cvtsi128_si64(i)), i1 = static_cast<std::uint64_t>(_mm_extract_epi64(i, 1));
             const __m512i grid = grid8(iq2s_grid, i0 & 0x3FF, (i0 >> 16) & 0x3FF, (i0 >> 32) & 0x3FF, i0 >> 48, i1 & 0x3FF,
                                        (i1 >> 16) & 0x3FF, (i1 >> 32) & 0x3FF, i1 >> 48);
@@ -409,7 +420,7 @@ float dot_iq3_s_q8_K_avx512(std::int64_t n, const void* vw, const void* va) {
 // The pair's 8 grid indices (int16, 128-bit lane p of index) read out as two scalar words.
 template <class Grid>
 inline __m512i grid8_of_lane(const Grid& g, __m512i index, int p) {
-    const __m128i i = _mm512_extracti32x4_epi32(index, p);
+    const __m128i i = lane128(index, p);
     const auto i0 = static_cast<std::uint64_t>(_mm_cvtsi128_si64(i)), i1 = static_cast<std::uint64_t>(_mm_extract_epi64(i, 1));
     return grid8(g, i0 & 0xFFFF, (i0 >> 16) & 0xFFFF, (i0 >> 32) & 0xFFFF, i0 >> 48, i1 & 0xFFFF, (i1 >> 16) & 0xFFFF,
                  (i1 >> 32) & 0xFFFF, i1 >> 48);
