@@ -11,6 +11,12 @@
 //     logits divided by granite.logit_scale (required, as in llama.cpp); an
 //     absent optional scale, or one of 0, is none. With
 //     granite.rope.scaling.finetuned false no layer rotates.
+//   - minicpm (MiniCPM 1 and 2, MiniCPM4): granite's block, which llama.cpp
+//     builds for it, with its three scales required (scale_emb, scale_depth
+//     / sqrt(layers), hidden / dim_model_base), the default score scale, every
+//     layer rotated in adjacent pairs; MiniCPM4's LongRoPE as a
+//     rope_factors_short / _long pair (rope.scaling.type "longrope", which
+//     granite files may carry too).
 //   - smollm3: layer il rotates unless (il + 1) % 4 == 0 (llama.cpp's
 //     n_no_rope_layer_step, fixed at 4, no key in the file).
 //   - olmo2 (OLMo 2): no norm before a block; RMS norms over the whole Q and
@@ -41,6 +47,9 @@
 //     deepstack inputs added to the first n_deepstack_layers layers' outputs
 //     are image features, zeros for text. Checked against llama-cpp-python
 //     0.3.36 (0.3.16 has no Qwen3-VL).
+//   - qwen2vl (Qwen2-VL, Qwen2.5-VL's language models): qwen2's block; their
+//     multimodal RoPE's sections lie one after another, and a text token
+//     turns every pair by its position (no fourth section) as NeoX RoPE.
 //   - exaone4 (EXAONE 4.0): OLMo 2's norms after the blocks, but Q and K
 //     normed per head; NeoX pairs; Llama 3.1's RoPE factors where the file
 //     has them. As llama.cpp: a 64-layer file (the 32B) slides windows of
@@ -95,10 +104,15 @@ status read_gemma_config(const gguf_file&, model_config& c) {
 }
 
 status read_granite_config(const gguf_file& f, model_config& c) {
-    const std::string p = c.arch_name + ".";   // granite. or granitemoe.
+    const std::string p = c.arch_name + ".";   // granite., granitemoe. or minicpm.
+    // MiniCPM's converter writes its three scales always (llama.cpp requires
+    // them), no attention scale (llama.cpp reads none: 1 / sqrt(head_dim)),
+    // and every layer rotates.
+    const bool minicpm = c.arch_name == "minicpm";
     if (auto st = read_scale(f, p + "logit_scale", true, 1.0f, c.logit_scale); !st) return st;
-    if (auto st = read_scale(f, p + "embedding_scale", false, 1.0f, c.embd_scale); !st) return st;
-    if (auto st = read_scale(f, p + "residual_scale", false, 1.0f, c.residual_scale); !st) return st;
+    if (auto st = read_scale(f, p + "embedding_scale", minicpm, 1.0f, c.embd_scale); !st) return st;
+    if (auto st = read_scale(f, p + "residual_scale", minicpm, 1.0f, c.residual_scale); !st) return st;
+    if (minicpm) return {};
     if (auto st = read_scale(f, p + "attention.scale", false, 0.0f, c.attn_scale); !st) return st;
     if (!f.get_bool(p + "rope.scaling.finetuned", true)) c.layer_rope.assign(c.layer_rope.size(), 0);
     return {};
@@ -156,6 +170,17 @@ status read_qwen3vl_config(const gguf_file& f, model_config& c) {
     }
     if (pairs > c.n_rot / 2)
         return make_error(fmt::format("metadata '{}' sections {} pairs, more than the {} rotated", key, pairs, c.n_rot / 2));
+    // Qwen2-VL's sections lie one after another and repeat over the pairs (a
+    // pair's section is its index modulo their sum); a text token turns by its
+    // position in the first three and by 0 in a fourth, so with no fourth
+    // every pair turns as in NeoX RoPE. Its files (Qwen2-VL, Qwen2.5-VL) have none.
+    if (c.arch_name == "qwen2vl") {
+        if (pairs == 0) return make_error(fmt::format("metadata '{}' sections no pairs", key));
+        if (arr->size() == 4 && arr->int_at(3) != 0)
+            return make_error(fmt::format("metadata '{}' has a fourth section of {} pairs, which leaves text tokens "
+                                          "unrotated there; kvlens does not compute that",
+                                          key, arr->int_at(3)));
+    }
     return {};
 }
 

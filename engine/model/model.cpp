@@ -169,11 +169,14 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     };
     // llama.cpp multiplies by rope_freqs.weight where the file has it in
     // these architectures (get_rope_factors in their graphs).
-    if (c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::exaone4 ||
-        c.architecture == arch::granite || c.architecture == arch::granitemoe || c.architecture == arch::mistral3 ||
-        c.architecture == arch::arcee)
+    // Granite's and MiniCPM's read the LongRoPE pair instead when the file's
+    // scaling is longrope.
+    const bool granite_longrope = (c.architecture == arch::granite || c.architecture == arch::granitemoe) && c.rope_longrope;
+    if ((c.architecture == arch::llama || c.architecture == arch::exaone || c.architecture == arch::exaone4 ||
+         c.architecture == arch::granite || c.architecture == arch::granitemoe || c.architecture == arch::mistral3 ||
+         c.architecture == arch::arcee) && !granite_longrope)
         if (status st = factors("rope_freqs.weight", w.rope_freqs); !st) return st.err();
-    if (c.architecture == arch::phi3) {
+    if (c.architecture == arch::phi3 || granite_longrope) {
         if (status st = factors("rope_factors_short.weight", w.rope_factors_short); !st) return st.err();
         if (status st = factors("rope_factors_long.weight", w.rope_factors_long); !st) return st.err();
     }

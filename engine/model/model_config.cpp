@@ -130,7 +130,8 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, lfm2, lfm2moe, qwen3vl, qwen3vlmoe (text), gpt-oss";
+           "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, lfm2, lfm2moe, qwen2vl, "
+           "qwen3vl, qwen3vlmoe (text), gpt-oss";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -145,6 +146,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "gemma3") c.architecture = arch::gemma3;
     else if (c.arch_name == "phi3") c.architecture = arch::phi3;
     else if (c.arch_name == "granite") c.architecture = arch::granite;
+    else if (c.arch_name == "minicpm") c.architecture = arch::granite;       // granite's block and scales (read_granite_config)
     else if (c.arch_name == "smollm3") c.architecture = arch::smollm3;
     else if (c.arch_name == "olmo2") c.architecture = arch::olmo2;
     else if (c.arch_name == "exaone") c.architecture = arch::exaone;         // the llama block, NeoX pairs
@@ -156,6 +158,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     // every section, which is plain NeoX RoPE, and the deepstack inputs of a
     // text token are zeros (read_qwen3vl_config).
     else if (c.arch_name == "qwen3vl") c.architecture = arch::qwen3;
+    else if (c.arch_name == "qwen2vl") c.architecture = arch::qwen2;        // Qwen2-VL, Qwen2.5-VL (read_qwen2vl_config)
     else if (c.arch_name == "qwen3vlmoe") c.architecture = arch::qwen3moe;
     else if (c.arch_name == "olmoe") c.architecture = arch::olmoe;           // whole-row Q and K norms, experts
     else if (c.arch_name == "granitemoe") c.architecture = arch::granitemoe; // granite's scales, experts
@@ -213,11 +216,15 @@ result<model_config> read_model_config(const gguf_file& f) {
         const double factor = f.get_float(p + "rope.scaling.factor", 1.0);
         if (factor > 0) c.rope_freq_scale = static_cast<float>(1.0 / factor);
     } else if (scaling != "none" && scaling != "" && scaling != "llama3" && scaling != "yarn" &&
-               !(scaling == "longrope" && c.architecture == arch::phi3)) {
+               !(scaling == "longrope" && (c.architecture == arch::phi3 || c.architecture == arch::granite ||
+                                           c.architecture == arch::granitemoe))) {
         return make_error(fmt::format("RoPE scaling {} is not supported (supported: none, linear, llama3, yarn, and "
-                                      "longrope in phi3 files)",
+                                      "longrope in phi3, granite and minicpm files)",
                                       quoted(scaling)));
     }
+    // LongRoPE's factor pair in place of rope_freqs.weight (model.cpp), as
+    // llama.cpp loads one or the other in granite and minicpm files.
+    c.rope_longrope = scaling == "longrope";
     const double attn_factor = f.get_float(p + "rope.scaling.attn_factor", 1.0);
     if (!(attn_factor > 0 && attn_factor <= 16))
         return make_error(fmt::format("metadata '{}rope.scaling.attn_factor' = {} is not a factor in (0, 16]", p,
@@ -259,7 +266,7 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_glm4_config(f, c); !st) return st.err();
     if (c.architecture == arch::gpt_oss)
         if (status st = read_gpt_oss_config(f, c); !st) return st.err();
-    if (c.arch_name == "qwen3vl" || c.arch_name == "qwen3vlmoe")
+    if (c.arch_name == "qwen3vl" || c.arch_name == "qwen3vlmoe" || c.arch_name == "qwen2vl")
         if (status st = read_qwen3vl_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)
         if (status st = read_gemma3_config(f, c); !st) return st.err();

@@ -65,6 +65,11 @@ struct model_config {
     float yarn_beta_fast = 32.0f;
     float yarn_beta_slow = 1.0f;
     bool rope_neox = false;       // pairs (i, i + n_rot/2) rather than (2i, 2i+1)
+    // rope.scaling.type "longrope": the file's rope_factors_short / _long
+    // pair divides the angles (short up to rope_original_ctx, long beyond);
+    // phi3 files carry the pair whatever this says, granite and minicpm
+    // files only with it (and rope_freqs.weight only without it).
+    bool rope_longrope = false;
     bool has_qkv_bias = false;    // qwen2, glm4, gpt-oss
     bool has_attn_out_bias = false;  // gpt-oss: attn_output.bias added to the attention block's output
     // gpt-oss: each query head's learned sink logit (attn_sinks) joins its
@@ -176,6 +181,7 @@ status read_granite_config(const gguf_file& f, model_config& c);
 status read_smollm3_config(const gguf_file& f, model_config& c);
 status read_mistral3_config(const gguf_file& f, model_config& c);
 status read_glm4_config(const gguf_file& f, model_config& c);
+// Qwen3-VL's and Qwen2-VL's multimodal RoPE sections, checked to turn a text token as NeoX RoPE does.
 status read_qwen3vl_config(const gguf_file& f, model_config& c);
 // LFM2's (lfm2.cpp): which layers convolve (head_count_kv per layer, 0 for
 // those), their taps; read in place of the common head_count_kv.

@@ -263,19 +263,22 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
                          s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2;   // per head
     const bool gpt_oss = s.arch == "gpt-oss";   // biases, sinks, windows, biased experts
-    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2moe" || s.arch == "glm4" || gpt_oss;
+    const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2vl" || s.arch == "qwen2moe" || s.arch == "glm4" || gpt_oss;
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
     const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
     const bool phi3 = s.arch == "phi3";
     const int n_rot = s.n_rot > 0 ? s.n_rot : head_dim;
-    const bool granite = s.arch == "granite" || s.arch == "granitemoe";
+    const bool granite = s.arch == "granite" || s.arch == "granitemoe" || s.arch == "minicpm";   // its scales
+    const bool minicpm = s.arch == "minicpm";
+    const bool longrope = (phi3 || minicpm) && s.longrope_original_ctx > 0;
     const bool olmo2 = s.arch == "olmo2";
     const bool glm4 = s.arch == "glm4";
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
-                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss"};
+                                          "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
+                                          "minicpm",  "qwen2vl"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -317,11 +320,16 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             w.set_u32(A + "expert_gating_func", 2);   // sigmoid
         }
     }
-    if (phi3 && s.longrope_original_ctx > 0) {
+    if (longrope) {
         const double scale = static_cast<double>(s.n_ctx) / s.longrope_original_ctx;
         w.set_u32(A + "rope.scaling.original_context_length", static_cast<std::uint32_t>(s.longrope_original_ctx));
-        w.set_f32(A + "rope.scaling.attn_factor",
-                  static_cast<float>(std::sqrt(1.0 + std::log(scale) / std::log(s.longrope_original_ctx))));
+        // Phi-3's converter writes the attention factor; MiniCPM's writes the
+        // scaling's name (llama.cpp reads the factor pair only with it).
+        if (phi3)
+            w.set_f32(A + "rope.scaling.attn_factor",
+                      static_cast<float>(std::sqrt(1.0 + std::log(scale) / std::log(s.longrope_original_ctx))));
+        else
+            w.set_string(A + "rope.scaling.type", "longrope");
     }
     if (s.yarn_factor > 0) {
         w.set_string(A + "rope.scaling.type", "yarn");
@@ -418,7 +426,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         std::memcpy(b.data(), f.data(), b.size());
         w.add_tensor("rope_freqs.weight", ggml_type::f32, {static_cast<std::int64_t>(f.size())}, std::move(b));
     }
-    if (phi3 && s.longrope_original_ctx > 0)
+    if (longrope)
         for (const bool long_factors : {false, true}) {
             const std::vector<float> f = phi3_rope_factors(n_rot, long_factors);
             std::vector<std::uint8_t> b(f.size() * 4);

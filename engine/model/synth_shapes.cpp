@@ -6,6 +6,7 @@
 // feature of its architecture set so that a wrong reading of it moves the
 // logits.
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <string>
 #include <utility>
@@ -24,6 +25,7 @@ std::vector<std::string> synth_shape_names() {
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe", "check-gpt-oss",
+            "check-minicpm", "check-qwen2vl",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b",  "gpt-oss-20b"};
 }
@@ -91,6 +93,19 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.rope_base = 5000000.0f; // pairs (Qwen3-VL's 24, 20, 20 halved), 2 deepstack layers
             c.rope_sections = {8, 12, 12, 0};
             c.n_deepstack = 2;
+            return c;
+        }
+        if (c.arch == "qwen2vl") {   // Qwen2.5-VL's language model: qwen2's block, sections of 8, 12 and 12 pairs
+            c.rope_base = 1000000.0f;   // (its 16, 24, 24 halved) one after another, no fourth
+            c.rope_sections = {8, 12, 12, 0};
+            c.tied_output = false;
+            return c;
+        }
+        if (c.arch == "minicpm") {   // MiniCPM4's kind: granite's block with MiniCPM's three scales (scale_emb 12,
+            c.granite_embedding_scale = 12.0f;    // scale_depth 1.4 / sqrt(2 layers), hidden 256 / dim_model_base 256;
+            c.granite_residual_scale = 1.4f / std::sqrt(2.0f);   // a logit scale of 2 so that it is seen),
+            c.granite_logit_scale = 2.0f;         // LongRoPE whose long factors apply under every context tried
+            c.longrope_original_ctx = 32;
             return c;
         }
         if (c.arch == "qwen3-yarn") {   // qwen3 with YaRN x4 from an original 1024: pairs 0-3 keep their

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The llama family's variants read as llama.cpp reads them: Gemma (1),
-// Granite's four scales, SmolLM3's unrotated layers and OLMo 2's norms, from synth-model
+// Granite's four scales, MiniCPM's three, SmolLM3's unrotated layers, OLMo 2's norms and
+// Qwen2-VL's RoPE sections, from synth-model
 // files; a bad or missing scale refused with its key named; a bias the
 // engine would not add refused with the tensor named. (Their numbers are
 // held to llama.cpp in test_synth_reference.)
@@ -315,4 +316,54 @@ TEST(LlamaVariants, aBiasTheEngineWouldNotAddIsRefusedWithTheTensorNamed)
     ASSERT_FALSE(m.ok());
     EXPECT_TRUE(contains(m.message(), "tensor 'blk.0.attn_q.bias' is a bias kvlens does not add in a llama model"))
         << m.message();
+}
+
+TEST(LlamaVariants, minicpmIsGranitesBlockWithItsThreeScalesAndLongRope)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-minicpm")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::granite);
+    EXPECT_FLOAT_EQ(c.embd_scale, 12.0f);
+    EXPECT_FLOAT_EQ(c.residual_scale, 1.4f / std::sqrt(2.0f));
+    EXPECT_FLOAT_EQ(c.logit_scale, 2.0f);
+    EXPECT_FLOAT_EQ(c.score_scale(), 0.125f);   // no attention scale: 1 / sqrt(64)
+    EXPECT_FALSE(c.rope_neox);
+    EXPECT_TRUE(c.rope_longrope);
+    // The LongRoPE pair in place of rope_freqs: long past the original 32 tokens.
+    EXPECT_TRUE((*m)->weights().rope_freqs.empty());
+    EXPECT_EQ((*m)->rope_factors_for(32), phi3_rope_factors(c.n_rot, false));
+    EXPECT_EQ((*m)->rope_factors_for(64), phi3_rope_factors(c.n_rot, true));
+    for (int il = 0; il < c.n_layer; ++il) EXPECT_TRUE(c.rotates(il)) << il;
+}
+
+TEST(LlamaVariants, aMinicpmFileWithoutItsEmbeddingScaleIsRefusedByKey)
+{
+    auto bytes = synth_bytes(*synth_shape_named("check-minicpm"));
+    relabel(bytes, "minicpm.embedding_scale", "minicpm.embedding_scalX");
+    auto f = gguf_file::parse(std::move(bytes), "variant.gguf");
+    ASSERT_TRUE(f.ok());
+    auto c = read_model_config(**f);
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.message(), "missing metadata 'minicpm.embedding_scale'");
+}
+
+TEST(LlamaVariants, qwen2vlIsQwen2WithSectionsThatTurnTextAsNeoxRope)
+{
+    auto c = config_of(*synth_shape_named("check-qwen2vl"));
+    ASSERT_TRUE(c.ok()) << c.message();
+    EXPECT_EQ(c->architecture, arch::qwen2);
+    EXPECT_TRUE(c->rope_neox);
+    EXPECT_TRUE(c->has_qkv_bias);
+    // A fourth section would leave a text token's pairs there unturned.
+    synth_shape s = *synth_shape_named("check-qwen2vl");
+    s.rope_sections = {8, 12, 8, 4};
+    auto fourth = config_of(s);
+    ASSERT_FALSE(fourth.ok());
+    EXPECT_TRUE(contains(fourth.message(), "qwen2vl.rope.dimension_sections' has a fourth section of 4 pairs"))
+        << fourth.message();
+    s.rope_sections = {0, 0, 0, 0};
+    auto none = config_of(s);
+    ASSERT_FALSE(none.ok());
+    EXPECT_TRUE(contains(none.message(), "sections no pairs")) << none.message();
 }

@@ -63,11 +63,17 @@ namespace {
 // unrotated. mistral3 (0.3.36 too): the llama block with YaRN x4 from 16,
 // betas 0.5 and 0.125 (the ramp over pairs 5-11, not 0-4), log multiplier 1
 // (no magnitude change), and queries times 1 + 0.5 ln(floor(pos / 16) + 1) after RoPE.
+// minicpm: granite's block with MiniCPM's scales (embeddings x12, block
+// outputs x1.4 / sqrt(2), logits / 2, scores by 1 / sqrt(head_dim)) and
+// LongRoPE's long factors without an attention factor. qwen2vl: qwen2 with
+// Qwen2-VL's multimodal RoPE sections (8, 12, 12 pairs), which a text token
+// turns as NeoX RoPE.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
-                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss"};
+                               "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
+                               "minicpm", "qwen2vl"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -243,7 +249,7 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     EXPECT_EQ((*m)->info().rope.find("Llama 3.1 frequency factors") != std::string::npos,
               arch == "llama3" || arch == "exaone" || arch == "arcee")
         << (*m)->info().rope;
-    EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3") << (*m)->info().rope;
+    EXPECT_EQ((*m)->info().rope.find("LongRoPE factors") != std::string::npos, arch == "phi3" || arch == "minicpm") << (*m)->info().rope;
     EXPECT_EQ((*m)->info().rope.find("YaRN x4 from an original 1024") != std::string::npos,
               arch == "qwen3-yarn" || arch == "olmo3" || arch == "gpt-oss")
         << (*m)->info().rope;

@@ -75,10 +75,14 @@ import generate_reference as ref  # noqa: E402
 # gpt-oss: 8 heads of 64 over n_embd 256, Q/K/V and output biases, sinks
 # N(0.5, 1), windows of 8 in layers 0 and 2, YaRN x4 from 1024, 4 experts of
 # 256 rows, 2 per token, the softmax of the chosen router logits (plus the
-# router's bias), biases on the experts' products, swiglu_oai.
+# router's bias), biases on the experts' products, swiglu_oai; minicpm:
+# granite's block with MiniCPM's three scales (embeddings x12, block outputs
+# x1.4 / sqrt(2), logits / 2), no attention scale, and LongRoPE (long factors
+# past an original context of 32); qwen2vl: qwen2's block with Qwen2-VL's
+# multimodal RoPE, sections 8, 12, 12 and none fourth, fed text.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss", "minicpm", "qwen2vl"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 # The 1- to 3-bit types and MXFP4, on the architectures that cover the
