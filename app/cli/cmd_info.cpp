@@ -88,6 +88,7 @@ int run_info(const info_args& a) {
                    i.n_ff_shared > 0 ? fmt::format("; a shared expert of {} rows", i.n_ff_shared) : std::string(),
                    i.expert_sigmoid                ? "; chosen by sigmoid plus an expert bias"
                    : i.expert_softmax_chosen       ? "; weighted by the softmax of the chosen logits, with biases"
+                   : i.expert_softmax_bias         ? "; chosen by the softmax plus an expert bias"
                                                    : "",
                    i.n_dense_lead > 0 ? fmt::format("; the first {} layer{} dense", i.n_dense_lead, i.n_dense_lead == 1 ? "" : "s")
                                       : std::string());

@@ -208,7 +208,10 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             return fail();
         const bool fused_up = c.architecture == arch::phi3 || c.architecture == arch::glm4;
         if (c.layer_moe(il)) {
-            if (c.moe_expert_bias && !ld.vector(p + "exp_probs_b.bias", c.n_expert, l.expert_bias)) return fail();
+            // ERNIE 4.5's bias is optional (absent: none), LFM2-MoE's required.
+            if (c.moe_expert_bias &&
+                !ld.vector(p + "exp_probs_b.bias", c.n_expert, l.expert_bias, c.arch_name == "ernie4_5-moe"))
+                return fail();
             if (c.moe_biases && (!ld.vector(p + "ffn_gate_inp.bias", c.n_expert, l.router_bias) ||
                                  !ld.vector(p + "ffn_gate_exps.bias", std::int64_t{c.n_expert} * c.n_ff_exp, l.exp_gate_bias) ||
                                  !ld.vector(p + "ffn_up_exps.bias", std::int64_t{c.n_expert} * c.n_ff_exp, l.exp_up_bias) ||
@@ -320,6 +323,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.n_dense_lead = c.moe() ? c.n_dense_lead : 0;
     info.expert_sigmoid = c.moe_sigmoid;
     info.expert_softmax_chosen = c.moe_softmax_chosen;
+    for (const layer_weights& l : w.layers)
+        info.expert_softmax_bias = info.expert_softmax_bias || (!c.moe_sigmoid && !l.expert_bias.empty());
     info.attn_sinks = c.has_attn_sinks;
     // Each layer's unused experts: 3 matrices of n_embd x n_ff_exp each.
     info.n_params_active = info.n_params - static_cast<std::int64_t>(c.n_moe_layers()) * (c.n_expert - c.n_expert_used) * 3 *

@@ -130,7 +130,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, arcee, glm4, lfm2, lfm2moe, qwen2vl, "
+           "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, ernie4_5-moe, arcee, glm4, lfm2, lfm2moe, qwen2vl, "
            "qwen3vl, qwen3vlmoe (text), gpt-oss";
 }
 
@@ -165,6 +165,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "exaone4") c.architecture = arch::exaone4;       // norms after the blocks, windows
     else if (c.arch_name == "mistral3") c.architecture = arch::mistral3;     // the llama block, YaRN, temperature
     else if (c.arch_name == "ernie4_5") c.architecture = arch::ernie4_5;     // the llama block
+    else if (c.arch_name == "ernie4_5-moe") c.architecture = arch::ernie4_5; // the same with experts (model_moe.cpp)
     else if (c.arch_name == "arcee") c.architecture = arch::arcee;           // the llama block, relu(up)^2
     else if (c.arch_name == "glm4") c.architecture = arch::glm4;             // norms before and after, biases
     else if (c.arch_name == "lfm2" || c.arch_name == "lfm2moe") c.architecture = arch::lfm2;   // short convolutions and attention (and experts)

@@ -32,6 +32,7 @@ struct model_info {
     int n_dense_lead = 0;         // LFM2-MoE: dense layers before the first experts
     bool expert_sigmoid = false;  // the router's probabilities are sigmoids (with an expert bias), not a softmax
     bool expert_softmax_chosen = false;  // gpt-oss: weights the softmax of the chosen logits; biased experts
+    bool expert_softmax_bias = false;    // ERNIE 4.5: chosen by the softmax plus an expert bias, weighted by the softmax
     bool attn_sinks = false;      // gpt-oss: a learned sink logit per head in the softmax's denominator
     std::int64_t n_params_active = 0;
     std::int64_t weight_bytes = 0;          // bytes of all tensors as stored

@@ -19,6 +19,13 @@
 //     expert_feed_forward_length rows (one count, or one per layer) chosen
 //     by expert_gating_func (2: sigmoid) plus each layer's expert bias,
 //     weighted by the sigmoids renormalized.
+//   - ernie4_5-moe (ERNIE-4.5-21B-A3B, -300B-A47B): the first
+//     leading_dense_block_count layers dense, then experts of
+//     expert_feed_forward_length rows in every layer (interleave_moe_layer_step
+//     1, the only step llama.cpp runs), chosen by the softmax plus each
+//     layer's expert bias where the file has one, weighted by the softmax
+//     renormalized, and a shared expert of expert_shared_feed_forward_length
+//     rows (where given) added ungated.
 //   - gpt-oss: experts of expert_feed_forward_length rows, chosen by the
 //     router's logits plus its bias, weighed by the softmax of the chosen
 //     logits; biases on the experts' products (gpt_oss.cpp).
@@ -75,13 +82,41 @@ status read_lfm2moe_config(const gguf_file& f, model_config& c) {
     return read_lfm2moe_expert_rows(f, c);
 }
 
+// ernie4_5-moe: the dense lead, the step between expert layers, the rows.
+status read_ernie4_5_moe_config(const gguf_file& f, model_config& c) {
+    const std::string p = c.arch_name + ".";
+    for (const char* key : {"leading_dense_block_count", "interleave_moe_layer_step", "expert_feed_forward_length"})
+        if (!f.find(p + key)) return make_error(fmt::format("missing metadata '{}{}'", p, key));
+    auto lead = f.get_int_in(p + "leading_dense_block_count", 0, 0, c.n_layer - 1);
+    if (!lead) return lead.err();
+    c.n_dense_lead = *lead;
+    auto step = f.get_int_in(p + "interleave_moe_layer_step", 0, 0, c.n_layer);
+    if (!step) return step.err();
+    // llama.cpp loads experts for every layer past the lead and runs a step
+    // of 1 only (the released models' interval); kvlens reads what it runs.
+    if (*step != 1)
+        return make_error(fmt::format("{}interleave_moe_layer_step = {}: only experts in every layer past the dense "
+                                      "ones (step 1) are supported",
+                                      p, *step));
+    auto rows = f.get_int_in(p + "expert_feed_forward_length", 0, 1, 1 << 24);
+    if (!rows) return rows.err();
+    c.n_ff_exp = *rows;
+    auto shared = f.get_int_in(p + "expert_shared_feed_forward_length", 0, 0, 1 << 24);
+    if (!shared) return shared.err();
+    c.n_ff_shared = *shared;
+    c.moe_expert_bias = true;   // ffn_exp_probs_b, where a layer has it (model.cpp)
+    c.moe_norm_weights = true;
+    return {};
+}
+
 }  // namespace
 
 status read_moe_config(const gguf_file& f, model_config& c) {
     const bool lfm2moe = c.arch_name == "lfm2moe";
+    const bool ernie_moe = c.arch_name == "ernie4_5-moe";
     const bool expert_arch = c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe ||
                              c.architecture == arch::olmoe || c.architecture == arch::granitemoe || lfm2moe ||
-                             c.architecture == arch::gpt_oss;
+                             c.architecture == arch::gpt_oss || ernie_moe;
     if (!expert_arch && c.architecture != arch::llama) return {};
     const std::string p = c.arch_name + ".";
     auto count = f.get_int_in(p + "expert_count", 0, 0, k_most_experts);
@@ -97,6 +132,7 @@ status read_moe_config(const gguf_file& f, model_config& c) {
         return make_error(fmt::format("missing metadata '{}expert_used_count' (experts per token)", p));
     c.n_expert_used = *used;
     if (lfm2moe) return read_lfm2moe_config(f, c);
+    if (ernie_moe) return read_ernie4_5_moe_config(f, c);
     c.n_ff_exp = c.n_ff;
     if (c.architecture == arch::qwen2moe || c.architecture == arch::qwen3moe || c.architecture == arch::gpt_oss) {
         auto rows = f.get_int_in(p + "expert_feed_forward_length", 0, 1, 1 << 24);

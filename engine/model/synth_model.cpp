@@ -278,7 +278,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -315,6 +315,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (s.n_ff_exp > 0) w.set_u32(A + "expert_feed_forward_length", static_cast<std::uint32_t>(s.n_ff_exp));
         if (s.n_ff_shared > 0)
             w.set_u32(A + "expert_shared_feed_forward_length", static_cast<std::uint32_t>(s.n_ff_shared));
+        if (s.arch == "ernie4_5-moe") {
+            w.set_u32(A + "leading_dense_block_count", static_cast<std::uint32_t>(s.n_dense_lead));
+            w.set_u32(A + "interleave_moe_layer_step", 1);
+        }
         if (s.arch == "lfm2moe") {
             w.set_u32(A + "leading_dense_block_count", static_cast<std::uint32_t>(s.n_dense_lead));
             w.set_u32(A + "expert_gating_func", 2);   // sigmoid
@@ -473,7 +477,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         }
         if (!olmo2 && !exaone4) ones(p + (gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight"), s.n_embd);
         if (moe && il >= s.n_dense_lead) {
-            if (s.arch == "lfm2moe") vec(p + "exp_probs_b.bias", s.n_expert, 0.0f, 0.5f);
+            if (s.arch == "lfm2moe" || s.arch == "ernie4_5-moe") vec(p + "exp_probs_b.bias", s.n_expert, 0.0f, 0.5f);
             // The router in F32, each expert's matrices one slice of a 3-D tensor.
             std::vector<std::uint8_t> router(static_cast<std::size_t>(s.n_embd) * s.n_expert * 4);
             for (std::size_t i = 0; i < router.size() / 4; ++i) {

@@ -25,7 +25,7 @@ std::vector<std::string> synth_shape_names() {
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe", "check-gpt-oss",
-            "check-minicpm", "check-qwen2vl",
+            "check-minicpm", "check-qwen2vl", "check-ernie4_5-moe",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b",  "gpt-oss-20b"};
 }
@@ -99,6 +99,15 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.rope_base = 1000000.0f;   // (its 16, 24, 24 halved) one after another, no fourth
             c.rope_sections = {8, 12, 12, 0};
             c.tied_output = false;
+            return c;
+        }
+        if (c.arch == "ernie4_5-moe") {   // ERNIE-4.5-21B-A3B's kind: layer 0 dense, then 4 experts of 256 rows,
+            c.n_layer = 3;                  // 2 per token, chosen by the softmax plus a bias N(0, 0.5), and an
+            c.n_dense_lead = 1;             // ungated shared expert of 512 rows
+            c.n_expert = 4;
+            c.n_expert_used = 2;
+            c.n_ff_exp = 256;
+            c.n_ff_shared = 512;
             return c;
         }
         if (c.arch == "minicpm") {   // MiniCPM4's kind: granite's block with MiniCPM's three scales (scale_emb 12,

@@ -1069,6 +1069,10 @@
         <translation>; chosen by sigmoid plus an expert bias</translation>
     </message>
     <message>
+        <source>; chosen by the softmax plus an expert bias</source>
+        <translation>; chosen by the softmax plus an expert bias</translation>
+    </message>
+    <message>
         <source>; weighted by the softmax of the chosen experts&apos; logits, with biases</source>
         <translation>; weighted by the softmax of the chosen experts&apos; logits, with biases</translation>
     </message>

@@ -1066,6 +1066,10 @@
         <translation>；由 sigmoid 加专家偏置选出</translation>
     </message>
     <message>
+        <source>; chosen by the softmax plus an expert bias</source>
+        <translation>；由 softmax 加专家偏置选出</translation>
+    </message>
+    <message>
         <source>; weighted by the softmax of the chosen experts&apos; logits, with biases</source>
         <translation>；权重为所选专家 logit 的 softmax，各专家带偏置</translation>
     </message>

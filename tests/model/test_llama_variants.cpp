@@ -367,3 +367,44 @@ TEST(LlamaVariants, qwen2vlIsQwen2WithSectionsThatTurnTextAsNeoxRope)
     ASSERT_FALSE(none.ok());
     EXPECT_TRUE(contains(none.message(), "sections no pairs")) << none.message();
 }
+
+TEST(LlamaVariants, ernieMoeChoosesBySoftmaxPlusAnOptionalBiasAfterItsDenseLead)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-ernie4_5-moe")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::ernie4_5);
+    EXPECT_FALSE(c.rope_neox);
+    EXPECT_EQ(c.n_dense_lead, 1);
+    EXPECT_FALSE(c.layer_moe(0));
+    EXPECT_TRUE(c.layer_moe(1));
+    EXPECT_FALSE(c.moe_sigmoid);
+    EXPECT_TRUE(c.moe_norm_weights);
+    EXPECT_EQ(c.n_ff_shared, 512);
+    EXPECT_EQ((*m)->weights().layers[1].expert_bias.size(), 4u);
+    EXPECT_TRUE((*m)->weights().layers[1].shared_gate_inp.empty());   // the shared expert is not gated
+    // A file without the bias chooses by the softmax alone.
+    auto bytes = synth_bytes(*synth_shape_named("check-ernie4_5-moe"));
+    relabel(bytes, "exp_probs_b.bias", "exp_probs_X.bias");
+    auto unbiased = load(std::move(bytes));
+    ASSERT_TRUE(unbiased.ok()) << unbiased.message();
+    EXPECT_TRUE((*unbiased)->weights().layers[1].expert_bias.empty());
+}
+
+TEST(LlamaVariants, ernieMoeWithExpertsInEveryOtherLayerIsRefusedByKey)
+{
+    auto bytes = synth_bytes(*synth_shape_named("check-ernie4_5-moe"));
+    // The step is a u32 right after its key: 1 becomes 2.
+    const std::string key = "ernie4_5-moe.interleave_moe_layer_step";
+    auto at = std::search(bytes.begin(), bytes.end(), key.begin(), key.end());
+    ASSERT_NE(at, bytes.end());
+    const auto value = at + static_cast<std::ptrdiff_t>(key.size()) + 4;   // past the value type (u32)
+    ASSERT_EQ(*value, 1);
+    *value = 2;
+    auto f = gguf_file::parse(std::move(bytes), "variant.gguf");
+    ASSERT_TRUE(f.ok());
+    auto c = read_model_config(**f);
+    ASSERT_FALSE(c.ok());
+    EXPECT_TRUE(contains(c.message(), "ernie4_5-moe.interleave_moe_layer_step = 2: only experts in every layer"))
+        << c.message();
+}

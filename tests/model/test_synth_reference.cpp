@@ -67,15 +67,17 @@ namespace {
 // outputs x1.4 / sqrt(2), logits / 2, scores by 1 / sqrt(head_dim)) and
 // LongRoPE's long factors without an attention factor. qwen2vl: qwen2 with
 // Qwen2-VL's multimodal RoPE sections (8, 12, 12 pairs), which a text token
-// turns as NeoX RoPE.
+// turns as NeoX RoPE. ernie4_5-moe: layer 0 dense, then 4 experts of 256
+// rows, 2 per token, chosen by the softmax plus a bias, weighted by the
+// softmax renormalized, and an ungated shared expert of 512 rows.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
                                "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
-                               "minicpm", "qwen2vl"};
+                               "minicpm", "qwen2vl", "ernie4_5-moe"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
-                                              "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss"};
+                                              "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss", "ernie4_5-moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
                                "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"};
 // The 1- to 3-bit types and MXFP4, on the architectures whose matmuls differ
@@ -273,8 +275,8 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     if (info.n_expert > 0) {
         EXPECT_EQ(info.n_expert_used, 2);
         EXPECT_LT(info.n_params_active, info.n_params);
-        // lfm2moe's layer 0 is dense: its experts are in the other layers only.
-        EXPECT_EQ(info.n_dense_lead, arch == "lfm2moe" ? 1 : 0);
+        // lfm2moe's and ernie4_5-moe's layer 0 is dense: their experts are in the other layers only.
+        EXPECT_EQ(info.n_dense_lead, arch == "lfm2moe" || arch == "ernie4_5-moe" ? 1 : 0);
         EXPECT_EQ(info.n_params - info.n_params_active, static_cast<std::int64_t>(info.n_layer - info.n_dense_lead) *
                                                             (info.n_expert - 2) * 3 * info.n_embd * info.n_ff_exp);
     }

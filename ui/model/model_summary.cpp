@@ -103,6 +103,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.nDenseLead = info.n_dense_lead;
     s.expertSigmoid = info.expert_sigmoid;
     s.expertSoftmaxChosen = info.expert_softmax_chosen;
+    s.expertSoftmaxBias = info.expert_softmax_bias;
     s.attnSinks = info.attn_sinks;
     s.nParamsActive = info.n_params_active;
     s.nCtxTrain = info.n_ctx_train;

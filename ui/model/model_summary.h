@@ -35,6 +35,7 @@ struct ModelSummary {
     int nFfShared = 0;
     int nDenseLead = 0;           // LFM2-MoE: dense layers before the first experts
     bool expertSigmoid = false;   // experts chosen by sigmoid plus a bias, not a softmax
+    bool expertSoftmaxBias = false;   // ERNIE 4.5: chosen by the softmax plus a bias, weighted by the softmax
     bool expertSoftmaxChosen = false;  // gpt-oss: weights the softmax of the chosen logits; biased experts
     bool attnSinks = false;       // gpt-oss: a learned sink logit per head
     qint64 nParamsActive = 0;

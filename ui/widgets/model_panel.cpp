@@ -287,6 +287,8 @@ void ModelPanel::rebuild()
             experts += tr(", and a shared expert of %1 rows every token runs").arg(loc.toString(s.nFfShared));
         if (s.expertSigmoid)   // LFM2-MoE: each expert's sigmoid, plus a bias when choosing
             experts += tr("; chosen by sigmoid plus an expert bias");
+        if (s.expertSoftmaxBias)   // ERNIE 4.5: the bias chooses, the softmax weighs
+            experts += tr("; chosen by the softmax plus an expert bias");
         if (s.expertSoftmaxChosen)   // gpt-oss
             experts += tr("; weighted by the softmax of the chosen experts' logits, with biases");
         if (s.nDenseLead > 0)
