@@ -25,7 +25,8 @@ bool is_marker(std::string_view s) {
         "[INST]", "[/INST]", "[SYSTEM_PROMPT]", "[/SYSTEM_PROMPT]", "</s>",
         "<|start_of_role|>", "<|end_of_role|>", "<|end_of_text|>", "</think>",
         "[|system|]", "[|user|]", "[|assistant|]", "[|endofturn|]",
-        "<|start|>", "<|message|>", "<|channel|>", "<|return|>"};
+        "<|start|>", "<|message|>", "<|channel|>", "<|return|>",
+        "<｜hy_User｜>", "<｜hy_Assistant｜>", "<｜hy_place▁holder▁no▁2｜>", "<｜hy_place▁holder▁no▁3｜>"};
     return std::find(std::begin(markers), std::end(markers), s) != std::end(markers);
 }
 

@@ -387,14 +387,16 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                                  info.unrotated_layers.size() == 1 ? "" : "s", fmt::join(info.unrotated_layers, ", "));
     info.pre_norms = c.has_pre_norms;
     info.post_norms = c.has_post_norms;
-    info.qk_norm = !c.has_qk_norm   ? model_info::qk_norm_kind::none
-                   : c.qk_norm_whole ? model_info::qk_norm_kind::whole_rows
-                                     : model_info::qk_norm_kind::per_head;
+    info.qk_norm = !c.has_qk_norm        ? model_info::qk_norm_kind::none
+                   : c.qk_norm_whole      ? model_info::qk_norm_kind::whole_rows
+                   : c.qk_norm_after_rope ? model_info::qk_norm_kind::per_head_after_rope
+                                          : model_info::qk_norm_kind::per_head;
     info.norms = c.has_pre_norms && c.has_post_norms ? "before and after each block"
                  : c.has_pre_norms                   ? "before each block"
                                                      : "after each block";
     if (info.qk_norm == model_info::qk_norm_kind::per_head) info.norms += ", Q and K per head";
     if (info.qk_norm == model_info::qk_norm_kind::whole_rows) info.norms += ", Q and K over whole rows";
+    if (info.qk_norm == model_info::qk_norm_kind::per_head_after_rope) info.norms += ", Q and K per head after RoPE";
     // A score scale the file sets to 1 / sqrt(head_dim) (Gemma 2 and 3 write
     // theirs out) is the default, not a scale of its own.
     const float default_score_scale = 1.0f / std::sqrt(static_cast<float>(c.head_dim));

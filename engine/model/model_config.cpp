@@ -130,7 +130,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
-           "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, ernie4_5-moe, arcee, glm4, lfm2, lfm2moe, qwen2vl, "
+           "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, ernie4_5-moe, arcee, glm4, hunyuan-dense, lfm2, lfm2moe, qwen2vl, "
            "qwen3vl, qwen3vlmoe (text), gpt-oss";
 }
 
@@ -170,6 +170,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "glm4") c.architecture = arch::glm4;             // norms before and after, biases
     else if (c.arch_name == "lfm2" || c.arch_name == "lfm2moe") c.architecture = arch::lfm2;   // short convolutions and attention (and experts)
     else if (c.arch_name == "gpt-oss") c.architecture = arch::gpt_oss;       // sinks, windows, biased experts
+    else if (c.arch_name == "hunyuan-dense") c.architecture = arch::hunyuan_dense;   // QK norms after RoPE
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -244,7 +245,10 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe || c.architecture == arch::glm4;
     if (c.architecture == arch::arcee) c.ffn_act = ffn_activation::relu_sqr;
     c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe ||
-                    c.architecture == arch::lfm2;
+                    c.architecture == arch::lfm2 || c.architecture == arch::hunyuan_dense;
+    // Hunyuan's dense models (0.5B-7B, Hunyuan-MT) rotate Q and K first and
+    // norm them per head after, as llama.cpp's graph does.
+    c.qk_norm_after_rope = c.architecture == arch::hunyuan_dense;
     c.qk_norm_whole = c.architecture == arch::olmoe;
     if (status st = read_moe_config(f, c); !st) return st.err();
     c.layer_window.assign(static_cast<std::size_t>(c.n_layer), 0);

@@ -15,7 +15,8 @@
 namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
-                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss };
+                  qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss,
+                  hunyuan_dense };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
@@ -75,7 +76,8 @@ struct model_config {
     // gpt-oss: each query head's learned sink logit (attn_sinks) joins its
     // softmax's denominator, exp(sink - max), and weighs no value.
     bool has_attn_sinks = false;
-    bool has_qk_norm = false;     // qwen3, gemma3, olmo2, exaone4
+    bool has_qk_norm = false;     // qwen3, gemma3, olmo2, exaone4, hunyuan-dense
+    bool qk_norm_after_rope = false;  // hunyuan-dense: Q and K normed per head after RoPE, not before
     bool qk_norm_whole = false;   // olmo2: Q's and K's norms span the whole row (n_q(), n_kv()), not a head
     bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2, exaone4)
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention

@@ -84,7 +84,7 @@ struct model_info {
     // qwen3, gemma3; over the whole rows: olmo2).
     bool pre_norms = true;
     bool post_norms = false;
-    enum class qk_norm_kind { none, per_head, whole_rows };
+    enum class qk_norm_kind { none, per_head, whole_rows, per_head_after_rope };
     qk_norm_kind qk_norm = qk_norm_kind::none;
     std::string norms;                   // all in words: "before each block, Q and K per head"
     std::vector<int> unrotated_layers;   // layers (from 0) without RoPE: SmolLM3's NoPE layers

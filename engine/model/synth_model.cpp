@@ -261,7 +261,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool exaone4 = s.arch == "exaone4";
     const bool lfm2 = s.arch == "lfm2" || s.arch == "lfm2moe";
     const bool qk_norm = s.arch == "gemma3" || s.arch == "qwen3" || s.arch == "qwen3moe" || exaone4 ||
-                         s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2;   // per head
+                         s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2 || s.arch == "hunyuan-dense";   // per head
     const bool gpt_oss = s.arch == "gpt-oss";   // biases, sinks, windows, biased experts
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2vl" || s.arch == "qwen2moe" || s.arch == "glm4" || gpt_oss;
     const bool olmoe = s.arch == "olmoe";
@@ -278,7 +278,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)

@@ -290,27 +290,44 @@ std::vector<chat_segment> render_gemma(const std::vector<chat_message>& msgs, bo
 // earlier answer without its reasoning (the text after its last </think>);
 // the generation prompt opens the assistant's turn, and with the revised
 // template its reasoning too. The BOS the template writes first is the
-// tokenizer's (add_bos_token).
+// tokenizer's (add_bos_token). Hunyuan's dense models took DeepSeek's
+// tokenizer and its format with their own markers, and close the system
+// text with one (as llama.cpp renders them: "s<｜hy_place▁holder▁no▁3｜>
+// <｜hy_User｜>q<｜hy_Assistant｜>").
+struct deepseek_markers {
+    const char* user;
+    const char* assistant;
+    const char* end;
+    const char* after_system;   // nullptr: none
+};
+constexpr deepseek_markers k_deepseek_markers{"<｜User｜>", "<｜Assistant｜>", "<｜end▁of▁sentence｜>", nullptr};
+constexpr deepseek_markers k_hunyuan_markers{"<｜hy_User｜>", "<｜hy_Assistant｜>", "<｜hy_place▁holder▁no▁2｜>",
+                                             "<｜hy_place▁holder▁no▁3｜>"};
+
 std::vector<chat_segment> render_deepseek(const chat_format& f, const std::vector<chat_message>& msgs, bool gen) {
+    const deepseek_markers& mk = f.kind == chat_kind::hunyuan ? k_hunyuan_markers : k_deepseek_markers;
     segment_writer w;
     const chat_message* system = nullptr;
     for (const auto& m : msgs)
         if (m.role == "system") system = &m;
-    if (system) w.text(system->content);
+    if (system) {
+        w.text(system->content);
+        if (mk.after_system) w.control(mk.after_system);
+    }
     for (const auto& m : msgs) {
         if (m.role == "user") {
-            w.control("<｜User｜>");
+            w.control(mk.user);
             w.text(m.content);
         } else if (m.role == "assistant") {
             std::string_view answer = m.content;
             if (const auto end = answer.rfind("</think>"); end != std::string_view::npos) answer.remove_prefix(end + 8);
-            w.control("<｜Assistant｜>");
+            w.control(mk.assistant);
             w.text(answer);
-            w.control("<｜end▁of▁sentence｜>");
+            w.control(mk.end);
         }
     }
     if (gen) {
-        w.control("<｜Assistant｜>");
+        w.control(mk.assistant);
         if (f.opens_reasoning) {
             w.control("<think>");
             w.text("\n");
@@ -458,6 +475,7 @@ const char* to_string(chat_kind k) {
     case chat_kind::olmo2: return "olmo2";
     case chat_kind::exaone: return "exaone";
     case chat_kind::harmony: return "harmony";
+    case chat_kind::hunyuan: return "hunyuan";
     case chat_kind::none: break;
     }
     return "none";
@@ -523,6 +541,9 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
         return std::min({tmpl.find("[|system|]"), tmpl.find("[|user|]"), tmpl.find("[|assistant|]"),
                          tmpl.find("[|endofturn|]")});
     case chat_kind::harmony: return tmpl.find("<|channel|>") == npos ? npos : tmpl.find("<|start|>");
+    case chat_kind::hunyuan:   // llama.cpp's test: both markers
+        if (tmpl.find("<｜hy_place▁holder▁no▁3｜>") == npos) return npos;
+        return std::min({tmpl.find("<｜hy_User｜>"), tmpl.find("<｜hy_Assistant｜>"), tmpl.find("<｜hy_place▁holder▁no▁3｜>")});
     case chat_kind::none: break;
     }
     return npos;
@@ -588,7 +609,8 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::chatml: return render_chatml(*this, messages, add_generation_prompt);
     case chat_kind::llama3: return render_llama3(*this, messages, add_generation_prompt);
     case chat_kind::gemma: return render_gemma(messages, add_generation_prompt);
-    case chat_kind::deepseek: return render_deepseek(*this, messages, add_generation_prompt);
+    case chat_kind::deepseek:
+    case chat_kind::hunyuan: return render_deepseek(*this, messages, add_generation_prompt);
     case chat_kind::phi3: return render_phi3(*this, messages, add_generation_prompt);
     case chat_kind::mistral: return render_mistral(*this, messages, add_generation_prompt);
     case chat_kind::granite: return chat_render::render_granite(*this, messages, add_generation_prompt);

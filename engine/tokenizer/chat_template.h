@@ -7,7 +7,8 @@
 // (<start_of_turn>), DeepSeek (<｜User｜>), Phi-3 (<|user|> ... <|end|>),
 // Mistral ([INST] ... [/INST]), Granite (<|start_of_role|>), OLMo 2
 // (<|user|>\n ... without <|end|>), EXAONE 3.x ([|user|] ... [|endofturn|]),
-// Harmony (gpt-oss: <|start|>role<|message|> ... <|end|>, <|channel|>), or none. The rendering is a list of segments, control markers
+// Harmony (gpt-oss: <|start|>role<|message|> ... <|end|>, <|channel|>),
+// Hunyuan (<｜hy_User｜>, <｜hy_Assistant｜>), or none. The rendering is a list of segments, control markers
 // apart from message text, so that only the markers can become control
 // tokens (tokenizer::encode_chat): a document or a question that contains
 // "<|im_end|>" or "[INST]" stays text. It never starts with BOS; the caller
@@ -37,10 +38,13 @@ namespace kvlens {
 // harmony: OpenAI's gpt-oss ("<|start|>user<|message|>q<|end|><|start|>assistant";
 // the answer comes in channels: "<|channel|>analysis<|message|>…<|end|>", then
 // "<|start|>assistant<|channel|>final<|message|>…<|return|>").
-enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone, harmony };
-constexpr int k_chat_kinds = 11;
+// hunyuan: Tencent's Hunyuan dense models (0.5B-7B, Hunyuan-MT): DeepSeek's format
+// with their markers, "s<｜hy_place▁holder▁no▁3｜><｜hy_User｜>q<｜hy_Assistant｜>a
+// <｜hy_place▁holder▁no▁2｜>", as llama.cpp renders a single turn.
+enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone, harmony, hunyuan };
+constexpr int k_chat_kinds = 12;
 
-// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone", "harmony"
+// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone", "harmony", "hunyuan"
 const char* to_string(chat_kind k);
 
 // The official templates of one kind that render differently, told apart by
@@ -167,7 +171,9 @@ struct chat_format {
                                    has_token("[|system|]") && has_token("[|user|]") && has_token("[|assistant|]") &&
                                        has_token("[|endofturn|]"),
                                    has_token("<|start|>") && has_token("<|message|>") && has_token("<|channel|>") &&
-                                       has_token("<|end|>")};
+                                       has_token("<|end|>"),
+                                   has_token("<｜hy_User｜>") && has_token("<｜hy_Assistant｜>") &&
+                                       has_token("<｜hy_place▁holder▁no▁2｜>")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
@@ -192,6 +198,8 @@ struct chat_format {
         } else if (have[10]) {
             f.kind = chat_kind::harmony;
             f.variant = chat_variant::harmony_2508;
+        } else if (have[11]) {
+            f.kind = chat_kind::hunyuan;
         }
         // OLMo 2 is never chosen from the vocabulary alone: GLM's vocabularies
         // have "<|user|>" and "<|assistant|>" too, for another format.
@@ -199,7 +207,7 @@ struct chat_format {
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
     // available[k]: the vocabulary has the markers of chat_kind k. Mistral is

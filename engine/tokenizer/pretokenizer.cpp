@@ -144,9 +144,10 @@ const std::vector<family>& families() {
         // DeepSeek Coder: newlines apart, then words, punctuation, CJK, digits.
         {{"deepseek-coder"},
          {"[\\r\\n]", S_ "?\\p{L}+", S_ "?\\p{P}+", DEEPSEEK_CJK, "\\p{N}"}, false},
-        // DeepSeek V3 / R1 (and R1-0528-Qwen3-8B): numbers in threes, CJK and
-        // kana runs, then words that may start with one ASCII punctuation mark.
-        {{"deepseek-v3"},
+        // DeepSeek V3 / R1 (and R1-0528-Qwen3-8B), Hunyuan's dense models:
+        // numbers in threes, CJK and kana runs, then words that may start with
+        // one ASCII punctuation mark.
+        {{"deepseek-v3", "hunyuan-dense"},
          {"\\p{N}{1,3}", "[\\x{4E00}-\\x{9FA5}\\x{3040}-\\x{309F}\\x{30A0}-\\x{30FF}]+", k_deepseek3_words}, false},
         {{"viking"}, {k_viking, "\\p{N}"}, false},
         // What a BPE model without a named pre-tokenizer gets.

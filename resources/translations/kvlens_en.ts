@@ -1308,6 +1308,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>, Q and K per head after RoPE</source>
+        <translation>, Q and K per head after RoPE</translation>
+    </message>
+    <message>
         <source>, Q and K over whole rows</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1304,6 +1304,10 @@
         <translation>，Q 和 K 按头归一化</translation>
     </message>
     <message>
+        <source>, Q and K per head after RoPE</source>
+        <translation>，Q 和 K 在 RoPE 之后按头归一化</translation>
+    </message>
+    <message>
         <source>, Q and K over whole rows</source>
         <translation>，Q 和 K 按整行归一化</translation>
     </message>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // The llama family's variants read as llama.cpp reads them: Gemma (1),
 // Granite's four scales, MiniCPM's three, SmolLM3's unrotated layers, OLMo 2's norms and
-// Qwen2-VL's RoPE sections, from synth-model
+// Qwen2-VL's RoPE sections, ERNIE 4.5's experts and Hunyuan's norms after RoPE, from synth-model
 // files; a bad or missing scale refused with its key named; a bias the
 // engine would not add refused with the tensor named. (Their numbers are
 // held to llama.cpp in test_synth_reference.)
@@ -407,4 +407,18 @@ TEST(LlamaVariants, ernieMoeWithExpertsInEveryOtherLayerIsRefusedByKey)
     ASSERT_FALSE(c.ok());
     EXPECT_TRUE(contains(c.message(), "ernie4_5-moe.interleave_moe_layer_step = 2: only experts in every layer"))
         << c.message();
+}
+
+TEST(LlamaVariants, hunyuanDenseNormsQAndKPerHeadAfterNeoxRope)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-hunyuan-dense")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::hunyuan_dense);
+    EXPECT_TRUE(c.rope_neox);
+    EXPECT_TRUE(c.has_qk_norm);
+    EXPECT_TRUE(c.qk_norm_after_rope);
+    EXPECT_FALSE(c.has_qkv_bias);
+    EXPECT_EQ((*m)->info().qk_norm, model_info::qk_norm_kind::per_head_after_rope);
+    EXPECT_TRUE(contains((*m)->info().norms, "Q and K per head after RoPE")) << (*m)->info().norms;
 }

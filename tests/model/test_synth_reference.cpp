@@ -70,12 +70,13 @@ namespace {
 // turns as NeoX RoPE. ernie4_5-moe: layer 0 dense, then 4 experts of 256
 // rows, 2 per token, chosen by the softmax plus a bias, weighted by the
 // softmax renormalized, and an ungated shared expert of 512 rows.
+// hunyuan-dense: NeoX pairs, Q and K normed per head after RoPE.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
                                "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
-                               "minicpm", "qwen2vl", "ernie4_5-moe"};
+                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss", "ernie4_5-moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",

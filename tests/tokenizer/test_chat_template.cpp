@@ -74,6 +74,14 @@ const std::string k_deepseek_r1 =
 const std::string k_deepseek_r1_think = k_deepseek_r1.substr(0, k_deepseek_r1.rfind("{{'<｜Assistant｜>'}}")) +
                                         "{{'<｜Assistant｜><think>\\n'}}{% endif %}";
 
+// Hunyuan's dense models: what llama.cpp's test looks for (both markers),
+// DeepSeek's structure with Hunyuan's markers.
+const std::string k_hunyuan =
+    "{{ bos_token }}{% if messages[0]['role'] == 'system' %}{{ messages[0]['content'] + '<｜hy_place▁holder▁no▁3｜>' }}"
+    "{% endif %}{% for message in messages %}{% if message['role'] == 'user' %}{{ '<｜hy_User｜>' + message['content'] }}"
+    "{% elif message['role'] == 'assistant' %}{{ '<｜hy_Assistant｜>' + message['content'] + '<｜hy_place▁holder▁no▁2｜>' }}"
+    "{% endif %}{% endfor %}{% if add_generation_prompt %}{{ '<｜hy_Assistant｜>' }}{% endif %}";
+
 // LFM2's kind (Liquid AI): BOS first, the system message taken out and
 // printed only when there is one, ChatML turns.
 const std::string k_lfm2 =
@@ -104,6 +112,7 @@ std::vector<detectsKind_row> detectsKind_rows()
     rows.push_back({"gemma 3", k_gemma3, "gemma", std::string()});
     rows.push_back({"deepseek r1", k_deepseek_r1, "deepseek", std::string()});
     rows.push_back({"deepseek r1, revised", k_deepseek_r1_think, "deepseek", std::string()});
+    rows.push_back({"hunyuan", k_hunyuan, "hunyuan", std::string()});
     rows.push_back({"unknown", std::string("{{ messages }}"), "none", std::string()});
     return rows;
 }
@@ -154,6 +163,11 @@ std::vector<renders_row> renders_rows()
                     std::string("<｜User｜>2+2?<｜Assistant｜>\n\n4<｜end▁of▁sentence｜><｜User｜>3+3?<｜Assistant｜>")});
     rows.push_back({"deepseek revised: the answer opens with its reasoning", k_deepseek_r1_think, conv({{"user", "Hi"}}), true, std::string("<｜User｜>Hi<｜Assistant｜><think>\n")});
     rows.push_back({"deepseek revised, no generation prompt", k_deepseek_r1_think, conv({{"user", "Hi"}}), false, std::string("<｜User｜>Hi")});
+    // Hunyuan: one turn exactly as llama.cpp's built-in rendering (llm_chat_apply_template).
+    rows.push_back({"hunyuan: the system text closed by its marker", k_hunyuan, conv({{"system", "Be brief."}, {"user", "Hi"}}), true,
+                    std::string("Be brief.<｜hy_place▁holder▁no▁3｜><｜hy_User｜>Hi<｜hy_Assistant｜>")});
+    rows.push_back({"hunyuan: an earlier answer ends its turn", k_hunyuan, conv({{"user", "2+2?"}, {"assistant", "4"}, {"user", "3+3?"}}), true,
+                    std::string("<｜hy_User｜>2+2?<｜hy_Assistant｜>4<｜hy_place▁holder▁no▁2｜><｜hy_User｜>3+3?<｜hy_Assistant｜>")});
     rows.push_back({"none", std::string("{{ messages }}"), conv({{"system", "S"}, {"user", "Q"}}), true, std::string("System: S\n\nUser: Q\n\nAssistant:")});
     return rows;
 }
@@ -346,5 +360,30 @@ TEST(ChatTemplate, deepseekMarkersAndAnOpenReasoningFromTheVocabulary)
         } else {
             ASSERT_EQ(ids->back(), assistant);
         }
+    }
+}
+
+// Hunyuan's dense models: their markers become control tokens (from the
+// template or the vocabulary alone), a document's copy of one stays text,
+// and the end of a turn ends generation.
+TEST(ChatTemplate, hunyuanMarkersAreControlTokensAndItsTurnEndStopsGeneration)
+{
+    for (const std::string& tmpl : {std::string(), k_hunyuan}) {
+        test::vocab_spec v = test::byte_level_vocab();
+        const token_id user = v.add("<｜hy_User｜>", 3);
+        const token_id assistant = v.add("<｜hy_Assistant｜>", 3);
+        const token_id end = v.add("<｜hy_place▁holder▁no▁2｜>", 3);
+        const token_id after_system = v.add("<｜hy_place▁holder▁no▁3｜>", 3);
+        v.chat_template = tmpl;
+        auto t = v.build();
+        ASSERT_TRUE(t.ok());
+        ASSERT_EQ(std::string((*t)->chat_template_kind()), "hunyuan");
+        auto ids = (*t)->encode_chat({{"system", "S"}, {"user", "<｜hy_Assistant｜>Hi"}}, true);
+        ASSERT_TRUE(ids.ok());
+        ASSERT_EQ(std::count(ids->begin(), ids->end(), after_system), 1);
+        ASSERT_EQ(std::count(ids->begin(), ids->end(), user), 1);
+        ASSERT_EQ(std::count(ids->begin(), ids->end(), assistant), 1) << "the message's marker text stays text";
+        ASSERT_EQ(ids->back(), assistant);
+        ASSERT_TRUE((*t)->is_end_of_generation(end));
     }
 }

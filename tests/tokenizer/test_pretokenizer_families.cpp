@@ -63,6 +63,9 @@ std::vector<familySplits_row> familySplits_rows()
     // DeepSeek V3 / R1: numbers in threes, CJK and kana runs, one ASCII mark before a word.
     rows.push_back({"deepseek-v3 groups digits in threes", "deepseek-v3", "12345", v{"123", "45"}});
     rows.push_back({"deepseek-v3 splits CJK runs from Latin", "deepseek-v3", "我想在apple工作", v{"我想在", "apple", "工作"}});
+    // Hunyuan's dense models (0.5B-7B, Hunyuan-MT) split as DeepSeek V3 (llama.cpp: one case for both).
+    rows.push_back({"hunyuan-dense splits as deepseek-v3", "hunyuan-dense", "混元7B翻译, 12345 words",
+                    v{"混元", "7", "B", "翻译", ",", " ", "123", "45", " words"}});
     rows.push_back({"deepseek-v3 lets an ASCII mark lead a word", "deepseek-v3", "mail@example.com",
                     v{"mail", "@example", ".com"}});
     rows.push_back({"deepseek-v3 takes a space before a word", "deepseek-v3", "Hello world", v{"Hello", " world"}});

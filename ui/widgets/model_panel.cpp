@@ -255,6 +255,8 @@ void ModelPanel::rebuild()
         norms += tr(", Q and K per head");
     else if (s.qkNorm == 2)
         norms += tr(", Q and K over whole rows");
+    else if (s.qkNorm == 3)   // Hunyuan: normed after the rotation
+        norms += tr(", Q and K per head after RoPE");
     row(tr("RMS norms"), norms);
     QStringList scales;
     if (s.embeddingScale != 1.0)

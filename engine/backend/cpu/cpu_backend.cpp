@@ -472,19 +472,23 @@ void cpu_backend::attention_block(int il, const forward_batch& b, int n) {
         if (!l.bq.empty()) add_inplace(q, l.bq.data(), NQ);
         if (!l.bk.empty()) add_inplace(k, l.bk.data(), NKV);
         if (!l.bv.empty()) add_inplace(&v_[static_cast<std::size_t>(t) * NKV], l.bv.data(), NKV);
-        if (!l.q_norm.empty() && c_.qk_norm_whole) {   // olmo2: over the whole rows
-            rms_norm(q, l.q_norm.data(), q, NQ, c_.rms_eps);
-            rms_norm(k, l.k_norm.data(), k, NKV, c_.rms_eps);
-        } else if (!l.q_norm.empty()) {
-            for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
-            for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
-        }
+        const auto qk_norms = [&] {
+            if (!l.q_norm.empty() && c_.qk_norm_whole) {   // olmo2: over the whole rows
+                rms_norm(q, l.q_norm.data(), q, NQ, c_.rms_eps);
+                rms_norm(k, l.k_norm.data(), k, NKV, c_.rms_eps);
+            } else if (!l.q_norm.empty()) {
+                for (int h = 0; h < c_.n_head; ++h) rms_norm(q + h * HD, l.q_norm.data(), q + h * HD, HD, c_.rms_eps);
+                for (int h = 0; h < c_.n_head_kv; ++h) rms_norm(k + h * HD, l.k_norm.data(), k + h * HD, HD, c_.rms_eps);
+            }
+        };
+        if (!c_.qk_norm_after_rope) qk_norms();
         if (c_.rotates(il)) {   // not in smollm3's NoPE layers
             const float* cs = rope_cos(il, t);
             const float* sn = cs + rope_pairs(c_.n_rot);
             rope_rotate(q, c_.n_head, HD, c_.n_rot, cs, sn, c_.rope_neox);
             rope_rotate(k, c_.n_head_kv, HD, c_.n_rot, cs, sn, c_.rope_neox);
         }
+        if (c_.qk_norm_after_rope) qk_norms();   // Hunyuan's dense models
         if (c_.attn_temp_scale != 0.0f) {   // Ministral 3: attention past the original context a little sharper
             const float temperature = c_.attn_temperature(b.positions[t]);
             for (int i = 0; i < NQ; ++i) q[i] *= temperature;

@@ -352,7 +352,9 @@ status cuda_backend::attention_block(int il, int n, bool decode, cudaStream_t s)
         if (auto st = launch_add_bias(v_, l.bv, n, NKV, s); !st) return st;
         mark("q/k/v bias");
     }
-    if (l.q_norm) {   // per head, or (olmo2) over the whole Q and K rows
+    // Per head, or (olmo2) over the whole Q and K rows; before RoPE, or (Hunyuan's dense models) after it.
+    const auto qk_norms = [&]() -> status {
+        if (!l.q_norm) return {};
         const bool whole = c_.qk_norm_whole;
         if (auto st = launch_rms_norm(q_, nullptr, l.q_norm, q_, whole ? n : n * c_.n_head, whole ? NQ : HD,
                                       c_.rms_eps, s); !st)
@@ -361,7 +363,10 @@ status cuda_backend::attention_block(int il, int n, bool decode, cudaStream_t s)
                                       c_.rms_eps, s); !st)
             return st;
         mark("q/k norm");
-    }
+        return {};
+    };
+    if (!c_.qk_norm_after_rope)
+        if (auto st = qk_norms(); !st) return st;
     if (c_.rotates(il)) {   // smollm3's NoPE layers skip it
         rope_params rp;
         rp.q = q_;
@@ -386,6 +391,8 @@ status cuda_backend::attention_block(int il, int n, bool decode, cudaStream_t s)
         if (auto st = launch_rope(rp, s); !st) return st;
         mark("rope");
     }
+    if (c_.qk_norm_after_rope)
+        if (auto st = qk_norms(); !st) return st;
     if (c_.attn_temp_scale != 0.0f) {   // Ministral 3: attention past the original context a little sharper
         if (auto st = launch_attn_temperature(q_, d_positions(), n, NQ, c_.attn_temp_scale, c_.attn_temp_floor, s); !st)
             return st;
