@@ -299,6 +299,12 @@ gguf_file::~gguf_file() {
 }
 
 result<std::shared_ptr<gguf_file>> gguf_file::open(const std::string& path) {
+    auto f = open_one(path);
+    if (!f) return f.err();
+    return join_parts(std::move(*f));
+}
+
+result<std::shared_ptr<gguf_file>> gguf_file::open_one(const std::string& path) {
     const std::string shown = quoted(path, 1024);
     // The type is checked before open(2): opening a FIFO for reading blocks
     // until a writer comes, and a device (/dev/zero) never ends.

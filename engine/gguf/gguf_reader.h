@@ -78,7 +78,9 @@ struct gguf_tensor {
 
 class gguf_file {
 public:
-    // Maps and validates the file at path.
+    // Maps and validates the file at path. A model in parts (gguf_split.h)
+    // opens from any of its parts: every part is mapped and checked, and its
+    // tensors join the first part's, which holds the metadata.
     static result<std::shared_ptr<gguf_file>> open(const std::string& path);
     // Validates an in-memory image (tests); the bytes are copied.
     static result<std::shared_ptr<gguf_file>> parse(std::vector<std::uint8_t> bytes,
@@ -90,7 +92,8 @@ public:
     std::uint32_t version() const { return version_; }
     std::uint64_t alignment() const { return alignment_; }
     const std::string& path() const { return path_; }
-    std::uint64_t file_size() const { return size_; }
+    std::uint64_t file_size() const { return size_; }   // of this part alone
+    int n_parts() const { return 1 + static_cast<int>(parts_.size()); }
 
     const std::map<std::string, gguf_value>& metadata() const { return kv_; }
     const gguf_value* find(std::string_view key) const;
@@ -112,6 +115,10 @@ public:
 private:
     gguf_file() = default;
     status parse_image(const std::uint8_t* base, std::uint64_t size);
+    static result<std::shared_ptr<gguf_file>> open_one(const std::string& path);
+    // A part of a split model (split.count > 1): the whole model, from its
+    // first part with the others joined; any other file as it is (gguf_split.cpp).
+    static result<std::shared_ptr<gguf_file>> join_parts(std::shared_ptr<gguf_file> f);
 
     std::string path_;
     std::uint32_t version_ = 0;
@@ -122,6 +129,7 @@ private:
     std::map<std::string, gguf_value> kv_;
     std::vector<gguf_tensor> tensors_;
     std::map<std::string, std::size_t, std::less<>> tensor_index_;
+    std::vector<std::shared_ptr<gguf_file>> parts_;   // a split model's other parts, their mappings kept
 };
 
 }  // namespace kvlens

@@ -75,6 +75,39 @@ void gguf_writer::set_i32_array(const std::string& key, const std::vector<std::i
     set_encoded(key, std::move(e));
 }
 
+void gguf_writer::set_u16(const std::string& key, std::uint16_t v) {
+    std::vector<std::uint8_t> e; put<std::uint32_t>(e, 2); put(e, v); set_encoded(key, std::move(e));
+}
+
+void gguf_writer::set_value(const std::string& key, const gguf_value& v) {
+    std::vector<std::uint8_t> e;
+    put<std::uint32_t>(e, static_cast<std::uint32_t>(v.type));
+    const auto u = [&] { return std::get<std::uint64_t>(v.v); };
+    const auto i = [&] { return std::get<std::int64_t>(v.v); };
+    switch (v.type) {
+        case gguf_value_type::u8: put(e, static_cast<std::uint8_t>(u())); break;
+        case gguf_value_type::u16: put(e, static_cast<std::uint16_t>(u())); break;
+        case gguf_value_type::u32: put(e, static_cast<std::uint32_t>(u())); break;
+        case gguf_value_type::u64: put(e, u()); break;
+        case gguf_value_type::i8: put(e, static_cast<std::int8_t>(i())); break;
+        case gguf_value_type::i16: put(e, static_cast<std::int16_t>(i())); break;
+        case gguf_value_type::i32: put(e, static_cast<std::int32_t>(i())); break;
+        case gguf_value_type::i64: put(e, i()); break;
+        case gguf_value_type::f32: put(e, static_cast<float>(std::get<double>(v.v))); break;   // exact: read from an f32
+        case gguf_value_type::f64: put(e, std::get<double>(v.v)); break;
+        case gguf_value_type::boolean: put<std::uint8_t>(e, std::get<bool>(v.v) ? 1 : 0); break;
+        case gguf_value_type::string: put_string(e, std::get<std::string>(v.v)); break;
+        case gguf_value_type::array: {
+            const gguf_array& a = std::get<gguf_array>(v.v);
+            put<std::uint32_t>(e, static_cast<std::uint32_t>(a.type));
+            put<std::uint64_t>(e, a.count);
+            e.insert(e.end(), a.bytes.begin(), a.bytes.end());
+            break;
+        }
+    }
+    set_encoded(key, std::move(e));
+}
+
 void gguf_writer::set_bool_array(const std::string& key, const std::vector<bool>& v) {
     std::vector<std::uint8_t> e; put<std::uint32_t>(e, 9); put<std::uint32_t>(e, 7); put<std::uint64_t>(e, v.size());
     for (const bool x : v) e.push_back(x ? 1 : 0);

@@ -30,6 +30,9 @@ public:
     void set_f32_array(const std::string& key, const std::vector<float>& v);
     void set_i32_array(const std::string& key, const std::vector<std::int32_t>& v);
     void set_bool_array(const std::string& key, const std::vector<bool>& v);   // GGUF type 7, a byte each
+    void set_u16(const std::string& key, std::uint16_t v);
+    // A value read from a file, written with its own type (arrays as their encoded elements).
+    void set_value(const std::string& key, const gguf_value& v);
 
     // ne: elements per dimension, fastest first (ne[0] = row length).
     void add_tensor(const std::string& name, ggml_type type, std::vector<std::int64_t> ne,
