@@ -5,8 +5,10 @@
 // for those 4 rows, all tokens 4 at a time: a 4x4 register tile of dot
 // products per call, each weight block loaded once per 4 tokens (for Q4_K and
 // Q6_K, each super-block's quants and scales unpacked once per 4 tokens). Other types
-// use the table's vec_dot per (row, token) pair, rows in tiles of 16. Prefill
-// on a CPU with AMX-INT8 goes through 16 x 16 AMX tiles (amx_simd.cpp).
+// use the table's vec_dot per (row, token) pair, rows in tiles of 16, but in
+// prefill the 1- to 3-bit types' rows are decoded to f16 once per chunk of
+// tokens for the f16 tiles (matmul_dequant.cpp). Prefill on a CPU with
+// AMX-INT8 goes through 16 x 16 AMX tiles (amx_simd.cpp).
 #include "engine/backend/cpu/matmul.h"
 
 #include <algorithm>
@@ -298,8 +300,9 @@ std::int64_t matmul_scratch_bytes(const weight_view& w, std::int64_t n_tokens) {
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
     // The tiled or AMX path's buffers for up to 64 threads, an upper bound either way.
     const bool float_rows = k->vec_dot_type == ggml_type::f16 || k->vec_dot_type == ggml_type::bf16;
-    return std::max(layout_for(w.n_in, act_row, n_tokens, 64, float_rows).total,
-                    align64(n_tokens * act_row) + amx_scratch_bytes(w.n_in, n_tokens, 64) + 64);
+    const std::int64_t tiled = std::max(layout_for(w.n_in, act_row, n_tokens, 64, float_rows).total,
+                                        align64(n_tokens * act_row) + amx_scratch_bytes(w.n_in, n_tokens, 64) + 64);
+    return dequant_prefill_type(w.type) ? std::max(tiled, matmul_dequant_scratch_bytes(w.n_in, n_tokens, 64)) : tiled;
 }
 
 void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* y,
@@ -315,6 +318,7 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
         matmul_tiled(&w, &y, 1, x, n_tokens, kernel_tokens, pool, scratch, *k, tile);
         return;
     }
+    if (matmul_kernel_class(kernel_tokens) >= 1 && matmul_dequant(w, x, n_tokens, y, pool, scratch)) return;
 
     const from_float_fn quantize = from_float_for(k->vec_dot_type);
     const std::int64_t act_row = row_bytes(k->vec_dot_type, w.n_in);
