@@ -24,8 +24,14 @@ namespace kvlens {
 
 namespace {
 
-constexpr std::int64_t k_block_rows = 16;                  // rows decoded together (4 tiles of 4)
-constexpr std::int64_t k_chunk_bytes = 512 * 1024;         // f32 activation rows a chunk holds (half an L2)
+// Rows decoded together: 128 KiB of f16 (64 rows of 1024), between 4 and 64
+// rows; the activation rows of a chunk, 4 MiB (from L3: every block streams
+// them). pp512, LFM2-350M's shape: 16 rows and 512 KiB ran IQ3_S at 321
+// tok/s, 32 and 2 MiB at 487, 64 and 4 MiB at 526, 64 and 8 MiB at 497,
+// 128 and 8 MiB at 471 (F16 weights: 519).
+constexpr std::int64_t k_block_bytes = 128 * 1024;
+constexpr std::int64_t k_max_block_rows = 64;
+constexpr std::int64_t k_chunk_bytes = 4096 * 1024;
 
 // KVLENS_NO_DEQUANT_PREFILL=1 keeps the dot per pair in prefill (to compare them).
 bool dequant_prefill_disabled() {
@@ -34,6 +40,10 @@ bool dequant_prefill_disabled() {
 }
 
 std::int64_t align64(std::int64_t n) { return (n + 63) & ~std::int64_t{63}; }
+
+std::int64_t block_rows(std::int64_t n_in) {
+    return std::clamp<std::int64_t>(k_block_bytes / (2 * n_in) / k_tile_rows * k_tile_rows, k_tile_rows, k_max_block_rows);
+}
 
 }  // namespace
 
@@ -55,7 +65,7 @@ bool dequant_prefill_type(ggml_type t) {
 }
 
 std::int64_t matmul_dequant_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens, int n_threads) {
-    const std::int64_t per_thread = align64(n_in * 4) + align64(k_block_rows * n_in * 2);
+    const std::int64_t per_thread = align64(n_in * 4) + align64(block_rows(n_in) * n_in * 2);
     return align64(n_tokens * n_in * 4) + align64(n_tokens * row_bytes(ggml_type::q8_K, n_in)) + per_thread * n_threads + 64;
 }
 
@@ -71,7 +81,8 @@ bool matmul_dequant(const weight_view& w, const float* x, std::int64_t n_tokens,
     // q8_K blocks beside); per thread: one decoded row in f32, then the block's rows in f16.
     const std::int64_t act_bytes = align64(n_tokens * w.n_in * 4), q8_row = row_bytes(ggml_type::q8_K, w.n_in);
     const std::int64_t q8_bytes = align64(n_tokens * q8_row);
-    const std::int64_t f32_row = align64(w.n_in * 4), f16_rows = align64(k_block_rows * w.n_in * 2);
+    const std::int64_t rows_per_block = block_rows(w.n_in);
+    const std::int64_t f32_row = align64(w.n_in * 4), f16_rows = align64(rows_per_block * w.n_in * 2);
     const std::int64_t per_thread = f32_row + f16_rows;
     const auto need = static_cast<std::size_t>(matmul_dequant_scratch_bytes(w.n_in, n_tokens, pool.size()));
     if (scratch.act.size() < need) scratch.act.resize(need);
@@ -91,7 +102,7 @@ bool matmul_dequant(const weight_view& w, const float* x, std::int64_t n_tokens,
     pool.parallel_for(n_tokens, std::cref(round_rows));
     const std::int64_t chunk =
         std::max<std::int64_t>(k_tile_tokens, k_chunk_bytes / (w.n_in * 4) / k_tile_tokens * k_tile_tokens);
-    const std::int64_t n_blocks = (w.n_out + k_block_rows - 1) / k_block_rows;
+    const std::int64_t n_blocks = (w.n_out + rows_per_block - 1) / rows_per_block;
 
     const auto job = [&](int ith, int nth) {
         const std::int64_t per = (n_blocks + nth - 1) / nth;
@@ -106,7 +117,7 @@ bool matmul_dequant(const weight_view& w, const float* x, std::int64_t n_tokens,
         for (std::int64_t c0 = 0; c0 < n_tokens; c0 += chunk) {
             const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
             for (std::int64_t b = b0; b < b1; ++b) {
-                const std::int64_t r0 = b * k_block_rows, nr = std::min(k_block_rows, w.n_out - r0);
+                const std::int64_t r0 = b * rows_per_block, nr = std::min(rows_per_block, w.n_out - r0);
                 for (std::int64_t r = 0; r < nr; ++r) {
                     decode(w.data + (r0 + r) * w.row_bytes, row_f32, w.n_in);
                     to_f16(row_f32, rows_f16 + r * g.w_stride, w.n_in);
