@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 
@@ -242,9 +243,11 @@ status cpu_backend::place_weights() {
     std::size_t total = 0;
     for (const weight_view* v : mats) total += placed_bytes(*v);
     if (tied) total += placed_bytes(w_.output);
-    // A model too large to hold twice comfortably keeps reading the mapping.
+    // A model too large to hold twice comfortably keeps reading the mapping
+    // (its prefill regroups rows as it goes: matmul_rows8's repack).
+    // KVLENS_NO_WEIGHT_COPY=1 does the same for any model (to measure that).
     const std::size_t phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
-    if (total > phys / 4) return {};
+    if (total > phys / 4 || std::getenv("KVLENS_NO_WEIGHT_COPY") != nullptr) return {};
     weight_copy_ = huge_page_buffer::allocate(total);
     if (!weight_copy_) return {};   // keep reading from the file mapping
     std::uint8_t* at = weight_copy_.data();

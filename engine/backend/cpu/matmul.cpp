@@ -314,6 +314,11 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
         matmul_rows8(&w, &y, 1, x, n_tokens, pool, scratch);
         return;
     }
+    // A matrix left in the file's layout (a model too large to copy): prefill regroups it as it goes.
+    if (matmul_kernel_class(kernel_tokens) >= 1 && prefill_repack_applies(w)) {
+        matmul_rows8(&w, &y, 1, x, n_tokens, pool, scratch, true);
+        return;
+    }
     if (const tile_fn tile = tile_kernel_for(w.type); tile && w.n_in % tile_block(*k) == 0) {
         matmul_tiled(&w, &y, 1, x, n_tokens, kernel_tokens, pool, scratch, *k, tile);
         return;
@@ -357,6 +362,14 @@ void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const flo
     if (same && ws[0].layout != weight_layout::rows && n_tokens > 0) {
         matmul_rows8(ws, ys, n_mats, x, n_tokens, pool, scratch);
         return;
+    }
+    if (same && n_tokens > 0 && matmul_kernel_class(kernel_tokens) >= 1 && prefill_repack_applies(ws[0])) {
+        bool all = true;   // every matrix's rows fill whole groups
+        for (int m = 1; m < n_mats; ++m) all = all && prefill_repack_applies(ws[m]);
+        if (all) {
+            matmul_rows8(ws, ys, n_mats, x, n_tokens, pool, scratch, true);
+            return;
+        }
     }
     const tile_fn tile = same ? tile_kernel_for(ws[0].type) : nullptr;
     if (tile && ws[0].n_in % tile_block(*kernels_for(ws[0].type)) == 0 && n_tokens > 0) {

@@ -9,6 +9,7 @@
 #include "engine/backend/cpu/matmul_rows8.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 
 #include "engine/backend/cpu/kernels.h"
@@ -25,6 +26,9 @@ std::int64_t align64(std::int64_t n) { return (n + 63) & ~std::int64_t{63}; }
 
 // Expanded activations per chunk a thread keeps in its L2 cache (bytes).
 constexpr std::int64_t k_chunk_bytes = 256 * 1024;
+// The same when each group is regrouped per chunk (repack): larger, so that
+// fewer chunks pay the regrouping.
+constexpr std::int64_t k_repack_chunk_bytes = 1024 * 1024;
 
 // Scratch layout, bytes from the start of scratch.act:
 //   q:   (n_tokens, q_row) quantized activation rows (q8_1 or q8_0 blocks)
@@ -76,10 +80,16 @@ std::int64_t rows8_scratch_bytes(std::int64_t n_in, std::int64_t n_tokens) {
     return layout_for(ggml_type::q8_1, n_in, n_tokens, true).total;   // q8_1 rows and expansion: the larger
 }
 
+bool prefill_repack_applies(const weight_view& w) {
+    static const bool disabled = std::getenv("KVLENS_NO_PREFILL_REPACK") != nullptr;   // to compare
+    return !disabled && (rows16_applies(w) || rows8_applies(w));
+}
+
 void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
-                  thread_pool& pool, matmul_scratch& scratch) {
+                  thread_pool& pool, matmul_scratch& scratch, bool repack) {
     const weight_view& w0 = ws[0];
-    const bool r16 = w0.layout == weight_layout::rows16;   // quants read in place, 16 rows a group
+    // Quants read in place, 16 rows a group.
+    const bool r16 = repack ? rows16_applies(w0) : w0.layout == weight_layout::rows16;
     const std::int64_t group = r16 ? k_rows16_group : k_rows8_group;
     const ggml_type at = kernels_for(w0.type)->vec_dot_type;   // q8_1 for q4_1, q8_0 for q4_0 and q8_0
     const bool q8_1 = at == ggml_type::q8_1;
@@ -90,7 +100,11 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
     // expansion; K-quant kernels (either layout) always read the q8_K rows.
     const bool expand = !r16 && !q8_K && n_tokens > 1;
     const rows8_layout L = layout_for(at, w0.n_in, n_tokens, expand);
-    if (scratch.act.size() < static_cast<std::size_t>(L.total)) scratch.act.resize(static_cast<std::size_t>(L.total));
+    // Repacking: a group's rows regrouped, per thread, after the activations.
+    const std::int64_t packed_row = repack ? (r16 ? rows16_row_bytes(w0) : rows8_row_bytes(w0)) : 0;
+    const std::int64_t group_bytes = align64(group * packed_row);
+    const std::int64_t total = L.total + group_bytes * pool.size();
+    if (scratch.act.size() < static_cast<std::size_t>(total)) scratch.act.resize(static_cast<std::size_t>(total));
     std::uint8_t* base = scratch.act.data();
     const std::int64_t a_row = expand ? L.nb * k_rows8_act_block_bytes : L.q_row;   // kernel bytes per token
     const std::uint8_t* a_first = expand ? base + L.a : base;
@@ -118,7 +132,8 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
     std::int64_t groups_before[4] = {0, 0, 0, 0};
     for (int m = 0; m < n_mats; ++m) groups_before[m + 1] = groups_before[m] + ws[m].n_out / group;
     const std::int64_t n_groups = groups_before[n_mats];
-    const std::int64_t chunk = std::max<std::int64_t>(k_rows8_tokens, k_chunk_bytes / a_row / k_rows8_tokens * k_rows8_tokens);
+    const std::int64_t chunk_bytes = repack ? k_repack_chunk_bytes : k_chunk_bytes;
+    const std::int64_t chunk = std::max<std::int64_t>(k_rows8_tokens, chunk_bytes / a_row / k_rows8_tokens * k_rows8_tokens);
     // Jobs go to the pool by reference (no std::function copy of the captures).
     // Fixed shares: threads claiming smaller pieces from a shared counter
     // decoded 2-7 % slower on 2 cores (Zen 5), alternated.
@@ -133,6 +148,7 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
         g.a_qs = q8_1 ? 4 : 2;
         g.a_scalars = L.nb;
         g.a_rows = !r16 && !expand;
+        std::uint8_t* packed = scratch.act.data() + L.total + ith * group_bytes;
         for (std::int64_t c0 = 0; c0 < n_tokens; c0 += chunk) {
             const std::int64_t c1 = std::min(n_tokens, c0 + chunk);
             int m = 0;
@@ -141,6 +157,14 @@ void matmul_rows8(const weight_view* ws, float* const* ys, int n_mats, const flo
                 const weight_view& w = ws[m];
                 const std::int64_t r0 = (gi - groups_before[m]) * group;
                 g.w = w.data + r0 * w.row_bytes;
+                if (repack) {   // this group's rows as the file has them, regrouped
+                    weight_view rows = w;
+                    rows.data = w.data + r0 * w.row_bytes;
+                    rows.n_out = group;
+                    if (r16) repack_rows16(rows, packed);
+                    else repack_rows8(rows, packed);
+                    g.w = packed;
+                }
                 g.ldy = w.n_out;
                 for (std::int64_t t0 = c0; t0 < c1; t0 += k_rows8_tokens) {
                     g.nt = static_cast<int>(std::min<std::int64_t>(k_rows8_tokens, c1 - t0));
