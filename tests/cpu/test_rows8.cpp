@@ -21,11 +21,11 @@
 
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
-#include "engine/backend/cpu/matmul_rows8.h"
 #include "engine/backend/cpu/rows8.h"
 #include "engine/backend/cpu/thread_pool.h"
 #include "engine/quant/quant_blocks.h"
 #include "tests/support/kernel_level_test.h"
+#include "tests/support/prefill_repack_check.h"
 #include "tests/support/random_k_quant_matrix.h"
 #include "tests/support/random_quant_matrix.h"
 
@@ -394,32 +394,9 @@ TEST_F(Rows8, avxVnniKernelsGiveTheMaddubsKernelsBits)
 }
 
 // A matrix the CPU backend leaves in the file's rows (a model too large to
-// copy) is regrouped as prefill goes, a group per thread and chunk
-// (matmul_rows8's repack): the same numbers as its regrouped copy, bit for
-// bit, one matrix or three at once; decode's class keeps the file's kernels.
+// copy) is regrouped as prefill goes (matmul_rows8's repack): the same
+// numbers as its regrouped copy, bit for bit (prefill_repack_check.h).
 TEST_F(Rows8, prefillOverTheFilesRowsEqualsTheRegroupedCopyBitForBit)
 {
-    for (ggml_type t : {ggml_type::q4_0, ggml_type::q4_1, ggml_type::q8_0, ggml_type::q4_K, ggml_type::q6_K}) {
-        SCOPED_TRACE(type_name(t));
-        std::mt19937 rng(23 + static_cast<int>(t));
-        const quant_matrix q = random_matrix(rng, t, 48, 1024), k = random_matrix(rng, t, 32, 1024);
-        const quant_matrix rq = regrouped(q), rk = regrouped(k);
-        ASSERT_TRUE(prefill_repack_applies(q.view));
-        const int n_tokens = 21;
-        const auto x = random_block_floats(rng, n_tokens * 1024);
-        thread_pool pool(2);
-        matmul_scratch scratch;
-        std::vector<float> want(static_cast<std::size_t>(n_tokens * 48)), got(want.size());
-        matmul(rq.view, x.data(), n_tokens, want.data(), pool, scratch);
-        matmul(q.view, x.data(), n_tokens, got.data(), pool, scratch, prefill_kernel_tokens(n_tokens));
-        ASSERT_EQ(want, got);
-        const weight_view file[2] = {q.view, k.view}, copy[2] = {rq.view, rk.view};
-        std::vector<float> wq(want.size()), wk(static_cast<std::size_t>(n_tokens * 32)), gq(wq.size()), gk(wk.size());
-        float* const want_ys[2] = {wq.data(), wk.data()};
-        float* const got_ys[2] = {gq.data(), gk.data()};
-        matmul_group(copy, want_ys, 2, x.data(), n_tokens, pool, scratch);
-        matmul_group(file, got_ys, 2, x.data(), n_tokens, pool, scratch, prefill_kernel_tokens(n_tokens));
-        ASSERT_EQ(wq, gq);
-        ASSERT_EQ(wk, gk);
-    }
+    test::expect_prefill_repack_equals_copy(regrouped);
 }

@@ -10,13 +10,12 @@
 #include <string>
 #include <vector>
 
-#include <unistd.h>
-
 #include "engine/gguf/gguf_reader.h"
 #include "engine/gguf/gguf_split.h"
 #include "engine/gguf/gguf_writer.h"
 #include "engine/model/synth_model.h"
 #include "tests/support/reference_runner.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/text_checks.h"
 
 using namespace kvlens;
@@ -24,17 +23,6 @@ using kvlens::test::contains;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A directory of its own per test, removed after it.
-struct scratch_dir {
-    fs::path dir;
-    explicit scratch_dir(const std::string& tag)
-        : dir(fs::temp_directory_path() / ("kvlens_split_" + tag + "_" + std::to_string(::getpid()))) {
-        fs::remove_all(dir);
-        fs::create_directories(dir);
-    }
-    ~scratch_dir() { fs::remove_all(dir); }
-};
 
 // check-llama in F16 written whole at dir/whole.gguf and as n parts dir/model-0000i-of-0000n.gguf.
 std::vector<std::string> whole_and_parts(const fs::path& dir, int n) {
@@ -65,10 +53,10 @@ TEST(GgufSplit, partNamesAreReadAndWrittenAsLlamaCppNamesThem)
 
 TEST(GgufSplit, aModelInPartsOpensFromAnyPartAsTheWholeFile)
 {
-    scratch_dir d("open");
-    const auto parts = whole_and_parts(d.dir, 3);
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 3);
     ASSERT_EQ(parts.size(), 3u);
-    auto whole = gguf_file::open((d.dir / "whole.gguf").string());
+    auto whole = gguf_file::open((d.path / "whole.gguf").string());
     ASSERT_TRUE(whole.ok()) << whole.message();
     for (const std::string& path : parts) {
         auto f = gguf_file::open(path);
@@ -88,11 +76,11 @@ TEST(GgufSplit, aModelInPartsOpensFromAnyPartAsTheWholeFile)
 
 TEST(GgufSplit, aModelInPartsGivesTheWholeFilesLogits)
 {
-    scratch_dir d("logits");
-    const auto parts = whole_and_parts(d.dir, 4);
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 4);
     const std::vector<std::int32_t> prompt{5, 17, 42, 99, 7, 3};
     std::vector<float> logits[2];
-    const std::string paths[2] = {(d.dir / "whole.gguf").string(), parts[1]};
+    const std::string paths[2] = {(d.path / "whole.gguf").string(), parts[1]};
     for (int i = 0; i < 2; ++i) {
         test::reference_runner r;
         ASSERT_TRUE(r.open(paths[i], 16).ok()) << paths[i];
@@ -105,8 +93,8 @@ TEST(GgufSplit, aModelInPartsGivesTheWholeFilesLogits)
 
 TEST(GgufSplit, aMissingPartIsNamed)
 {
-    scratch_dir d("missing");
-    const auto parts = whole_and_parts(d.dir, 3);
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 3);
     fs::remove(parts[2]);
     auto f = gguf_file::open(parts[0]);
     ASSERT_FALSE(f.ok());
@@ -116,9 +104,9 @@ TEST(GgufSplit, aMissingPartIsNamed)
 
 TEST(GgufSplit, aFirstPartRenamedCannotFindTheOthersAndSaysSo)
 {
-    scratch_dir d("renamed");
-    const auto parts = whole_and_parts(d.dir, 2);
-    const std::string renamed = (d.dir / "model.gguf").string();
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 2);
+    const std::string renamed = (d.path / "model.gguf").string();
     fs::rename(parts[0], renamed);
     auto f = gguf_file::open(renamed);
     ASSERT_FALSE(f.ok());
@@ -128,10 +116,10 @@ TEST(GgufSplit, aFirstPartRenamedCannotFindTheOthersAndSaysSo)
 
 TEST(GgufSplit, aPartInTheWrongPlaceOrOfAnotherCountIsRefused)
 {
-    scratch_dir d("misplaced");
-    const auto parts = whole_and_parts(d.dir, 3);
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 3);
     // Parts 2 and 3 swapped: each says another number than its name.
-    const std::string tmp = (d.dir / "tmp").string();
+    const std::string tmp = (d.path / "tmp").string();
     fs::rename(parts[1], tmp);
     fs::rename(parts[2], parts[1]);
     fs::rename(tmp, parts[2]);
@@ -142,8 +130,8 @@ TEST(GgufSplit, aPartInTheWrongPlaceOrOfAnotherCountIsRefused)
 
 TEST(GgufSplit, aTensorInTwoPartsIsRefused)
 {
-    scratch_dir d("twice");
-    const auto parts = whole_and_parts(d.dir, 2);
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 2);
     auto first = gguf_file::open(parts[0]);
     ASSERT_TRUE(first.ok());
     // Part 2 rewritten with the first part's first tensor in it as well.
@@ -161,8 +149,8 @@ TEST(GgufSplit, aTensorInTwoPartsIsRefused)
 
 TEST(GgufSplit, aTensorCountThePartsDoNotHoldIsRefused)
 {
-    scratch_dir d("count");
-    const auto parts = whole_and_parts(d.dir, 2);
+    test::temp_dir d;
+    const auto parts = whole_and_parts(d.path, 2);
     fs::remove(parts[1]);
     gguf_writer w;   // a second part without tensors
     w.set_u16("split.no", 1);
