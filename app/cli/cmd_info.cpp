@@ -71,7 +71,8 @@ int run_info(const info_args& a) {
     }
     // Everything the file says is shown escaped: no terminal sequence gets through.
     using kvlens::printable;
-    fmt::print("model          {}\n", printable(i.path, 1024));
+    fmt::print("model          {}{}\n", printable(i.path, 1024),
+               i.n_file_parts > 1 ? fmt::format(" (the first of {} parts)", i.n_file_parts) : std::string());
     fmt::print("name           {}\n", printable(i.name));
     if (i.file_type.empty()) fmt::print("architecture   {}\n", printable(i.architecture));   // no general.file_type
     else fmt::print("architecture   {}  ({})\n", printable(i.architecture), printable(i.file_type));

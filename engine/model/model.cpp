@@ -301,6 +301,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
 
     model_info& info = m->info_;
     info.path = f->path();
+    info.n_file_parts = f->n_parts();
     info.name = f->get_string("general.name", "");
     info.architecture = c.arch_name;
     info.n_layer = c.n_layer;

@@ -25,6 +25,7 @@ struct model_info {
     // A mixture of experts: experts per layer, per token, their rows and the
     // shared expert's (qwen2moe); the parameters a token runs through (the
     // others' experts left out). 0: a dense model.
+    int n_file_parts = 1;         // a model in parts (gguf_split.h): how many; path is the first
     int n_expert = 0;
     int n_expert_used = 0;
     int n_ff_exp = 0;

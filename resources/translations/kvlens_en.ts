@@ -1132,6 +1132,10 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>%1 (the first of %2 parts)</source>
+        <translation>%1 (the first of %2 parts)</translation>
+    </message>
+    <message>
         <source>Open another GGUF…</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1128,6 +1128,10 @@
         <translation>模型文件</translation>
     </message>
     <message>
+        <source>%1 (the first of %2 parts)</source>
+        <translation>%1（共 %2 个分片中的第一个）</translation>
+    </message>
+    <message>
         <source>Open another GGUF…</source>
         <translation>打开其他 GGUF…</translation>
     </message>

@@ -16,6 +16,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QImage>
+#include <QLabel>
 #include <QLocale>
 #include <QtTest>
 
@@ -137,6 +138,28 @@ private slots:
     }
 
     void cleanup() { window_.reset(); }
+
+    // A model in parts (gguf_split.h) is named by its first part and their count.
+    void modelPanelNamesTheFirstOfAModelsParts()
+    {
+        ModelPanel panel;
+        ModelSummary s;
+        s.nLayer = 2;
+        s.path = QStringLiteral("/models/big-00002-of-00003.gguf");   // the part the user opened
+        s.modelFile = QStringLiteral("/models/big-00001-of-00003.gguf");
+        s.nFileParts = 3;
+        panel.setSummary(s);
+        QStringList texts;
+        for (const QLabel* l : panel.findChildren<QLabel*>()) texts << l->text();
+        QVERIFY2(texts.contains(QStringLiteral("big-00001-of-00003.gguf (the first of 3 parts)")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
+        s.nFileParts = 1;
+        s.path = s.modelFile = QStringLiteral("/models/small.gguf");
+        panel.setSummary(s);
+        texts.clear();
+        for (const QLabel* l : panel.findChildren<QLabel*>()) texts << l->text();
+        QVERIFY(texts.contains(QStringLiteral("small.gguf")));
+    }
 
     void tinyModelRun()
     {

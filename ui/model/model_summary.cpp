@@ -62,6 +62,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
 {
     ModelSummary s;
     s.path = fromStd(info.path);
+    s.modelFile = s.path;   // a model in parts: its first, whichever part was opened
     s.name = fromStd(info.name);
     s.architecture = fromStd(info.architecture);
     s.fileType = fromStd(info.file_type);
@@ -96,6 +97,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.headDim = info.head_dim;
     s.nEmbd = info.n_embd;
     s.nFf = info.n_ff;
+    s.nFileParts = info.n_file_parts;
     s.nExpert = info.n_expert;
     s.nExpertUsed = info.n_expert_used;
     s.nFfExp = info.n_ff_exp;

@@ -29,6 +29,8 @@ struct ModelSummary {
     int nEmbd = 0;
     int nFf = 0;
     // A mixture of experts (model_info): 0 for a dense model.
+    int nFileParts = 1;   // a model in parts: how many (modelFile: the first)
+    QString modelFile;    // the file the engine read the metadata from (path: the one asked for)
     int nExpert = 0;
     int nExpertUsed = 0;
     int nFfExp = 0;

@@ -160,7 +160,8 @@ void ModelPanel::rebuild()
     }
     row(tr("Architecture"), s.architecture);
     row(tr("Runs on"), i18n::backendText(s.backend));   // as the status bar says it, in the current language
-    row(tr("Model file"), QFileInfo(s.path).fileName());
+    const QString file = QFileInfo(s.modelFile.isEmpty() ? s.path : s.modelFile).fileName();
+    row(tr("Model file"), s.nFileParts > 1 ? tr("%1 (the first of %2 parts)").arg(file, loc.toString(s.nFileParts)) : file);
     if (s.nConvLayers > 0)   // LFM2: short convolutions in place of attention in some layers
         row(tr("Layers"), tr("%1: %2 short convolutions (%3 taps), %4 attention")
                               .arg(loc.toString(s.nLayer))
