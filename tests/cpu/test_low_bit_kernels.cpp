@@ -281,11 +281,11 @@ TEST_F(LowBitKernels, aChangedFieldChangesTheSimdDotAsTheScalarOne) {
 }
 
 // Prefill's product of these types (matmul_dequant.cpp): rows decoded to f16
-// once per chunk, the activations rounded to q8_K as vec_dot rounds them,
-// the f16 tiles. Each output is the exact product of the decoded weights and
-// those activations within the weights' f16 rounding (2^-11 of each) and
-// f32 summation (n 2^-24), of sum |w a|; decode (one token) keeps the dot
-// per pair, bit for bit.
+// (MXFP4: bf16, exact) once per chunk, the activations rounded to q8_K (MXFP4:
+// q8_0) as vec_dot rounds them, the float tiles. Each output is the exact
+// product of the decoded weights and those activations within the weights'
+// f16 rounding (2^-11 of each; none for MXFP4) and f32 summation (n 2^-24),
+// of sum |w a|; decode (one token) keeps the dot per pair, bit for bit.
 struct prefill_row {
     std::string tag;
     std::string level;
@@ -302,16 +302,22 @@ std::vector<prefill_row> prefill_rows() {
 
 TEST_F(LowBitKernels, prefillDecodesRowsOnceAndMultipliesWithinTheirF16Rounding) {
     const auto rows = prefill_rows();
-    ASSERT_EQ(rows.size(), 8u * test::simd_levels().size());   // every type but TQ2_0 and MXFP4
+    ASSERT_EQ(rows.size(), 9u * test::simd_levels().size());   // every type but TQ2_0
     thread_pool pool(2);
     test::for_each_row(rows, [&](const prefill_row& r) {
         ASSERT_TRUE(set_cpu_kernel_level(r.level.c_str()));
         const weight_kernels* ks = scalar::kernels_for(r.type);
         const std::int64_t n_in = 2 * QK_K, n_out = 37, n_tok = 13;   // rows and tokens past whole tiles
+        const ggml_type act = ks->vec_dot_type;   // q8_K, q8_0 for MXFP4
+        const double stored_rounding = r.type == ggml_type::mxfp4 ? 0.0 : std::ldexp(1.0, -11);
         std::mt19937 rng(77 + static_cast<int>(r.type));
         std::vector<std::uint8_t> wbytes;
         for (std::int64_t o = 0; o < n_out; ++o) {
-            const auto row = random_weights(rng, r.type, n_in);
+            auto row = random_weights(rng, r.type, n_in);
+            // MXFP4 scales far outside f16's range (2^-47, 2^43): bf16 holds them, f16 would not.
+            if (r.type == ggml_type::mxfp4)
+                for (std::int64_t b = o % 3; b < n_in / QK_MXFP4; b += 3)
+                    row[static_cast<std::size_t>(b * block_bytes(r.type) + offsetof(block_mxfp4, e))] = b % 2 ? 80 : 170;
             wbytes.insert(wbytes.end(), row.begin(), row.end());
         }
         weight_view w;
@@ -326,11 +332,11 @@ TEST_F(LowBitKernels, prefillDecodesRowsOnceAndMultipliesWithinTheirF16Rounding)
         std::vector<float> y(static_cast<std::size_t>(n_tok * n_out), NAN);
         matmul_scratch scratch;
         ASSERT_TRUE(matmul_dequant(w, x.data(), n_tok, y.data(), pool, scratch)) << "the path is not taken";
-        std::vector<std::uint8_t> a(static_cast<std::size_t>(row_bytes(ggml_type::q8_K, n_in)));
+        std::vector<std::uint8_t> a(static_cast<std::size_t>(row_bytes(act, n_in)));
         std::vector<float> wf(static_cast<std::size_t>(n_in));
         for (std::int64_t t = 0; t < n_tok; ++t) {
-            from_float_for(ggml_type::q8_K)(x.data() + t * n_in, a.data(), n_in);
-            const auto af = dequant_activations(ggml_type::q8_K, a.data(), n_in);
+            from_float_for(act)(x.data() + t * n_in, a.data(), n_in);
+            const auto af = dequant_activations(act, a.data(), n_in);
             for (std::int64_t o = 0; o < n_out; ++o) {
                 ks->to_float(w.data + o * w.row_bytes, wf.data(), n_in);
                 double exact = 0, magnitude = 0;
@@ -338,14 +344,14 @@ TEST_F(LowBitKernels, prefillDecodesRowsOnceAndMultipliesWithinTheirF16Rounding)
                     exact += static_cast<double>(wf[i]) * af[i];
                     magnitude += std::fabs(static_cast<double>(wf[i]) * af[i]);
                 }
-                const double bound = (std::ldexp(1.0, -11) + n_in * std::ldexp(1.0, -24)) * magnitude;
+                const double bound = (stored_rounding + n_in * std::ldexp(1.0, -24)) * magnitude;
                 ASSERT_LE(std::fabs(y[t * n_out + o] - exact), bound) << "token " << t << ", row " << o;
             }
         }
         // Decode's class keeps the dot per pair.
         std::vector<float> y1(static_cast<std::size_t>(n_out));
         matmul(w, x.data(), 1, y1.data(), pool, scratch, 1);
-        from_float_for(ggml_type::q8_K)(x.data(), a.data(), n_in);
+        from_float_for(act)(x.data(), a.data(), n_in);
         for (std::int64_t o = 0; o < n_out; ++o)
             ASSERT_EQ(y1[o], kernels_for(r.type)->vec_dot(n_in, w.data + o * w.row_bytes, a.data())) << "row " << o;
     });

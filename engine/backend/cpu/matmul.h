@@ -49,8 +49,8 @@ void matmul(const weight_view& w, const float* x, std::int64_t n_tokens, float* 
 void matmul_group(const weight_view* ws, float* const* ys, int n_mats, const float* x, std::int64_t n_tokens,
                   thread_pool& pool, matmul_scratch& scratch, std::int64_t kernel_tokens = 0);
 
-// Prefill (matmul_kernel_class >= 1) of the 1- to 3-bit i-quants and TQ1_0:
-// rows decoded to f16 once per chunk of tokens, then the f16 tiles
+// Prefill (matmul_kernel_class >= 1) of the 1- to 3-bit i-quants, TQ1_0 and
+// MXFP4 (bf16 rows): rows decoded to f16 once per chunk of tokens, then the f16 tiles
 // (matmul_dequant.cpp). False (nothing done) for other types, or without
 // the f16 tiles at the active level, or with KVLENS_NO_DEQUANT_PREFILL set.
 bool dequant_prefill_type(ggml_type t);
