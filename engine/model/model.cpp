@@ -208,9 +208,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             return fail();
         const bool fused_up = c.architecture == arch::phi3 || c.architecture == arch::glm4;
         if (c.layer_moe(il)) {
-            // ERNIE 4.5's bias is optional (absent: none), LFM2-MoE's required.
             if (c.moe_expert_bias &&
-                !ld.vector(p + "exp_probs_b.bias", c.n_expert, l.expert_bias, c.arch_name == "ernie4_5-moe"))
+                !ld.vector(p + "exp_probs_b.bias", c.n_expert, l.expert_bias, c.moe_expert_bias_optional))
                 return fail();
             if (c.moe_biases && (!ld.vector(p + "ffn_gate_inp.bias", c.n_expert, l.router_bias) ||
                                  !ld.vector(p + "ffn_gate_exps.bias", std::int64_t{c.n_expert} * c.n_ff_exp, l.exp_gate_bias) ||

@@ -131,6 +131,7 @@ struct model_config {
     bool moe_norm_weights = false;
     bool moe_sigmoid = false;        // the router's probabilities are sigmoids, not a softmax
     bool moe_expert_bias = false;    // each layer's ffn_exp_probs_b.bias is added to choose (not to weigh)
+    bool moe_expert_bias_optional = false;   // ERNIE 4.5: a layer without it chooses by the probabilities alone
     // gpt-oss: the router's logits (plus its bias) choose directly, and the
     // weights are the softmax of the chosen logits alone; each expert's
     // products add their biases (ffn_*_exps.bias).

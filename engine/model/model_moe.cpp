@@ -104,7 +104,8 @@ status read_ernie4_5_moe_config(const gguf_file& f, model_config& c) {
     auto shared = f.get_int_in(p + "expert_shared_feed_forward_length", 0, 0, 1 << 24);
     if (!shared) return shared.err();
     c.n_ff_shared = *shared;
-    c.moe_expert_bias = true;   // ffn_exp_probs_b, where a layer has it (model.cpp)
+    c.moe_expert_bias = true;   // ffn_exp_probs_b, where a layer has it
+    c.moe_expert_bias_optional = true;
     c.moe_norm_weights = true;
     return {};
 }

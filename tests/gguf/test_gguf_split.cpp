@@ -36,6 +36,17 @@ std::vector<std::string> whole_and_parts(const fs::path& dir, int n) {
     return paths;
 }
 
+// A second part of two at path holding `tensor` alone, or no tensor (nullptr).
+void write_second_of_two(const std::string& path, const gguf_tensor* tensor) {
+    gguf_writer w;
+    w.set_u16("split.no", 1);
+    w.set_u16("split.count", 2);
+    if (tensor)
+        w.add_tensor(tensor->name, tensor->type, std::vector<std::int64_t>(tensor->ne, tensor->ne + tensor->n_dims),
+                     std::vector<std::uint8_t>(tensor->data, tensor->data + tensor->n_bytes));
+    ASSERT_TRUE(w.write_file(path).ok());
+}
+
 }  // namespace
 
 TEST(GgufSplit, partNamesAreReadAndWrittenAsLlamaCppNamesThem)
@@ -135,13 +146,7 @@ TEST(GgufSplit, aTensorInTwoPartsIsRefused)
     auto first = gguf_file::open(parts[0]);
     ASSERT_TRUE(first.ok());
     // Part 2 rewritten with the first part's first tensor in it as well.
-    gguf_writer w;
-    w.set_u16("split.no", 1);
-    w.set_u16("split.count", 2);
-    const gguf_tensor& t = (*first)->tensors().front();
-    std::vector<std::uint8_t> bytes(t.data, t.data + t.n_bytes);
-    w.add_tensor(t.name, t.type, std::vector<std::int64_t>(t.ne, t.ne + t.n_dims), bytes);
-    ASSERT_TRUE(w.write_file(parts[1]).ok());
+    write_second_of_two(parts[1], &(*first)->tensors().front());
     auto f = gguf_file::open(parts[0]);
     ASSERT_FALSE(f.ok());
     EXPECT_TRUE(contains(f.message(), "is in two parts")) << f.message();
@@ -151,11 +156,7 @@ TEST(GgufSplit, aTensorCountThePartsDoNotHoldIsRefused)
 {
     test::temp_dir d;
     const auto parts = whole_and_parts(d.path, 2);
-    fs::remove(parts[1]);
-    gguf_writer w;   // a second part without tensors
-    w.set_u16("split.no", 1);
-    w.set_u16("split.count", 2);
-    ASSERT_TRUE(w.write_file(parts[1]).ok());
+    write_second_of_two(parts[1], nullptr);   // a second part without tensors
     auto f = gguf_file::open(parts[0]);
     ASSERT_FALSE(f.ok());
     EXPECT_TRUE(contains(f.message(), "split.tensors.count says")) << f.message();

@@ -15,7 +15,6 @@
 #include <cstdlib>
 #include <functional>
 
-#include "common/fp16.h"
 #include "engine/backend/cpu/kernels.h"
 #include "engine/backend/cpu/matmul.h"
 #include "engine/backend/cpu/matmul_simd.h"
@@ -85,6 +84,7 @@ bool matmul_dequant(const weight_view& w, const float* x, std::int64_t n_tokens,
     const to_float_fn decode = quant::reference_to_float(w.type);
     const from_float_fn to_stored = from_float_for(stored);
     const from_float_fn to_q8 = from_float_for(act_type);
+    const to_float_fn widen_q8_0 = quant::reference_to_float(ggml_type::q8_0);
     const std::int64_t act_block = mxfp4 ? 32 : QK_K;
     if (!tile || !decode || !to_stored || !to_q8 || w.n_in % act_block != 0) return false;
     // The activation rows (n_tokens, n_in) f32, each through q8_0 / q8_K (rows (n_tokens) of
@@ -104,12 +104,8 @@ bool matmul_dequant(const weight_view& w, const float* x, std::int64_t n_tokens,
         for (std::int64_t t = t0; t < t1; ++t) {
             to_q8(x + t * w.n_in, q8 + t * q8_row, w.n_in);
             float* a = act + t * w.n_in;
-            if (mxfp4) {
-                const auto* b = reinterpret_cast<const block_q8_0*>(q8 + t * q8_row);
-                for (std::int64_t i = 0; i < w.n_in / 32; ++i) {
-                    const float d = fp16_to_fp32(b[i].d);
-                    for (int j = 0; j < 32; ++j) a[i * 32 + j] = d * static_cast<float>(b[i].qs[j]);
-                }
+            if (mxfp4) {   // q8_0 back in f32: d * q, exact
+                widen_q8_0(q8 + t * q8_row, a, w.n_in);
                 continue;
             }
             const auto* b = reinterpret_cast<const block_q8_K*>(q8 + t * q8_row);
