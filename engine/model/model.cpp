@@ -149,8 +149,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     // LFM2's converter names its final norm token_embd_norm (llama.cpp reads it so).
     if (!ld.vector(c.architecture == arch::lfm2 ? "token_embd_norm.weight" : "output_norm.weight", c.n_embd, w.output_norm))
         return fail();
-    // Gemma (1) always multiplies by its embedding, as llama.cpp does.
-    if (f->tensor("output.weight") && c.architecture != arch::gemma) {
+    // Gemma (1) and Cohere's models always multiply by their embedding, as llama.cpp does.
+    if (f->tensor("output.weight") && c.architecture != arch::gemma && c.architecture != arch::command_r) {
         if (!ld.matrix("output.weight", c.n_embd, c.n_vocab, w.output)) return fail();
     } else {
         if (!matrix_type_accepted(emb->type))
@@ -239,8 +239,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             return fail();
         // gpt-oss's norm before the feed-forward block is named post_attention_norm.
         const char* ffn_norm_name = c.architecture == arch::gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight";
+        // Cohere's parallel blocks share the one norm (attn_norm).
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
-                                !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm)))
+                                (!c.parallel_blocks && !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm))))
             return fail();
         if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo)) return fail();
         if (c.has_attn_sinks && !ld.vector(p + "attn_sinks.weight", c.n_head, l.attn_sinks)) return fail();
@@ -391,9 +392,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                    : c.qk_norm_whole      ? model_info::qk_norm_kind::whole_rows
                    : c.qk_norm_after_rope ? model_info::qk_norm_kind::per_head_after_rope
                                           : model_info::qk_norm_kind::per_head;
-    info.norms = c.has_pre_norms && c.has_post_norms ? "before and after each block"
+    info.layer_norm = c.layer_norm;
+    info.parallel_blocks = c.parallel_blocks;
+    info.norms = c.parallel_blocks                    ? "one per layer, read by attention and the feed-forward block side by side"
+                 : c.has_pre_norms && c.has_post_norms ? "before and after each block"
                  : c.has_pre_norms                   ? "before each block"
                                                      : "after each block";
+    if (c.layer_norm) info.norms = "LayerNorm, " + info.norms;
     if (info.qk_norm == model_info::qk_norm_kind::per_head) info.norms += ", Q and K per head";
     if (info.qk_norm == model_info::qk_norm_kind::whole_rows) info.norms += ", Q and K over whole rows";
     if (info.qk_norm == model_info::qk_norm_kind::per_head_after_rope) info.norms += ", Q and K per head after RoPE";
@@ -405,6 +410,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.attention_scale = own_score_scale;
     info.residual_scale = c.residual_scale;
     info.logit_scale = c.logit_scale;
+    info.logit_mul = c.logit_mul;
     std::vector<std::string> scales;
     if (c.embd_scale != 1.0f) scales.push_back(fmt::format("embeddings x{:.6g}", c.embd_scale));
     if (own_score_scale > 0)
@@ -412,6 +418,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                                      1.0 / std::sqrt(static_cast<double>(c.head_dim))));
     if (c.residual_scale != 1.0f) scales.push_back(fmt::format("block outputs x{:.6g} before the residual add", c.residual_scale));
     if (c.logit_scale != 1.0f) scales.push_back(fmt::format("logits / {:.6g}", c.logit_scale));
+    if (c.logit_mul != 1.0f) scales.push_back(fmt::format("logits x{:.6g}", c.logit_mul));
     info.scales = fmt::format("{}", fmt::join(scales, ", "));
     static const char* const file_types[] = {"F32", "F16", "Q4_0", "Q4_1", "Q4_1_SOME_F16", "Q4_2", "Q4_3", "Q8_0",
                                              "Q5_0", "Q5_1", "Q2_K", "Q3_K_S", "Q3_K_M", "Q3_K_L", "Q4_K_S",

@@ -50,6 +50,7 @@ bool optional_int(const gguf_file& f, const std::string& key, int fallback, int 
 constexpr std::int64_t k_min_tensors_per_layer = 9;
 constexpr std::int64_t k_min_tensors_per_phi3_layer = 6;
 constexpr std::int64_t k_min_tensors_per_arcee_layer = 8;
+constexpr std::int64_t k_min_tensors_per_cohere_layer = 8;   // one norm, Q, K, V, output, gate, up, down
 constexpr std::int64_t k_min_tensors_per_lfm2_layer = 8;   // a convolution layer: 2 norms, kernel, in, out, gate, up, down
 
 // YaRN as llama.cpp 0.3.16 reads it for every architecture here:
@@ -131,7 +132,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
            "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, ernie4_5-moe, arcee, glm4, hunyuan-dense, lfm2, lfm2moe, qwen2vl, "
-           "qwen3vl, qwen3vlmoe (text), gpt-oss";
+           "qwen3vl, qwen3vlmoe (text), gpt-oss, command-r, cohere2";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -171,6 +172,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "lfm2" || c.arch_name == "lfm2moe") c.architecture = arch::lfm2;   // short convolutions and attention (and experts)
     else if (c.arch_name == "gpt-oss") c.architecture = arch::gpt_oss;       // sinks, windows, biased experts
     else if (c.arch_name == "hunyuan-dense") c.architecture = arch::hunyuan_dense;   // QK norms after RoPE
+    else if (c.arch_name == "command-r" || c.arch_name == "cohere2") c.architecture = arch::command_r;   // LayerNorms, parallel blocks
     else return make_error(fmt::format("unsupported architecture {} (supported: {})", quoted(c.arch_name), supported_architectures()));
 
     const std::string p = c.arch_name + ".";
@@ -184,6 +186,7 @@ result<model_config> read_model_config(const gguf_file& f) {
     const auto n_tensors = static_cast<std::int64_t>(f.tensors().size());
     const std::int64_t per_layer = c.architecture == arch::phi3    ? k_min_tensors_per_phi3_layer
                                    : c.architecture == arch::arcee ? k_min_tensors_per_arcee_layer
+                                   : c.architecture == arch::command_r ? k_min_tensors_per_cohere_layer
                                    : c.architecture == arch::lfm2  ? k_min_tensors_per_lfm2_layer
                                                                    : k_min_tensors_per_layer;
     if (static_cast<std::int64_t>(c.n_layer) * per_layer > n_tensors)
@@ -241,7 +244,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     c.rope_neox = c.architecture != arch::llama && c.architecture != arch::granite &&
                   c.architecture != arch::granitemoe && c.architecture != arch::smollm3 &&
                   c.architecture != arch::internlm2 && c.architecture != arch::mistral3 &&
-                  c.architecture != arch::ernie4_5 && c.architecture != arch::arcee && c.architecture != arch::glm4;
+                  c.architecture != arch::ernie4_5 && c.architecture != arch::arcee && c.architecture != arch::glm4 &&
+                  c.architecture != arch::command_r;
     c.has_qkv_bias = c.architecture == arch::qwen2 || c.architecture == arch::qwen2moe || c.architecture == arch::glm4;
     if (c.architecture == arch::arcee) c.ffn_act = ffn_activation::relu_sqr;
     c.has_qk_norm = c.architecture == arch::qwen3 || c.architecture == arch::qwen3moe || c.architecture == arch::olmoe ||
@@ -271,6 +275,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_glm4_config(f, c); !st) return st.err();
     if (c.architecture == arch::gpt_oss)
         if (status st = read_gpt_oss_config(f, c); !st) return st.err();
+    if (c.architecture == arch::command_r)
+        if (status st = read_cohere_config(f, c); !st) return st.err();
     if (c.arch_name == "qwen3vl" || c.arch_name == "qwen3vlmoe" || c.arch_name == "qwen2vl")
         if (status st = read_qwen3vl_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)

@@ -16,7 +16,7 @@ namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
                   qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss,
-                  hunyuan_dense };
+                  hunyuan_dense, command_r };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
@@ -80,6 +80,14 @@ struct model_config {
     bool qk_norm_after_rope = false;  // hunyuan-dense: Q and K normed per head after RoPE, not before
     bool qk_norm_whole = false;   // olmo2: Q's and K's norms span the whole row (n_q(), n_kv()), not a head
     bool has_pre_norms = true;    // attn_norm and ffn_norm before each block (not olmo2, exaone4)
+    // Cohere's Command R and R7B (command-r, cohere2): the norms are
+    // LayerNorms without a bias, (x - mean) / sqrt(variance + eps) times the
+    // weight (ggml_norm), eps from ARCH.attention.layer_norm_epsilon (rms_eps
+    // holds it); and each layer's attention and feed-forward block read the
+    // one attn_norm of the layer's input side by side, their outputs both
+    // added to the residual stream (no ffn_norm).
+    bool layer_norm = false;
+    bool parallel_blocks = false;
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention
     // LFM2's short-convolution layers, in place of attention where the file's
     // per-layer head_count_kv is 0: in_proj makes B, C and X (n_embd each),
@@ -108,6 +116,9 @@ struct model_config {
     // by logit_scale. 1: none.
     float residual_scale = 1.0f;
     float logit_scale = 1.0f;
+    // Cohere: the logits times ARCH.logit_scale (a multiplier, where
+    // Granite's divides). 1: none.
+    float logit_mul = 1.0f;
     // (n_layer) 1 where the layer rotates Q and K; SmolLM3 leaves every
     // fourth layer unrotated (NoPE), a Granite file with
     // rope.scaling.finetuned false every layer.
@@ -193,6 +204,9 @@ status read_olmo2_config(const gguf_file& f, model_config& c);
 // gpt-oss's (gpt_oss.cpp): biases, sinks, alternating windows, its experts' gating and activation.
 status read_gpt_oss_config(const gguf_file& f, model_config& c);
 status read_exaone4_config(const gguf_file& f, model_config& c);
+// Command R's and Command R7B's (cohere.cpp): LayerNorms, parallel blocks,
+// the logit multiplier; R7B's windows and its unrotated full layers.
+status read_cohere_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
 // llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern
 // as one bool per layer (true: windowed), or as a period P (layer il windowed

@@ -80,11 +80,17 @@ struct model_info {
     double attention_scale = 0;
     double residual_scale = 1;
     double logit_scale = 1;
+    double logit_mul = 1;   // Cohere: the logits times this (1: none)
     // Where the RMS norms are: before each block (pre-norm), after each
     // block's output (gemma2, gemma3, olmo2), and on Q and K (per head:
     // qwen3, gemma3; over the whole rows: olmo2).
     bool pre_norms = true;
     bool post_norms = false;
+    // Cohere's: LayerNorms (mean subtracted) rather than RMS norms, and one
+    // norm per layer whose output attention and the feed-forward block read
+    // side by side, both added to the residual stream.
+    bool layer_norm = false;
+    bool parallel_blocks = false;
     enum class qk_norm_kind { none, per_head, whole_rows, per_head_after_rope };
     qk_norm_kind qk_norm = qk_norm_kind::none;
     std::string norms;                   // all in words: "before each block, Q and K per head"

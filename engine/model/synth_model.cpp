@@ -274,11 +274,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool longrope = (phi3 || minicpm) && s.longrope_original_ctx > 0;
     const bool olmo2 = s.arch == "olmo2";
     const bool glm4 = s.arch == "glm4";
+    const bool cohere = s.arch == "command-r" || s.arch == "cohere2";   // LayerNorms, parallel blocks
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -307,7 +308,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     }
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
+    if (cohere) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
+    else w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
+    if (cohere && s.cohere_logit_scale != 0) w.set_f32(A + "logit_scale", s.cohere_logit_scale);
+    if (s.arch == "cohere2") w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
     w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
     if (moe) {
         w.set_u32(A + "expert_count", static_cast<std::uint32_t>(s.n_expert));
@@ -475,7 +479,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
-        if (!olmo2 && !exaone4) ones(p + (gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight"), s.n_embd);
+        if (!olmo2 && !exaone4 && !cohere) ones(p + (gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight"), s.n_embd);
         if (moe && il >= s.n_dense_lead) {
             if (s.arch == "lfm2moe" || s.arch == "ernie4_5-moe") vec(p + "exp_probs_b.bias", s.n_expert, 0.0f, 0.5f);
             // The router in F32, each expert's matrices one slice of a 3-D tensor.

@@ -39,7 +39,9 @@ struct synth_shape {
                                   // blocks, QK norms per head; windows in 64-layer files) or "internlm2" (llama),
                                   // "qwen2moe", "qwen3moe", "olmoe" (experts: below),
                                   // "lfm2" (short convolutions in conv_layers, QK norms per head), "lfm2moe" (and experts),
-                                  // "gpt-oss" (biases, sinks, every other layer windowed, biased experts)
+                                  // "gpt-oss" (biases, sinks, every other layer windowed, biased experts),
+                                  // "command-r" (LayerNorms, parallel blocks, one norm per layer) or
+                                  // "cohere2" (and windows in 3 of 4 layers, the 4th unrotated)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
@@ -86,6 +88,8 @@ struct synth_shape {
     float granite_attention_scale = 0.0f;   // 0: not written
     float granite_residual_scale = 0.0f;    // 0: not written
     float granite_logit_scale = 1.0f;
+    // command-r, cohere2: ARCH.logit_scale, the logits' multiplier (0: not written).
+    float cohere_logit_scale = 0.0f;
     // A mixture of experts (arch "llama" as Mixtral, "qwen2moe", "qwen3moe",
     // "olmoe"): n_expert experts per layer, n_expert_used per token, of
     // n_ff_exp rows (0: n_ff); qwen2moe's shared expert of n_ff_shared rows.

@@ -25,7 +25,7 @@ std::vector<std::string> synth_shape_names() {
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe", "check-gpt-oss",
-            "check-minicpm", "check-qwen2vl", "check-ernie4_5-moe", "check-hunyuan-dense",
+            "check-minicpm", "check-qwen2vl", "check-ernie4_5-moe", "check-hunyuan-dense", "check-command-r", "check-cohere2",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b",  "gpt-oss-20b"};
 }
@@ -143,6 +143,17 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             return c;
         }
         if (c.arch == "llama" || c.arch == "gemma" || c.arch == "ernie4_5") return c;
+        if (c.arch == "command-r") {   // Command R's kind: LayerNorms, parallel blocks, logits x0.25
+            c.cohere_logit_scale = 0.25f;
+            return c;
+        }
+        if (c.arch == "cohere2") {   // Command R7B's kind: windows of 8 in layers 0-2, layer 3 full and unrotated
+            c.n_layer = 4;
+            c.sliding_window = 8;
+            c.rope_base = 50000.0f;
+            c.cohere_logit_scale = 0.25f;
+            return c;
+        }
         if (c.arch == "hunyuan-dense") {   // Hunyuan's dense kind: QK norms per head after NeoX RoPE, the
             c.rope_base = 11158840.0f;      // base its converter writes (10000 x 1000^(128 / 126))
             return c;

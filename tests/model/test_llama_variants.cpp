@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The llama family's variants read as llama.cpp reads them: Gemma (1),
 // Granite's four scales, MiniCPM's three, SmolLM3's unrotated layers, OLMo 2's norms and
-// Qwen2-VL's RoPE sections, ERNIE 4.5's experts and Hunyuan's norms after RoPE, from synth-model
+// Qwen2-VL's RoPE sections, ERNIE 4.5's experts and Hunyuan's norms after RoPE, and
+// Cohere's LayerNorms, parallel blocks and windows (Command R, R7B), from synth-model
 // files; a bad or missing scale refused with its key named; a bias the
 // engine would not add refused with the tensor named. (Their numbers are
 // held to llama.cpp in test_synth_reference.)
@@ -53,6 +54,12 @@ result<std::unique_ptr<model>> load(std::vector<std::uint8_t> bytes) {
 
 result<model_config> config_of(const synth_shape& shape) {
     auto f = gguf_file::parse(synth_bytes(shape), "variant.gguf");
+    if (!f) return f.err();
+    return read_model_config(**f);
+}
+
+result<model_config> config_of_bytes(std::vector<std::uint8_t> bytes) {
+    auto f = gguf_file::parse(std::move(bytes), "variant.gguf");
     if (!f) return f.err();
     return read_model_config(**f);
 }
@@ -421,4 +428,55 @@ TEST(LlamaVariants, hunyuanDenseNormsQAndKPerHeadAfterNeoxRope)
     EXPECT_FALSE(c.has_qkv_bias);
     EXPECT_EQ((*m)->info().qk_norm, model_info::qk_norm_kind::per_head_after_rope);
     EXPECT_TRUE(contains((*m)->info().norms, "Q and K per head after RoPE")) << (*m)->info().norms;
+}
+
+TEST(CohereVariants, commandRNormsByLayerNormAndRunsBothBlocksFromOneNorm)
+{
+    auto m = load(synth_bytes(*synth_shape_named("check-command-r")));
+    ASSERT_TRUE(m.ok()) << m.message();
+    const model_config& c = (*m)->config();
+    EXPECT_EQ(c.architecture, arch::command_r);
+    EXPECT_TRUE(c.layer_norm);
+    EXPECT_TRUE(c.parallel_blocks);
+    EXPECT_FALSE(c.rope_neox);
+    EXPECT_FLOAT_EQ(c.rms_eps, 1e-5f);   // from command-r.attention.layer_norm_epsilon
+    EXPECT_FLOAT_EQ(c.logit_mul, 0.25f);
+    EXPECT_FLOAT_EQ(c.logit_scale, 1.0f);   // Granite's divisor untouched
+    // One norm per layer, read by both blocks: no feed-forward norm loaded.
+    EXPECT_FALSE((*m)->weights().layers[0].attn_norm.empty());
+    EXPECT_TRUE((*m)->weights().layers[0].ffn_norm.empty());
+    EXPECT_TRUE(contains((*m)->info().norms, "LayerNorm, one per layer")) << (*m)->info().norms;
+}
+
+TEST(CohereVariants, commandR7BWindowsThreeLayersInFourAndLeavesTheFourthUnrotated)
+{
+    auto c = config_of(*synth_shape_named("check-cohere2"));
+    ASSERT_TRUE(c.ok()) << c.message();
+    for (int il = 0; il < c->n_layer; ++il) {
+        EXPECT_EQ(c->layer_window[static_cast<std::size_t>(il)], il % 4 == 3 ? 0 : 8) << il;
+        EXPECT_EQ(c->rotates(il), il % 4 != 3) << il;
+    }
+    // The windowed layers rotate with the model's base, as llama.cpp's graph passes it.
+    EXPECT_FLOAT_EQ(c->rope_base(0), 50000.0f);
+}
+
+TEST(CohereVariants, whatKvlensDoesNotComputeIsRefusedByName)
+{
+    auto bytes = synth_bytes(*synth_shape_named("check-command-r"));
+    relabel(bytes, "command-r.attention.layer_norm_epsilon", "command-r.attention.layer_norm_epsiloX");
+    auto no_eps = config_of_bytes(std::move(bytes));
+    ASSERT_FALSE(no_eps.ok());
+    EXPECT_TRUE(contains(no_eps.message(), "'command-r.attention.layer_norm_epsilon'")) << no_eps.message();
+
+    synth_shape plus = *synth_shape_named("check-command-r");   // Command R+'s depth: per-head Q/K norms
+    plus.n_layer = 64;
+    auto deep = config_of(plus);
+    ASSERT_FALSE(deep.ok());
+    EXPECT_TRUE(contains(deep.message(), "Command R+")) << deep.message();
+
+    auto nw_bytes = synth_bytes(*synth_shape_named("check-cohere2"));
+    relabel(nw_bytes, "cohere2.attention.sliding_window", "cohere2.attention.sliding_windoX");
+    auto nw = config_of_bytes(std::move(nw_bytes));
+    ASSERT_FALSE(nw.ok());
+    EXPECT_TRUE(contains(nw.message(), "missing metadata 'cohere2.attention.sliding_window'")) << nw.message();
 }

@@ -71,12 +71,15 @@ namespace {
 // rows, 2 per token, chosen by the softmax plus a bias, weighted by the
 // softmax renormalized, and an ungated shared expert of 512 rows.
 // hunyuan-dense: NeoX pairs, Q and K normed per head after RoPE.
+// command-r: LayerNorms, attention and the feed-forward block side by side
+// from one norm, logits x0.25; cohere2: the same, windows of 8 in layers 0-2,
+// layer 3 full and unrotated.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
                                "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
-                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense"};
+                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss", "ernie4_5-moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -261,15 +264,21 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     EXPECT_EQ((*m)->info().rope.find("queries x (1 + 0.5 ln(floor(position / 16) + 1))") != std::string::npos,
               arch == "mistral3")
         << (*m)->info().rope;
-    // Windows: gemma3's 5 of 6 layers, gemma2's 2 of 4, olmo3's 3 of 4, exaone4's 48 of 64.
+    // Windows: gemma3's 5 of 6 layers, gemma2's 2 of 4, olmo3's and cohere2's 3 of 4, exaone4's 48 of 64.
     const int windowed = arch == "gemma3"    ? 5
                          : arch == "gemma2"  ? 2
-                         : arch == "olmo3"   ? 3
+                         : arch == "olmo3" || arch == "cohere2" ? 3
                          : arch == "exaone4" ? 48
                          : arch == "gpt-oss" ? 2
                                              : 0;
     EXPECT_EQ((*m)->info().n_window_layers, windowed);
-    EXPECT_EQ((*m)->info().unrotated_layers.size(), arch == "exaone4" ? 16u : arch == "smollm3" ? 1u : 0u);
+    EXPECT_EQ((*m)->info().unrotated_layers.size(),
+              arch == "exaone4" ? 16u : arch == "smollm3" || arch == "cohere2" ? 1u : 0u);
+    // Cohere's LayerNorms and side-by-side blocks are named, and its logit multiplier.
+    const bool cohere = arch == "command-r" || arch == "cohere2";
+    EXPECT_EQ((*m)->info().layer_norm, cohere);
+    EXPECT_EQ((*m)->info().parallel_blocks, cohere);
+    EXPECT_EQ((*m)->info().scales.find("logits x0.25") != std::string::npos, cohere) << (*m)->info().scales;
     // The model panel and `info` count the experts, and the parameters a token runs through.
     const model_info& info = (*m)->info();
     EXPECT_EQ(info.n_expert > 0, k_expert_archs.count(arch) == 1);

@@ -62,6 +62,7 @@ public:
         try {
             x_.resize(B * c_.n_embd);
             xb_.resize(B * c_.n_embd);
+            if (c_.parallel_blocks) xn_.resize(B * c_.n_embd);
             q_.resize(B * c_.n_q());
             k_.resize(B * c_.n_kv());
             v_.resize(B * c_.n_kv());
@@ -137,8 +138,10 @@ private:
     void layer(int il, const forward_batch& b, int n);
     void attention_block(int il, const forward_batch& b, int n);
     void short_conv_block(int il, const std::int32_t* positions, int n);
+    void parallel_layer(int il, const forward_batch& b, int n);
     void add_residual(int n);
     void pre_norm(const f32_vector& weight, int n);
+    void norm_row(const float* x, const float* weight, float* y) const;   // one row of n_embd, RMS or LayerNorm
     void dense_ffn(const layer_weights& l, int n);
     void moe_ffn(const layer_weights& l, int n);
     void expert_rows(const weight_view* gate_up, const weight_view& down, const float* x, int m,
@@ -177,6 +180,7 @@ private:
 
     std::vector<float> x_;     // (max_batch, n_embd) residual stream
     std::vector<float> xb_;    // (max_batch, n_embd) normed input / branch output
+    std::vector<float> xn_;    // (max_batch, n_embd) parallel blocks (Cohere): the normed input, then attention's output
     std::vector<float> q_;     // (max_batch, n_head * head_dim)
     std::vector<float> k_;     // (max_batch, n_head_kv * head_dim)
     std::vector<float> v_;     // (max_batch, n_head_kv * head_dim)
@@ -428,6 +432,10 @@ void cpu_backend::mm_group(const weight_view* ws, float* const* ys, int n_mats, 
 void cpu_backend::layer(int il, const forward_batch& b, int n) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
     const int E = c_.n_embd;
+    if (c_.parallel_blocks) {
+        parallel_layer(il, b, n);
+        return;
+    }
 
     // Attention block, or LFM2's short convolution in its place: xb = its output.
     pre_norm(l.attn_norm, n);
@@ -452,6 +460,30 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_residual(n);
+}
+
+// Cohere's layer: attention and the feed-forward block both read the one
+// norm of x; x becomes (ffn + x) + attention, in llama.cpp's order of adds.
+// xn_ keeps the normed rows while attention overwrites xb_, then holds
+// attention's output while the feed-forward block runs from them.
+void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
+    const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
+    const auto len = static_cast<std::ptrdiff_t>(n) * c_.n_embd;
+    pre_norm(l.attn_norm, n);
+    std::copy(xb_.begin(), xb_.begin() + len, xn_.begin());
+    attention_block(il, b, n);
+    std::swap(xb_, xn_);
+    dense_ffn(l, n);
+    if (il + 1 < c_.n_layer) {
+        hint_qkv(il + 1);
+    } else {
+        const weight_view* const out[1] = {&w_.output};
+        hint_next_product(out, 1);
+    }
+    mm(l.w_down, hb_.data(), xb_.data(), groups_);
+    add_inplace(x_.data(), xb_.data(), len);
+    add_inplace(x_.data(), xn_.data(), len);
+    std::swap(xb_, xn_);
 }
 
 // xb = attention's output (wo's product) for the batch's n tokens; K and V go in the cache.
@@ -680,7 +712,12 @@ void cpu_backend::pre_norm(const f32_vector& weight, int n) {
         std::copy(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
         return;
     }
-    for (int t = 0; t < n; ++t) rms_norm(&x_[t * E], weight.data(), &xb_[t * E], E, c_.rms_eps);
+    for (int t = 0; t < n; ++t) norm_row(&x_[t * E], weight.data(), &xb_[t * E]);
+}
+
+void cpu_backend::norm_row(const float* x, const float* weight, float* y) const {
+    if (c_.layer_norm) layer_norm(x, weight, y, c_.n_embd, c_.rms_eps);
+    else rms_norm(x, weight, y, c_.n_embd, c_.rms_eps);
 }
 
 // x += xb for n tokens, xb first times the residual scale (granite).
@@ -713,14 +750,16 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     const int E = c_.n_embd;
     const int n_logits = static_cast<int>(b.logit_rows.size());
     for (int i = 0; i < n_logits; ++i)
-        rms_norm(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm.data(),
-                 &xb_[static_cast<std::size_t>(i) * E], E, c_.rms_eps);
+        norm_row(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm.data(),
+                 &xb_[static_cast<std::size_t>(i) * E]);
     hint_qkv(0);   // the next forward's first product
     if (n_logits > 0) mm(w_.output, xb_.data(), logits, logit_groups_);
     if (c_.logit_scale != 1.0f) {   // granite: times 1 / logit_scale, as llama.cpp scales them
         const float inv = 1.0f / c_.logit_scale;
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(n_logits) * c_.n_vocab; ++i) logits[i] *= inv;
     }
+    if (c_.logit_mul != 1.0f)   // Cohere: times logit_scale
+        for (std::int64_t i = 0; i < static_cast<std::int64_t>(n_logits) * c_.n_vocab; ++i) logits[i] *= c_.logit_mul;
     if (c_.final_logit_softcap > 0) soft_cap(logits, static_cast<std::int64_t>(n_logits) * c_.n_vocab, c_.final_logit_softcap);
 
     if (counts) {

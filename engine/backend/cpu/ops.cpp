@@ -23,6 +23,21 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
     for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] * scale * weight[i];
 }
 
+void layer_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps) {
+    double sum = 0;
+    for (std::int64_t i = 0; i < n; ++i) sum += x[i];
+    const auto mean = static_cast<float>(sum / static_cast<double>(n));
+    double sum2 = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float d = x[i] - mean;
+        y[i] = d;
+        sum2 += static_cast<double>(d * d);
+    }
+    const auto variance = static_cast<float>(sum2 / static_cast<double>(n));
+    const float scale = 1.0f / std::sqrt(variance + eps);
+    for (std::int64_t i = 0; i < n; ++i) y[i] = y[i] * scale * weight[i];
+}
+
 int rope_pairs(int n_rot) { return std::min(n_rot / 2, k_rope_max_pairs); }
 
 namespace {

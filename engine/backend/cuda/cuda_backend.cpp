@@ -76,6 +76,9 @@ private:
     status short_conv_block(int il, int n, cudaStream_t s);
     status add_residual(int n, cudaStream_t s);
     status pre_norm(const float* weight, int n, cudaStream_t s);
+    status norm_rows(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, cudaStream_t s);
+    status dense_ffn(const dev_layer& l, int n, cudaStream_t s);
+    status parallel_layer(int il, int n, bool decode);
     status run_decode_graph(int n, int n_logits);
     void drop_graphs();
     void mark(const char* op) { if (timer_) timer_->mark(op, stream_); }
@@ -101,6 +104,7 @@ private:
     device_arena scratch_;
     float* x_ = nullptr;        // (max_batch, n_embd) residual stream
     float* xb_ = nullptr;       // (max_batch, n_embd) normed input / branch output
+    float* xn_ = nullptr;       // (max_batch, n_embd) parallel blocks (Cohere): the normed input, a branch's output
     float* q_ = nullptr;        // (max_batch, n_head * head_dim)
     float* k_ = nullptr;        // (max_batch, n_head_kv * head_dim)
     float* v_ = nullptr;        // (max_batch, n_head_kv * head_dim)
@@ -171,6 +175,7 @@ status cuda_backend::allocate_scratch() {
     device_arena& a = scratch_;
     const std::size_t f = sizeof(float);
     const std::size_t ox = a.reserve(B * E * f), oxb = a.reserve(B * E * f);
+    const std::size_t oxn = c_.parallel_blocks ? a.reserve(B * E * f) : 0;
     const std::size_t oq = a.reserve(B * NQ * f), ok = a.reserve(B * NKV * f), ov = a.reserve(B * NKV * f);
     const std::size_t oatt = a.reserve(B * NQ * f);
     const std::size_t ohb = a.reserve(B * FF * f), ohb2 = a.reserve(B * FF * f);
@@ -186,6 +191,7 @@ status cuda_backend::allocate_scratch() {
     if (auto st = a.allocate("activation scratch"); !st) return st;
     x_ = a.at<float>(ox);
     xb_ = a.at<float>(oxb);
+    if (c_.parallel_blocks) xn_ = a.at<float>(oxn);
     q_ = a.at<float>(oq);
     k_ = a.at<float>(ok);
     v_ = a.at<float>(ov);
@@ -294,6 +300,7 @@ status cuda_backend::pack_batch(const forward_batch& b, int& n_rows) {
 }
 
 status cuda_backend::layer(int il, int n, bool decode) {
+    if (c_.parallel_blocks) return parallel_layer(il, n, decode);
     const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
     const int E = c_.n_embd;
     cudaStream_t s = stream_;
@@ -311,6 +318,39 @@ status cuda_backend::layer(int il, int n, bool decode) {
     // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU; arcee: relu(up)^2, no gate).
     if (auto st = pre_norm(l.ffn_norm, n, s); !st) return st;
     mark("ffn_norm");
+    if (auto st = dense_ffn(l, n, s); !st) return st;
+    if (l.post_ffw_norm) {   // gemma2, gemma3
+        if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
+        mark("post_ffw_norm");
+    }
+    return add_residual(n, s);
+}
+
+// Cohere's layer: attention and the feed-forward block both read the one
+// norm of x; x becomes (ffn + x) + attention, in llama.cpp's order of adds.
+// xn_ keeps the normed rows while attention overwrites xb_; the pointers
+// trade places for the feed-forward block and back, so every layer (and a
+// captured graph) sees them as the step began.
+status cuda_backend::parallel_layer(int il, int n, bool decode) {
+    const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
+    const std::int64_t len = static_cast<std::int64_t>(n) * c_.n_embd;
+    cudaStream_t s = stream_;
+    if (auto st = pre_norm(l.attn_norm, n, s); !st) return st;
+    mark("attn_norm");
+    CUDA_CHECK(cudaMemcpyAsync(xn_, xb_, static_cast<std::size_t>(len) * sizeof(float), cudaMemcpyDeviceToDevice, s));
+    if (auto st = attention_block(il, n, decode, s); !st) return st;
+    std::swap(xb_, xn_);
+    const status ffn = dense_ffn(l, n, s);
+    std::swap(xb_, xn_);   // xb_: attention's output, xn_: the feed-forward block's
+    if (!ffn) return ffn;
+    if (auto st = launch_add(x_, xn_, len, s); !st) return st;
+    if (auto st = launch_add(x_, xb_, len, s); !st) return st;
+    mark("residual adds");
+    return {};
+}
+
+// xb = the feed-forward block's output (down's product) for the n rows of xb.
+status cuda_backend::dense_ffn(const dev_layer& l, int n, cudaStream_t s) {
     if (c_.ffn_act == ffn_activation::relu_sqr) {
         if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
         mark("up matmul");
@@ -331,11 +371,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     }
     if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
     mark("down matmul");
-    if (l.post_ffw_norm) {   // gemma2, gemma3
-        if (auto st = launch_rms_norm(xb_, nullptr, l.post_ffw_norm, xb_, n, E, c_.rms_eps, s); !st) return st;
-        mark("post_ffw_norm");
-    }
-    return add_residual(n, s);
+    return {};
 }
 
 // xb = attention's output (wo's product) for n tokens; K and V go in the pool.
@@ -480,7 +516,14 @@ status cuda_backend::pre_norm(const float* weight, int n, cudaStream_t s) {
         CUDA_CHECK(cudaMemcpyAsync(xb_, x_, static_cast<std::size_t>(len) * sizeof(float), cudaMemcpyDeviceToDevice, s));
         return {};
     }
-    return launch_rms_norm(x_, nullptr, weight, xb_, n, c_.n_embd, c_.rms_eps, s);
+    return norm_rows(x_, nullptr, weight, xb_, n, s);
+}
+
+// RMS norms, or Cohere's LayerNorms, of n_rows rows of n_embd (launch_rms_norm's rows).
+status cuda_backend::norm_rows(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows,
+                               cudaStream_t s) {
+    if (c_.layer_norm) return launch_layer_norm(x, rows, weight, y, n_rows, c_.n_embd, c_.rms_eps, s);
+    return launch_rms_norm(x, rows, weight, y, n_rows, c_.n_embd, c_.rms_eps, s);
 }
 
 // x += xb for n tokens, xb first times the residual scale (granite).
@@ -512,14 +555,18 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     for (int il = 0; il < c_.n_layer; ++il)
         if (auto st = layer(il, n, decode); !st) return make_error(fmt::format("layer {}: {}", il, st.message()));
     if (n_logits == 0) return {};
-    if (auto st = launch_rms_norm(x_, d_logit_rows(), w_.output_norm, xb_, n_logits, c_.n_embd, c_.rms_eps, stream_); !st)
-        return st;
+    if (auto st = norm_rows(x_, d_logit_rows(), w_.output_norm, xb_, n_logits, stream_); !st) return st;
     mark("output_norm");
     if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
     mark("output matmul");
     if (c_.logit_scale != 1.0f) {   // granite: times 1 / logit_scale, as llama.cpp scales them
         if (auto st = launch_scale(logits_, 1.0f / c_.logit_scale, static_cast<std::int64_t>(n_logits) * c_.n_vocab,
                                    stream_); !st)
+            return st;
+        mark("logit scale");
+    }
+    if (c_.logit_mul != 1.0f) {   // Cohere: times logit_scale
+        if (auto st = launch_scale(logits_, c_.logit_mul, static_cast<std::int64_t>(n_logits) * c_.n_vocab, stream_); !st)
             return st;
         mark("logit scale");
     }

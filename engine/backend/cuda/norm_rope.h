@@ -18,6 +18,10 @@ namespace kvlens {
 // y may alias x when rows is null.
 status launch_rms_norm(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, int n,
                        float eps, cudaStream_t s);
+// The same rows through a LayerNorm without a bias (Cohere's): (x - mean) /
+// sqrt(mean((x - mean)^2) + eps) * weight.
+status launch_layer_norm(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, int n,
+                         float eps, cudaStream_t s);
 
 struct rope_params {
     float* q = nullptr;                 // (n_tokens, n_head * head_dim), rotated in place

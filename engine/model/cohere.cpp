@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: Apache-2.0
+// Cohere's configurations, as llama.cpp reads them (llama-cpp-python 0.3.16
+// and 0.3.36 alike):
+//   - command-r (Command R 35B, Aya 23, Aya Expanse 8B and 32B): every norm a
+//     LayerNorm without a bias (ARCH.attention.layer_norm_epsilon, required);
+//     each layer's attention and SwiGLU feed-forward block read the same
+//     normed input and both outputs join the residual stream; RoPE in
+//     adjacent pairs; the output matrix always the embedding; the logits
+//     times ARCH.logit_scale where the file has one that is not 0. Files of
+//     64 layers or more (Command R+, 104B) norm Q and K per head with
+//     weights of each head's own, which kvlens does not compute: refused.
+//   - cohere2 (Command R7B, Command A): the same block, and three layers in
+//     four slide a window of ARCH.attention.sliding_window tokens (the
+//     pattern key where the file has one, as llama.cpp's load_swa_pattern
+//     with a period of 4); the windowed layers rotate with the file's RoPE
+//     base and scaling (llama.cpp's graph passes the model's, not a windowed
+//     base: ARCH.rope.freq_base_swa is read there but not used), the full
+//     layers not at all.
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "engine/model/model_config.h"
+
+namespace kvlens {
+
+namespace {
+
+constexpr int k_command_r_plus_depth = 64;   // llama.cpp loads per-head Q/K norms from this depth on
+constexpr int k_cohere2_pattern = 4;         // llama.cpp's load_swa_pattern(ml, 4): 3 windowed, 1 full
+constexpr double k_largest_logit_mul = 1e6;
+
+}  // namespace
+
+status read_cohere_config(const gguf_file& f, model_config& c) {
+    const std::string p = c.arch_name + ".";
+    if (c.arch_name == "command-r" && c.n_layer >= k_command_r_plus_depth)
+        return make_error(fmt::format("command-r with {} layers (Command R+) norms Q and K per head with weights of each "
+                                      "head's own; kvlens does not compute that",
+                                      c.n_layer));
+    const gguf_value* eps = f.find(p + "attention.layer_norm_epsilon");
+    if (!eps || !(eps->is_float() || eps->is_integer()))
+        return make_error(fmt::format("missing or bad metadata '{}attention.layer_norm_epsilon' (the LayerNorms' epsilon)", p));
+    const double e = eps->as_float();
+    if (!(e > 0 && e < 1)) return make_error(fmt::format("metadata '{}attention.layer_norm_epsilon' = {} is not in (0, 1)", p, e));
+    c.rms_eps = static_cast<float>(e);
+    c.layer_norm = true;
+    c.parallel_blocks = true;
+
+    if (const gguf_value* v = f.find(p + "logit_scale")) {
+        if (!v->is_float() && !v->is_integer()) return make_error(fmt::format("metadata '{}logit_scale' is not a number", p));
+        const double mul = v->as_float();
+        if (!(std::isfinite(mul) && std::fabs(mul) < k_largest_logit_mul))
+            return make_error(fmt::format("metadata '{}logit_scale' = {} is not a multiplier", p, mul));
+        if (mul != 0) c.logit_mul = static_cast<float>(mul);   // llama.cpp scales only by a value that is not 0
+    }
+    if (c.arch_name != "cohere2") return {};
+
+    int window = 0;
+    if (auto st = read_window_tokens(f, p + "attention.sliding_window", -1, 1, window); !st) return st;
+    if (window < 0) return make_error(fmt::format("missing metadata '{}attention.sliding_window'", p));
+    if (auto st = read_sliding_windows(f, c, window, k_cohere2_pattern); !st) return st;
+    c.rope_freq_base_swa = c.rope_freq_base;
+    c.rope_freq_scale_swa = c.rope_freq_scale;
+    for (int il = 0; il < c.n_layer; ++il)
+        if (!c.is_swa(il)) c.layer_rope[static_cast<std::size_t>(il)] = 0;
+    return {};
+}
+
+}  // namespace kvlens
