@@ -26,7 +26,8 @@ bool is_marker(std::string_view s) {
         "<|start_of_role|>", "<|end_of_role|>", "<|end_of_text|>", "</think>",
         "[|system|]", "[|user|]", "[|assistant|]", "[|endofturn|]",
         "<|start|>", "<|message|>", "<|channel|>", "<|return|>",
-        "<｜hy_User｜>", "<｜hy_Assistant｜>", "<｜hy_place▁holder▁no▁2｜>", "<｜hy_place▁holder▁no▁3｜>"};
+        "<｜hy_User｜>", "<｜hy_Assistant｜>", "<｜hy_place▁holder▁no▁2｜>", "<｜hy_place▁holder▁no▁3｜>",
+        "<|START_OF_TURN_TOKEN|>", "<|END_OF_TURN_TOKEN|>", "<|USER_TOKEN|>", "<|CHATBOT_TOKEN|>", "<|SYSTEM_TOKEN|>"};
     return std::find(std::begin(markers), std::end(markers), s) != std::end(markers);
 }
 

@@ -60,6 +60,8 @@ int run_info(const info_args& a) {
                             {"attn_logit_softcap", i.attn_softcap}, {"final_logit_softcap", i.final_softcap},
                             {"embedding_scale", i.embedding_scale}, {"attention_scale", i.attention_scale},
                             {"residual_scale", i.residual_scale}, {"logit_scale", i.logit_scale},
+                            {"logit_multiplier", i.logit_mul}, {"layer_norm", i.layer_norm},
+                            {"parallel_blocks", i.parallel_blocks},
                             {"unrotated_layers", i.unrotated_layers}, {"norms", i.norms},
                             {"file_type", i.file_type}, {"tokenizer", (*tok)->model_name()},
                             {"pre_tokenizer", (*tok)->pre_name()}, {"backend", backend_line()},
@@ -102,7 +104,7 @@ int run_info(const info_args& a) {
     if (i.attn_softcap > 0 || i.final_softcap > 0)
         fmt::print("soft-capping   attention scores at {:g}, logits at {:g} (c * tanh(x / c); 0: none)\n",
                    i.attn_softcap, i.final_softcap);
-    fmt::print("RMS norms      {}\n", i.norms);
+    fmt::print("{}{}\n", i.layer_norm ? "norms          " : "RMS norms      ", i.norms);
     if (!i.scales.empty()) fmt::print("scales         {}\n", i.scales);
     fmt::print("vocabulary     {} tokens ({} tokenizer, pre-tokenizer {}), chat template: {}\n", i.n_vocab,
                printable((*tok)->model_name()), kvlens::quoted((*tok)->pre_name()), (*tok)->chat_template_kind());

@@ -476,6 +476,7 @@ const char* to_string(chat_kind k) {
     case chat_kind::exaone: return "exaone";
     case chat_kind::harmony: return "harmony";
     case chat_kind::hunyuan: return "hunyuan";
+    case chat_kind::command_r: return "command-r";
     case chat_kind::none: break;
     }
     return "none";
@@ -544,6 +545,9 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
     case chat_kind::hunyuan:   // llama.cpp's test: both markers
         if (tmpl.find("<｜hy_place▁holder▁no▁3｜>") == npos) return npos;
         return std::min({tmpl.find("<｜hy_User｜>"), tmpl.find("<｜hy_Assistant｜>"), tmpl.find("<｜hy_place▁holder▁no▁3｜>")});
+    case chat_kind::command_r:   // llama.cpp's test: the turn marker and the user's
+        if (tmpl.find("<|USER_TOKEN|>") == npos) return npos;
+        return tmpl.find("<|START_OF_TURN_TOKEN|>");
     case chat_kind::none: break;
     }
     return npos;
@@ -617,6 +621,7 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::olmo2: return chat_render::render_olmo2(*this, messages, add_generation_prompt);
     case chat_kind::exaone: return chat_render::render_exaone(messages, add_generation_prompt);
     case chat_kind::harmony: return chat_render::render_harmony(*this, messages, add_generation_prompt);
+    case chat_kind::command_r: return chat_render::render_command_r(messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

@@ -41,10 +41,15 @@ namespace kvlens {
 // hunyuan: Tencent's Hunyuan dense models (0.5B-7B, Hunyuan-MT): DeepSeek's format
 // with their markers, "s<｜hy_place▁holder▁no▁3｜><｜hy_User｜>q<｜hy_Assistant｜>a
 // <｜hy_place▁holder▁no▁2｜>", as llama.cpp renders a single turn.
-enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone, harmony, hunyuan };
-constexpr int k_chat_kinds = 12;
+// command_r: Cohere's Command R, R+, Aya 23 and Aya Expanse ("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>q
+// <|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"); Command R7B's templates too, rendered
+// so as llama.cpp's built-in renderer does (without R7B's preamble and response markers).
+enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone, harmony, hunyuan,
+                       command_r };
+constexpr int k_chat_kinds = 13;
 
-// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone", "harmony", "hunyuan"
+// "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone", "harmony",
+// "hunyuan", "command-r"
 const char* to_string(chat_kind k);
 
 // The official templates of one kind that render differently, told apart by
@@ -173,7 +178,9 @@ struct chat_format {
                                    has_token("<|start|>") && has_token("<|message|>") && has_token("<|channel|>") &&
                                        has_token("<|end|>"),
                                    has_token("<｜hy_User｜>") && has_token("<｜hy_Assistant｜>") &&
-                                       has_token("<｜hy_place▁holder▁no▁2｜>")};
+                                       has_token("<｜hy_place▁holder▁no▁2｜>"),
+                                   has_token("<|START_OF_TURN_TOKEN|>") && has_token("<|USER_TOKEN|>") &&
+                                       has_token("<|CHATBOT_TOKEN|>") && has_token("<|END_OF_TURN_TOKEN|>")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
@@ -200,6 +207,8 @@ struct chat_format {
             f.variant = chat_variant::harmony_2508;
         } else if (have[11]) {
             f.kind = chat_kind::hunyuan;
+        } else if (have[12]) {
+            f.kind = chat_kind::command_r;
         }
         // OLMo 2 is never chosen from the vocabulary alone: GLM's vocabularies
         // have "<|user|>" and "<|assistant|>" too, for another format.
@@ -207,7 +216,7 @@ struct chat_format {
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
     // available[k]: the vocabulary has the markers of chat_kind k. Mistral is

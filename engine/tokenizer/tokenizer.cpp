@@ -166,7 +166,7 @@ status tokenizer::load_special_ids(const gguf_file& file) {
     // (Hunyuan's turn end last: its files name it EOS; kvlens stops there whatever they name.)
     static const char* const k_eot_names[] = {"<|eot_id|>", "<|im_end|>", "<end_of_turn>", "<|end|>",
                                               "<|endoftext|>", "<|end_of_text|>", "<|eom_id|>",
-                                              "<｜hy_place▁holder▁no▁2｜>"};
+                                              "<｜hy_place▁holder▁no▁2｜>", "<|END_OF_TURN_TOKEN|>"};
     if (eot_ < 0)
         for (const char* name : k_eot_names)
             if (const token_id id = vocab_.find(name); id >= 0) {

@@ -93,7 +93,7 @@ public:
 
     // ---- chat
     // "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite",
-    // "olmo2", "exaone", "harmony", "hunyuan" or "none"
+    // "olmo2", "exaone", "harmony", "hunyuan", "command-r" or "none"
     const char* chat_template_kind() const { return to_string(chat_.kind); }
     // Whether a chat prompt's generation prompt opens the model's reasoning
     // (DeepSeek-R1's "<｜Assistant｜><think>\n"): its first tokens are reasoning.

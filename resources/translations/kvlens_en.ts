@@ -1320,6 +1320,18 @@
         <translation type="unfinished"></translation>
     </message>
     <message>
+        <source>one per layer, read by attention and the feed-forward block side by side</source>
+        <translation>one per layer, read by attention and the feed-forward block side by side</translation>
+    </message>
+    <message>
+        <source>LayerNorms</source>
+        <translation>LayerNorms</translation>
+    </message>
+    <message>
+        <source>logits ×%1</source>
+        <translation>logits ×%1</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation type="unfinished"></translation>
     </message>

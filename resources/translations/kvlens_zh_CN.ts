@@ -1316,6 +1316,18 @@
         <translation>，Q 和 K 按整行归一化</translation>
     </message>
     <message>
+        <source>one per layer, read by attention and the feed-forward block side by side</source>
+        <translation>每层一个，注意力与前馈块并行读取同一归一化输出</translation>
+    </message>
+    <message>
+        <source>LayerNorms</source>
+        <translation>LayerNorm 归一化</translation>
+    </message>
+    <message>
+        <source>logits ×%1</source>
+        <translation>logits ×%1</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation>RMS 归一化</translation>
     </message>

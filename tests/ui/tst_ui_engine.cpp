@@ -161,6 +161,25 @@ private slots:
         QVERIFY(texts.contains(QStringLiteral("small.gguf")));
     }
 
+    void modelPanelNamesCoheresLayerNormsAndSideBySideBlocks()
+    {
+        ModelPanel panel;
+        ModelSummary s;
+        s.nLayer = 4;
+        s.layerNorm = true;
+        s.parallelBlocks = true;
+        s.logitMul = 0.0625;
+        panel.setSummary(s);
+        QStringList texts;
+        for (const QLabel* l : panel.findChildren<QLabel*>()) texts << l->text();
+        const QString all = texts.join(QLatin1Char('|'));
+        QVERIFY2(texts.contains(QStringLiteral("LayerNorms:")), qPrintable(all));
+        QVERIFY2(!texts.contains(QStringLiteral("RMS norms:")), qPrintable(all));
+        QVERIFY2(texts.contains(QStringLiteral("one per layer, read by attention and the feed-forward block side by side")),
+                 qPrintable(all));
+        QVERIFY2(texts.contains(QStringLiteral("logits ×0.0625")), qPrintable(all));
+    }
+
     void tinyModelRun()
     {
         const QString model = QString::fromStdString(kvlens::test::tiny_model_path("Q8_0"));

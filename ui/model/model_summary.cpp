@@ -84,6 +84,8 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.nWindowLayers = info.n_window_layers;
     s.preNorms = info.pre_norms;
     s.postNorms = info.post_norms;
+    s.layerNorm = info.layer_norm;
+    s.parallelBlocks = info.parallel_blocks;
     s.qkNorm = static_cast<int>(info.qk_norm);
     for (const int il : info.unrotated_layers)
         s.unrotatedLayers << il;
@@ -91,6 +93,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.attentionScale = info.attention_scale;
     s.residualScale = info.residual_scale;
     s.logitScale = info.logit_scale;
+    s.logitMul = info.logit_mul;
     s.nLayer = info.n_layer;
     s.nHead = info.n_head;
     s.nHeadKv = info.n_head_kv;

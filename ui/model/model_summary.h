@@ -89,6 +89,10 @@ struct ModelSummary {
     // it, and on Q and K (0 none, 1 per head, 2 over the whole rows).
     bool preNorms = true;
     bool postNorms = false;
+    // Cohere's: LayerNorms, and one norm per layer that attention and the
+    // feed-forward block read side by side.
+    bool layerNorm = false;
+    bool parallelBlocks = false;
     int qkNorm = 0;
     QList<int> unrotatedLayers;   // layers (from 0) RoPE leaves out: SmolLM3's NoPE layers
     // Scales besides llama's: embeddings (Gemma, Granite), scores set by the
@@ -97,6 +101,7 @@ struct ModelSummary {
     double attentionScale = 0;
     double residualScale = 1;
     double logitScale = 1;
+    double logitMul = 1;   // Cohere: the logits times this
     // The file carries no chat template (a base model): runs send a
     // completion-style prompt (ui/model/prompt_builder.h: completionPrompt).
     bool baseModel = false;

@@ -249,7 +249,9 @@ void ModelPanel::rebuild()
         }
         row(tr("RoPE"), rope);
     }
-    QString norms = s.preNorms && s.postNorms ? tr("before and after each block")
+    // Cohere: one norm per layer, read by attention and the feed-forward block at once.
+    QString norms = s.parallelBlocks          ? tr("one per layer, read by attention and the feed-forward block side by side")
+                    : s.preNorms && s.postNorms ? tr("before and after each block")
                     : s.preNorms              ? tr("before each block")
                                               : tr("after each block");
     if (s.qkNorm == 1)
@@ -258,7 +260,7 @@ void ModelPanel::rebuild()
         norms += tr(", Q and K over whole rows");
     else if (s.qkNorm == 3)   // Hunyuan: normed after the rotation
         norms += tr(", Q and K per head after RoPE");
-    row(tr("RMS norms"), norms);
+    row(s.layerNorm ? tr("LayerNorms") : tr("RMS norms"), norms);
     QStringList scales;
     if (s.embeddingScale != 1.0)
         scales << tr("embeddings ×%1").arg(loc.toString(s.embeddingScale, 'g', 6));
@@ -270,6 +272,8 @@ void ModelPanel::rebuild()
         scales << tr("block outputs ×%1 before the residual add").arg(loc.toString(s.residualScale, 'g', 6));
     if (s.logitScale != 1.0)
         scales << tr("logits ÷%1").arg(loc.toString(s.logitScale, 'g', 6));
+    if (s.logitMul != 1.0)
+        scales << tr("logits ×%1").arg(loc.toString(s.logitMul, 'g', 6));
     if (!scales.isEmpty())
         row(tr("Scales"), scales.join(QStringLiteral(", ")));
     if (s.attnSinks)   // gpt-oss: part of each softmax goes to no token

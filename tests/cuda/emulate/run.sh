@@ -70,7 +70,9 @@ cd "$root"
 #   check-lfm2    LFM2's short convolutions in 3 of 4 layers (their B*X rows f32 in the pool), attention in 1;
 #   check-minicpm granite's scales with MiniCPM's, LongRoPE's long factors without an attention factor;
 #   check-qwen2vl Qwen2-VL's language model fed text (NeoX pairs, Q/K/V biases);
-#   check-hunyuan-dense  Q and K normed per head after RoPE.
+#   check-hunyuan-dense  Q and K normed per head after RoPE;
+#   check-command-r  LayerNorms, attention and the feed-forward block side by side, logits x0.25;
+#   check-cohere2 the same with windows of 8 in 3 of 4 layers, the full one unrotated.
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -95,6 +97,8 @@ check-lfm2 Q8_0 3
 check-minicpm Q8_0 3
 check-qwen2vl Q8_0 3
 check-hunyuan-dense Q8_0 3
+check-command-r Q8_0 3
+check-cohere2 Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
