@@ -149,6 +149,19 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     // LFM2's converter names its final norm token_embd_norm (llama.cpp reads it so).
     if (!ld.vector(c.architecture == arch::lfm2 ? "token_embd_norm.weight" : "output_norm.weight", c.n_embd, w.output_norm))
         return fail();
+    if (c.norm_bias && !ld.vector("output_norm.bias", c.n_embd, w.output_norm_b)) return fail();
+    // GPT-2's learned positions: a row per position of the trained context, read like the embedding's.
+    if (c.learned_positions) {
+        const gguf_tensor* pos = f->tensor("position_embd.weight");
+        if (!pos) return make_error(fmt::format("{}: missing tensor 'position_embd.weight'", f->path()));
+        if (pos->n_dims != 2 || pos->ne[0] != c.n_embd || pos->ne[1] != c.n_ctx_train)
+            return make_error(fmt::format("{}: position_embd.weight has shape [{}, {}], expected [{}, {}] (embedding "
+                                          "length, context length)",
+                                          f->path(), pos->ne[0], pos->n_dims > 1 ? pos->ne[1] : 1, c.n_embd, c.n_ctx_train));
+        if (!vector_type_accepted(pos->type))
+            return make_error(fmt::format("{}: position_embd.weight has unsupported type {}", f->path(), type_name(pos->type)));
+        w.pos_embd = {pos->type, c.n_embd, c.n_ctx_train, pos->data, row_bytes(pos->type, c.n_embd)};
+    }
     // Gemma (1) and Cohere's models always multiply by their embedding, as llama.cpp does.
     if (f->tensor("output.weight") && c.architecture != arch::gemma && c.architecture != arch::command_r) {
         if (!ld.matrix("output.weight", c.n_embd, c.n_vocab, w.output)) return fail();
@@ -187,7 +200,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         const std::string p = fmt::format("blk.{}.", il);
         // phi3 files fuse Q, K and V (where they are not apart, as llama.cpp
         // allows), and always gate and up: views of the fused tensors' rows.
-        const bool fused_qkv = (c.architecture == arch::phi3 || c.architecture == arch::lfm2) && f->tensor(p + "attn_qkv.weight");
+        const bool fused_qkv = ((c.architecture == arch::phi3 || c.architecture == arch::lfm2) && f->tensor(p + "attn_qkv.weight")) ||
+                               c.architecture == arch::gpt2;
         const std::int64_t n_qkv = c.n_q() + 2LL * c.n_kv();
         if (c.is_conv(il)) {   // LFM2: a short convolution in place of attention
             if (!ld.matrix(p + "shortconv.in_proj.weight", c.n_embd, 3LL * c.n_embd, l.conv_in) ||
@@ -230,7 +244,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                 return fail();
         } else if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
                            !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, c.n_ff, c.n_ff, l.w_up)
-                     : (c.ffn_act != ffn_activation::relu_sqr &&   // Arcee's block has no gate
+                     : (c.ffn_act != ffn_activation::relu_sqr && c.ffn_act != ffn_activation::gelu &&   // Arcee's, GPT-2's: no gate
                         !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate)) ||
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
@@ -244,8 +258,22 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                                 (!c.parallel_blocks && !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm))))
             return fail();
         if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo)) return fail();
+        if (c.norm_bias && (!ld.vector(p + "attn_norm.bias", c.n_embd, l.attn_norm_b) ||
+                            !ld.vector(p + "ffn_norm.bias", c.n_embd, l.ffn_norm_b)))
+            return fail();
+        if (c.has_ffn_bias &&
+            (!ld.vector(p + "ffn_up.bias", c.n_ff, l.up_b) || !ld.vector(p + "ffn_down.bias", c.n_embd, l.down_b)))
+            return fail();
+        // GPT-2's Q, K and V biases are one tensor as their product is: its three parts.
+        if (c.has_qkv_bias && fused_qkv) {
+            f32_vector qkv_b;
+            if (!ld.vector(p + "attn_qkv.bias", n_qkv, qkv_b)) return fail();
+            l.bq.assign(qkv_b.begin(), qkv_b.begin() + c.n_q());
+            l.bk.assign(qkv_b.begin() + c.n_q(), qkv_b.begin() + c.n_q() + c.n_kv());
+            l.bv.assign(qkv_b.begin() + c.n_q() + c.n_kv(), qkv_b.end());
+        }
         if (c.has_attn_sinks && !ld.vector(p + "attn_sinks.weight", c.n_head, l.attn_sinks)) return fail();
-        if (c.has_qkv_bias &&
+        if (c.has_qkv_bias && !fused_qkv &&
             (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, true) || !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, true) ||
              !ld.vector(p + "attn_v.bias", c.n_kv(), l.bv, true)))
             return fail();
@@ -263,8 +291,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         };
         const bias_tensor biases[] = {{"attn_q.bias", c.has_qkv_bias},  {"attn_k.bias", c.has_qkv_bias},
                                       {"attn_v.bias", c.has_qkv_bias},  {"attn_output.bias", c.has_attn_out_bias},
-                                      {"ffn_gate.bias", false},         {"ffn_up.bias", false},
-                                      {"ffn_down.bias", false}};
+                                      {"ffn_gate.bias", false},         {"ffn_up.bias", c.has_ffn_bias},
+                                      {"ffn_down.bias", c.has_ffn_bias}, {"attn_qkv.bias", c.has_qkv_bias && fused_qkv}};
         for (const auto& [bias, added] : biases) {
             if (!added && f->tensor(p + bias))
                 return make_error(fmt::format("{}: tensor '{}{}' is a bias kvlens does not add in a {} model", f->path(),
@@ -381,9 +409,15 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         info.rope += fmt::format(", attention factor x{:.4g}", info.rope_attn_factor);
     }
     for (int il = 0; il < c.n_layer; ++il)
-        if (!c.rotates(il)) info.unrotated_layers.push_back(il);
-    if (static_cast<int>(info.unrotated_layers.size()) == c.n_layer) info.rope += ", in no layer (the file turns it off)";
-    else if (!info.unrotated_layers.empty())
+        if (!c.rotates(il) && !c.learned_positions) info.unrotated_layers.push_back(il);
+    info.learned_positions = c.learned_positions;
+    if (c.learned_positions) {   // GPT-2: no RoPE at all
+        info.rope_freq_base = 0;
+        info.rope = fmt::format("none: learned positions (position_embd), {} of them", c.n_ctx_train);
+    } else if (static_cast<int>(info.unrotated_layers.size()) == c.n_layer) {
+        info.rope += ", in no layer (the file turns it off)";
+    }
+    else if (!info.unrotated_layers.empty() && !c.learned_positions)
         info.rope += fmt::format(", not in {} of {} layers (NoPE: layer{} {})", info.unrotated_layers.size(), c.n_layer,
                                  info.unrotated_layers.size() == 1 ? "" : "s", fmt::join(info.unrotated_layers, ", "));
     info.pre_norms = c.has_pre_norms;
@@ -393,12 +427,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                    : c.qk_norm_after_rope ? model_info::qk_norm_kind::per_head_after_rope
                                           : model_info::qk_norm_kind::per_head;
     info.layer_norm = c.layer_norm;
+    info.norm_bias = c.norm_bias;
     info.parallel_blocks = c.parallel_blocks;
     info.norms = c.parallel_blocks                    ? "one per layer, read by attention and the feed-forward block side by side"
                  : c.has_pre_norms && c.has_post_norms ? "before and after each block"
                  : c.has_pre_norms                   ? "before each block"
                                                      : "after each block";
-    if (c.layer_norm) info.norms = "LayerNorm, " + info.norms;
+    if (c.layer_norm) info.norms = (c.norm_bias ? "LayerNorm with biases, " : "LayerNorm, ") + info.norms;
     if (info.qk_norm == model_info::qk_norm_kind::per_head) info.norms += ", Q and K per head";
     if (info.qk_norm == model_info::qk_norm_kind::whole_rows) info.norms += ", Q and K over whole rows";
     if (info.qk_norm == model_info::qk_norm_kind::per_head_after_rope) info.norms += ", Q and K per head after RoPE";

@@ -21,6 +21,7 @@ using f32_vector = std::vector<float>;
 
 struct layer_weights {
     f32_vector attn_norm;         // (n_embd)
+    f32_vector attn_norm_b;       // (n_embd) its bias (GPT-2's LayerNorms); else empty
     weight_view wq;               // (n_q, n_embd)
     weight_view wk;               // (n_kv, n_embd)
     weight_view wv;               // (n_kv, n_embd)
@@ -31,10 +32,12 @@ struct layer_weights {
     f32_vector q_norm, k_norm;    // (head_dim); empty without per-head norms
     f32_vector post_attn_norm;    // (n_embd) on the attention output; empty unless gemma2 or gemma3
     f32_vector ffn_norm;          // (n_embd)
+    f32_vector ffn_norm_b;        // (n_embd) its bias (GPT-2); else empty
     f32_vector post_ffw_norm;     // (n_embd) on the feed-forward output; empty unless gemma2 or gemma3
     weight_view w_gate;           // (n_ff, n_embd); a mixture of experts has none (n_out 0)
     weight_view w_up;             // (n_ff, n_embd)
     weight_view w_down;           // (n_embd, n_ff)
+    f32_vector up_b, down_b;      // (n_ff), (n_embd) the products' biases (GPT-2); else empty
     // A mixture of experts (model_config::layer_moe(il)): the router, each expert's
     // three matrices (views of the file's 3-D ffn_*_exps tensors, one slice
     // per expert) and qwen2moe's shared expert and its gate.
@@ -60,6 +63,10 @@ struct layer_weights {
 struct model_weights {
     weight_view tok_embd;         // (n_vocab, n_embd) rows looked up by token id
     f32_vector output_norm;       // (n_embd)
+    f32_vector output_norm_b;     // (n_embd) its bias (GPT-2); else empty
+    // (n_ctx_train, n_embd) GPT-2's learned positions: row p added to the
+    // embedding of the token at position p; n_out 0 without.
+    weight_view pos_embd;
     weight_view output;           // (n_vocab, n_embd); token_embd when tied
     // (n_rot / 2) or empty: a llama file's rope_freqs.weight (Llama 3.1 and
     // later, written from the checkpoint's "llama3" RoPE scaling): each

@@ -16,13 +16,14 @@ namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
                   qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss,
-                  hunyuan_dense, command_r };
+                  hunyuan_dense, command_r, gpt2 };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
 // or swiglu_oai (gpt-oss's experts): g' = min(g, 7), g' sigmoid(1.702 g')
 // times clamp(up, -7, 7) + 1.
-enum class ffn_activation { silu, gelu_tanh, relu_sqr, swiglu_oai };
+// gelu: no gate either: gelu(up) (tanh form), GPT-2's.
+enum class ffn_activation { silu, gelu_tanh, relu_sqr, swiglu_oai, gelu };
 
 struct model_config {
     arch architecture = arch::llama;
@@ -88,6 +89,14 @@ struct model_config {
     // added to the residual stream (no ffn_norm).
     bool layer_norm = false;
     bool parallel_blocks = false;
+    // GPT-2: every LayerNorm adds its bias (attn_norm.bias, ffn_norm.bias,
+    // output_norm.bias); the feed-forward products add theirs (ffn_up.bias,
+    // ffn_down.bias); and positions are learned: row p of position_embd is
+    // added to token p's embedding, no layer rotates, and no position past
+    // n_ctx_train (the table's rows) exists.
+    bool norm_bias = false;
+    bool has_ffn_bias = false;
+    bool learned_positions = false;
     std::vector<int> layer_window;  // (n_layer) sliding window, 0: full attention
     // LFM2's short-convolution layers, in place of attention where the file's
     // per-layer head_count_kv is 0: in_proj makes B, C and X (n_embd each),
@@ -204,9 +213,12 @@ status read_olmo2_config(const gguf_file& f, model_config& c);
 // gpt-oss's (gpt_oss.cpp): biases, sinks, alternating windows, its experts' gating and activation.
 status read_gpt_oss_config(const gguf_file& f, model_config& c);
 status read_exaone4_config(const gguf_file& f, model_config& c);
-// Command R's and Command R7B's (cohere.cpp): LayerNorms, parallel blocks,
-// the logit multiplier; R7B's windows and its unrotated full layers.
+// Command R's and Command R7B's (layer_norm_archs.cpp): LayerNorms, parallel
+// blocks, the logit multiplier; R7B's windows and its unrotated full layers.
 status read_cohere_config(const gguf_file& f, model_config& c);
+// GPT-2's (layer_norm_archs.cpp): LayerNorms and products with biases, GELU,
+// learned positions.
+status read_gpt2_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
 // llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern
 // as one bool per layer (true: windowed), or as a period P (layer il windowed

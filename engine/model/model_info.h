@@ -67,6 +67,9 @@ struct model_info {
     bool rope_plain_in_windows = false;   // OLMo 3: the windowed layers rotate without the scaling
     double attn_temp_scale = 0;      // Llama 4's query temperature (Ministral 3): 1 + this ln(floor(pos / floor) + 1)
     int attn_temp_floor = 0;         // tokens
+    // GPT-2: positions are learned rows added to the embeddings (no RoPE;
+    // rope_freq_base 0), n_ctx_train of them: no context is longer.
+    bool learned_positions = false;
     std::string rope;                // all in words: "base 500000, Llama 3.1 frequency factors"
     // Gemma's soft-capping, c * tanh(x / c): of the attention scores before
     // the softmax (Gemma 2) and of the logits (Gemma 2, some Gemma 3); 0: none.
@@ -90,6 +93,7 @@ struct model_info {
     // norm per layer whose output attention and the feed-forward block read
     // side by side, both added to the residual stream.
     bool layer_norm = false;
+    bool norm_bias = false;   // GPT-2: its LayerNorms add a bias
     bool parallel_blocks = false;
     enum class qk_norm_kind { none, per_head, whole_rows, per_head_after_rope };
     qk_norm_kind qk_norm = qk_norm_kind::none;

@@ -275,11 +275,12 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool olmo2 = s.arch == "olmo2";
     const bool glm4 = s.arch == "glm4";
     const bool cohere = s.arch == "command-r" || s.arch == "cohere2";   // LayerNorms, parallel blocks
+    const bool gpt2 = s.arch == "gpt2";   // LayerNorms and products with biases, GELU, learned positions
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -308,7 +309,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     }
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    if (cohere) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
+    if (cohere || gpt2) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
     else w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
     if (cohere && s.cohere_logit_scale != 0) w.set_f32(A + "logit_scale", s.cohere_logit_scale);
     if (s.arch == "cohere2") w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
@@ -443,6 +444,10 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                          {static_cast<std::int64_t>(f.size())}, std::move(b));
         }
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
+    if (gpt2) {   // the learned positions, as the embeddings' (F32, as GPT-2's converter keeps them), the final norm's bias
+        vec("position_embd.weight", s.n_ctx * s.n_embd, 0.0f, s.embd_sd, s.n_ctx);
+        vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
+    }
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
@@ -450,8 +455,16 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             vec(p + "shortconv.conv.weight", s.conv_taps * s.n_embd, 0.0f, 0.5f, s.n_embd);
             matrix(p + "shortconv.in_proj.weight", s.n_embd, 3 * s.n_embd, weights, type);
             matrix(p + "shortconv.out_proj.weight", s.n_embd, s.n_embd, weights, type);
-        } else if (phi3) {
+        } else if (phi3 || gpt2) {
             matrix(p + "attn_qkv.weight", s.n_embd, (s.n_head + 2 * s.n_head_kv) * head_dim, weights, type);
+            if (gpt2) {   // every product's bias, and the norms'
+                vec(p + "attn_qkv.bias", (s.n_head + 2 * s.n_head_kv) * head_dim, 0.0f, 0.05f);
+                vec(p + "attn_output.bias", s.n_embd, 0.0f, 0.05f);
+                vec(p + "attn_norm.bias", s.n_embd, 0.0f, 0.05f);
+                vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
+                vec(p + "ffn_up.bias", s.n_ff, 0.0f, 0.05f);
+                vec(p + "ffn_down.bias", s.n_embd, 0.0f, 0.05f);
+            }
         } else {
             matrix(p + "attn_q.weight", s.n_embd, s.n_head * head_dim, weights, type);
             matrix(p + "attn_k.weight", s.n_embd, s.n_head_kv * head_dim, weights, type);
@@ -530,7 +543,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (phi3 || glm4) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {
-            if (s.arch != "arcee") matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee: no gate
+            if (s.arch != "arcee" && !gpt2) matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee, gpt2: no gate
             matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
         }
         matrix(p + "ffn_down.weight", s.n_ff, s.n_embd, weights, type);

@@ -41,7 +41,8 @@ struct synth_shape {
                                   // "lfm2" (short convolutions in conv_layers, QK norms per head), "lfm2moe" (and experts),
                                   // "gpt-oss" (biases, sinks, every other layer windowed, biased experts),
                                   // "command-r" (LayerNorms, parallel blocks, one norm per layer) or
-                                  // "cohere2" (and windows in 3 of 4 layers, the 4th unrotated)
+                                  // "cohere2" (and windows in 3 of 4 layers, the 4th unrotated) or
+                                  // "gpt2" (LayerNorms and products with biases, GELU, learned positions)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)

@@ -58,6 +58,10 @@ result<std::unique_ptr<engine>> engine_impl::create(const engine_options& opts) 
 
     const model_info& info = e->model_->info();
     e->n_ctx_ = opts.n_ctx > 0 ? opts.n_ctx : std::min(info.n_ctx_train, k_default_ctx_cap);
+    if (info.learned_positions && e->n_ctx_ > info.n_ctx_train)   // GPT-2: no position past its table
+        return make_error(fmt::format("{}: a context of {} tokens, but the model has learned {} positions and knows no "
+                                      "later one; give a context of at most {}",
+                                      opts.model_path, e->n_ctx_, info.n_ctx_train, info.n_ctx_train));
     // Room for a prefill chunk and every decoding request's token with a full draft.
     e->max_batch_ = opts.chunk + opts.parallel * (1 + k_max_draft_tokens);
 

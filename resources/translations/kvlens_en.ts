@@ -1332,6 +1332,18 @@
         <translation>logits ×%1</translation>
     </message>
     <message>
+        <source>Positions</source>
+        <translation>Positions</translation>
+    </message>
+    <message>
+        <source>learned: position p&apos;s row of a table is added to token p&apos;s embedding (no RoPE); %1 rows, so no context is longer</source>
+        <translation>learned: position p&apos;s row of a table is added to token p&apos;s embedding (no RoPE); %1 rows, so no context is longer</translation>
+    </message>
+    <message>
+        <source>, each with a bias</source>
+        <translation>, each with a bias</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation type="unfinished"></translation>
     </message>

@@ -1328,6 +1328,18 @@
         <translation>logits ×%1</translation>
     </message>
     <message>
+        <source>Positions</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>learned: position p&apos;s row of a table is added to token p&apos;s embedding (no RoPE); %1 rows, so no context is longer</source>
+        <translation>学习得到：表中第 p 行加到第 p 个 token 的嵌入上（无 RoPE）；共 %1 行，因此上下文不能更长</translation>
+    </message>
+    <message>
+        <source>, each with a bias</source>
+        <translation>，均带偏置</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation>RMS 归一化</translation>
     </message>

@@ -503,3 +503,36 @@ TEST(Engine, emptyPromptAndBadOptionsAreErrors) {
     ASSERT_TRUE(!bad.ok());
     ASSERT_TRUE((std::string(bad.message()).find("unknown backend") != std::string::npos));
 }
+
+// GPT-2's positions are a learned table: a context past its rows is refused
+// when the engine is made, naming the count, and the default context is the
+// table's; a prompt that reaches its end is an error before any compute.
+TEST(Engine, learnedPositionsBoundTheContext) {
+    const auto path = std::filesystem::temp_directory_path() / ("kvlens-gpt2-" + std::to_string(::getpid()) + ".gguf");
+    test::removed_at_exit(path);
+    auto shape = synth_shape_named("check-gpt2");
+    ASSERT_TRUE(shape.ok());
+    ASSERT_TRUE(write_synth_model(*shape, ggml_type::q8_0, path.string(), 42).ok());
+    engine_options o;
+    o.model_path = path.string();
+    o.backend = "cpu";
+    o.n_ctx = 512;
+    auto refused = engine::create(o);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_NE(refused.message().find("the model has learned 256 positions"), std::string::npos) << refused.message();
+    o.n_ctx = 0;   // the model's: its table's 256 rows
+    auto made = engine::create(o);
+    ASSERT_TRUE(made.ok()) << made.message();
+    engine* e = made->get();
+    run_log log;
+    submit(*e, raw(long_text(300), 4), log);
+    e->wait_idle();
+    ASSERT_EQ(log.done.reason, finish_reason::error);
+    EXPECT_NE(log.done.error.find("does not fit the context of 256"), std::string::npos) << log.done.error;
+    ASSERT_EQ(log.prefill_chunks, 0);
+    run_log ok;
+    submit(*e, raw("hello", 4), ok);
+    e->wait_idle();
+    EXPECT_EQ(ok.done.reason, finish_reason::length) << ok.done.error;
+    EXPECT_EQ(ok.tokens.size(), 4u);
+}

@@ -180,6 +180,27 @@ private slots:
         QVERIFY2(texts.contains(QStringLiteral("logits ×0.0625")), qPrintable(all));
     }
 
+    void modelPanelNamesGpt2sLearnedPositionsAndNoRope()
+    {
+        ModelPanel panel;
+        ModelSummary s;
+        s.nLayer = 12;
+        s.nCtxTrain = 1024;
+        s.learnedPositions = true;
+        s.layerNorm = true;
+        s.normBias = true;
+        panel.setSummary(s);
+        QStringList texts;
+        for (const QLabel* l : panel.findChildren<QLabel*>()) texts << l->text();
+        const QString all = texts.join(QLatin1Char('|'));
+        QVERIFY2(texts.contains(QStringLiteral("Positions:")), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("learned: position p's row of a table is added to token p's embedding (no "
+                                             "RoPE); 1,024 rows, so no context is longer")),
+                 qPrintable(all));
+        QVERIFY2(!texts.contains(QStringLiteral("RoPE:")), qPrintable(all));
+        QVERIFY2(texts.contains(QStringLiteral("before each block, each with a bias")), qPrintable(all));
+    }
+
     void tinyModelRun()
     {
         const QString model = QString::fromStdString(kvlens::test::tiny_model_path("Q8_0"));

@@ -70,7 +70,8 @@ struct ModelSummary {
     // per-pair frequency factors, a linear scaling factor (1: none), phi3's
     // LongRoPE factors (short up to ropeOriginalCtx tokens of context, long
     // beyond) and the attention factor on cos and sin (1: none).
-    double ropeBase = 0;
+    double ropeBase = 0;          // 0: no RoPE (GPT-2's learned positions, or a server's model)
+    bool learnedPositions = false;   // GPT-2: a learned row per position, nCtxTrain of them
     bool ropeLlama3Factors = false;
     double ropeLinearFactor = 1;
     bool ropeLongRopeFactors = false;
@@ -92,6 +93,7 @@ struct ModelSummary {
     // Cohere's: LayerNorms, and one norm per layer that attention and the
     // feed-forward block read side by side.
     bool layerNorm = false;
+    bool normBias = false;   // GPT-2's LayerNorms add a bias
     bool parallelBlocks = false;
     int qkNorm = 0;
     QList<int> unrotatedLayers;   // layers (from 0) RoPE leaves out: SmolLM3's NoPE layers

@@ -205,6 +205,10 @@ void ModelPanel::rebuild()
                 .arg(s.nGlobalLayers)
                 .arg(formatBytes(double(s.globalKvBytesPerToken))));
     }
+    // GPT-2: no rotation; each position has a learned row of its own, and there are only so many.
+    if (s.learnedPositions)
+        row(tr("Positions"), tr("learned: position p's row of a table is added to token p's embedding (no RoPE); "
+                                "%1 rows, so no context is longer").arg(loc.toString(s.nCtxTrain)));
     if (s.ropeBase > 0) {
         QString rope = tr("base %1").arg(loc.toString(s.ropeBase, 'f', 0));
         if (s.ropeLlama3Factors)
@@ -260,6 +264,8 @@ void ModelPanel::rebuild()
         norms += tr(", Q and K over whole rows");
     else if (s.qkNorm == 3)   // Hunyuan: normed after the rotation
         norms += tr(", Q and K per head after RoPE");
+    if (s.normBias)
+        norms += tr(", each with a bias");
     row(s.layerNorm ? tr("LayerNorms") : tr("RMS norms"), norms);
     QStringList scales;
     if (s.embeddingScale != 1.0)

@@ -50,6 +50,13 @@ void gelu_tanh_mul(float* gate, float* up, float* y, std::int64_t n) {
     silu_mul(gate, up, y, n);
 }
 
+// x (n) = gelu_tanh(x) in place, through gelu_tanh_mul with an up of ones
+// (scratch: n floats).
+void gelu_inplace(float* x, float* scratch, std::int64_t n) {
+    std::fill_n(scratch, n, 1.0f);
+    gelu_tanh_mul(x, scratch, x, n);
+}
+
 class cpu_backend final : public backend {
 public:
     cpu_backend(const model& m, const backend_options& o)
@@ -140,8 +147,9 @@ private:
     void short_conv_block(int il, const std::int32_t* positions, int n);
     void parallel_layer(int il, const forward_batch& b, int n);
     void add_residual(int n);
-    void pre_norm(const f32_vector& weight, int n);
-    void norm_row(const float* x, const float* weight, float* y) const;   // one row of n_embd, RMS or LayerNorm
+    void pre_norm(const f32_vector& weight, const f32_vector& bias, int n);
+    // One row of n_embd, RMS norm or LayerNorm (bias: empty, or GPT-2's).
+    void norm_row(const float* x, const f32_vector& weight, const f32_vector& bias, float* y) const;
     void dense_ffn(const layer_weights& l, int n);
     void moe_ffn(const layer_weights& l, int n);
     void expert_rows(const weight_view* gate_up, const weight_view& down, const float* x, int m,
@@ -319,6 +327,15 @@ void cpu_backend::embed(const forward_batch& b) {
         conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
     if (c_.embd_scale != 1.0f)   // gemma2, gemma3: sqrt(n_embd)
         for (std::size_t i = 0; i < b.size() * c_.n_embd; ++i) x_[i] *= c_.embd_scale;
+    if (c_.learned_positions) {   // GPT-2: plus its position's row (forward checked the positions)
+        const weight_view& p = w_.pos_embd;
+        const to_float_fn pconv = to_float_for(p.type);
+        std::vector<float>& row = xb_;   // free until the first norm
+        for (std::size_t t = 0; t < b.size(); ++t) {
+            pconv(p.data + static_cast<std::int64_t>(b.positions[t]) * p.row_bytes, row.data(), c_.n_embd);
+            add_inplace(x_.data() + t * c_.n_embd, row.data(), c_.n_embd);
+        }
+    }
 }
 
 // ---- row groups ---------------------------------------------------------------------
@@ -438,7 +455,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     }
 
     // Attention block, or LFM2's short convolution in its place: xb = its output.
-    pre_norm(l.attn_norm, n);
+    pre_norm(l.attn_norm, l.attn_norm_b, n);
     if (c_.is_conv(il)) short_conv_block(il, b.positions.data(), n);
     else attention_block(il, b, n);
     if (!l.post_attn_norm.empty())   // gemma2, gemma3
@@ -446,7 +463,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     add_residual(n);
 
     // Feed-forward block (SwiGLU, or GeGLU for gemma3; a mixture of experts' SwiGLU experts).
-    pre_norm(l.ffn_norm, n);
+    pre_norm(l.ffn_norm, l.ffn_norm_b, n);
     if (c_.layer_moe(il)) moe_ffn(l, n);
     else dense_ffn(l, n);
     if (il + 1 < c_.n_layer) {
@@ -457,6 +474,8 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     }
     if (c_.layer_moe(il)) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
     else mm(l.w_down, hb_.data(), xb_.data(), groups_);
+    if (!l.down_b.empty())   // GPT-2
+        for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * E], l.down_b.data(), E);
     if (!l.post_ffw_norm.empty())   // gemma2, gemma3
         for (int t = 0; t < n; ++t) rms_norm(&xb_[t * E], l.post_ffw_norm.data(), &xb_[t * E], E, c_.rms_eps);
     add_residual(n);
@@ -469,7 +488,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
 void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
     const auto len = static_cast<std::ptrdiff_t>(n) * c_.n_embd;
-    pre_norm(l.attn_norm, n);
+    pre_norm(l.attn_norm, l.attn_norm_b, n);
     std::copy(xb_.begin(), xb_.begin() + len, xn_.begin());
     attention_block(il, b, n);
     std::swap(xb_, xn_);
@@ -481,6 +500,8 @@ void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
         hint_next_product(out, 1);
     }
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
+    if (!l.down_b.empty())
+        for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * c_.n_embd], l.down_b.data(), c_.n_embd);
     add_inplace(x_.data(), xb_.data(), len);
     add_inplace(x_.data(), xn_.data(), len);
     std::swap(xb_, xn_);
@@ -592,6 +613,13 @@ void cpu_backend::short_conv_block(int il, const std::int32_t* positions, int n)
 void cpu_backend::dense_ffn(const layer_weights& l, int n) {
     const weight_view* const down[1] = {&l.w_down};
     hint_next_product(down, 1);
+    if (c_.ffn_act == ffn_activation::gelu) {   // GPT-2: no gate, gelu(x up + b)
+        mm(l.w_up, xb_.data(), hb_.data(), groups_);
+        if (!l.up_b.empty())
+            for (int t = 0; t < n; ++t) add_inplace(&hb_[static_cast<std::size_t>(t) * c_.n_ff], l.up_b.data(), c_.n_ff);
+        gelu_inplace(hb_.data(), hb2_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
+        return;
+    }
     if (c_.ffn_act == ffn_activation::relu_sqr) {   // Arcee: no gate, relu(x up)^2
         mm(l.w_up, xb_.data(), hb_.data(), groups_);
         float* h = hb_.data();
@@ -706,18 +734,18 @@ void cpu_backend::moe_ffn(const layer_weights& l, int n) {
 
 // xb = the block's input for n tokens: x normed by `weight`, or x itself
 // where the architecture has no norm before its blocks (olmo2).
-void cpu_backend::pre_norm(const f32_vector& weight, int n) {
+void cpu_backend::pre_norm(const f32_vector& weight, const f32_vector& bias, int n) {
     const int E = c_.n_embd;
     if (weight.empty()) {
         std::copy(x_.begin(), x_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
         return;
     }
-    for (int t = 0; t < n; ++t) norm_row(&x_[t * E], weight.data(), &xb_[t * E]);
+    for (int t = 0; t < n; ++t) norm_row(&x_[t * E], weight, bias, &xb_[t * E]);
 }
 
-void cpu_backend::norm_row(const float* x, const float* weight, float* y) const {
-    if (c_.layer_norm) layer_norm(x, weight, y, c_.n_embd, c_.rms_eps);
-    else rms_norm(x, weight, y, c_.n_embd, c_.rms_eps);
+void cpu_backend::norm_row(const float* x, const f32_vector& weight, const f32_vector& bias, float* y) const {
+    if (c_.layer_norm) layer_norm(x, weight.data(), bias.empty() ? nullptr : bias.data(), y, c_.n_embd, c_.rms_eps);
+    else rms_norm(x, weight.data(), y, c_.n_embd, c_.rms_eps);
 }
 
 // x += xb for n tokens, xb first times the residual scale (granite).
@@ -733,6 +761,10 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     if (auto st = check_forward_batch(b, c_.n_vocab, max_batch_, max_ctx_); !st) return st;
     if (n == 0) return {};
     if (!kv_ready_) return make_error("KV storage not initialised");
+    if (c_.learned_positions)   // GPT-2's positions end with its table
+        for (const std::int32_t pos : b.positions)
+            if (pos >= c_.n_ctx_train)
+                return make_error(fmt::format("position {} is past the model's {} learned positions", pos, c_.n_ctx_train));
     // The sliding-window layers' table of each token: its sequence's local
     // table, or (a caller that keeps one table, such as a test) the global
     // one, the local storage having as many blocks.
@@ -750,7 +782,7 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
     const int E = c_.n_embd;
     const int n_logits = static_cast<int>(b.logit_rows.size());
     for (int i = 0; i < n_logits; ++i)
-        norm_row(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm.data(),
+        norm_row(&x_[static_cast<std::size_t>(b.logit_rows[i]) * E], w_.output_norm, w_.output_norm_b,
                  &xb_[static_cast<std::size_t>(i) * E]);
     hint_qkv(0);   // the next forward's first product
     if (n_logits > 0) mm(w_.output, xb_.data(), logits, logit_groups_);

@@ -23,7 +23,7 @@ void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, flo
     for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] * scale * weight[i];
 }
 
-void layer_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps) {
+void layer_norm(const float* x, const float* weight, const float* bias, float* y, std::int64_t n, float eps) {
     double sum = 0;
     for (std::int64_t i = 0; i < n; ++i) sum += x[i];
     const auto mean = static_cast<float>(sum / static_cast<double>(n));
@@ -36,6 +36,8 @@ void layer_norm(const float* x, const float* weight, float* y, std::int64_t n, f
     const auto variance = static_cast<float>(sum2 / static_cast<double>(n));
     const float scale = 1.0f / std::sqrt(variance + eps);
     for (std::int64_t i = 0; i < n; ++i) y[i] = y[i] * scale * weight[i];
+    if (bias)
+        for (std::int64_t i = 0; i < n; ++i) y[i] += bias[i];
 }
 
 int rope_pairs(int n_rot) { return std::min(n_rot / 2, k_rope_max_pairs); }

@@ -9,10 +9,10 @@ namespace kvlens {
 // y (n) = x (n) / sqrt(mean(x^2) + eps) * weight (n). y may alias x.
 void rms_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps);
 
-// LayerNorm without a bias (Cohere's): y (n) = (x - mean(x)) /
-// sqrt(mean((x - mean)^2) + eps) * weight (n), the sums in double as
+// LayerNorm: y (n) = (x - mean(x)) / sqrt(mean((x - mean)^2) + eps) *
+// weight (n) + bias (n; null: none, Cohere's), the sums in double as
 // ggml_norm takes them. y may alias x.
-void layer_norm(const float* x, const float* weight, float* y, std::int64_t n, float eps);
+void layer_norm(const float* x, const float* weight, const float* bias, float* y, std::int64_t n, float eps);
 
 // Rotary position embedding in place on n_heads heads of head_dim floats.
 // neox = false: pairs (2i, 2i+1) (GGUF llama); true: pairs (i, i + n_rot/2).

@@ -75,8 +75,9 @@ private:
     status attention_block(int il, int n, bool decode, cudaStream_t s);
     status short_conv_block(int il, int n, cudaStream_t s);
     status add_residual(int n, cudaStream_t s);
-    status pre_norm(const float* weight, int n, cudaStream_t s);
-    status norm_rows(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, cudaStream_t s);
+    status pre_norm(const float* weight, const float* bias, int n, cudaStream_t s);
+    status norm_rows(const float* x, const std::int32_t* rows, const float* weight, const float* bias, float* y, int n_rows,
+                     cudaStream_t s);
     status dense_ffn(const dev_layer& l, int n, cudaStream_t s);
     status parallel_layer(int il, int n, bool decode);
     status run_decode_graph(int n, int n_logits);
@@ -306,7 +307,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     cudaStream_t s = stream_;
 
     // Attention block, or LFM2's short convolution in its place: xb = its output.
-    if (auto st = pre_norm(l.attn_norm, n, s); !st) return st;
+    if (auto st = pre_norm(l.attn_norm, l.attn_norm_b, n, s); !st) return st;
     mark("attn_norm");
     if (auto st = c_.is_conv(il) ? short_conv_block(il, n, s) : attention_block(il, n, decode, s); !st) return st;
     if (l.post_attn_norm) {   // gemma2, gemma3
@@ -316,7 +317,7 @@ status cuda_backend::layer(int il, int n, bool decode) {
     if (auto st = add_residual(n, s); !st) return st;
 
     // Feed-forward block (SwiGLU; gemma3: GeGLU with tanh GELU; arcee: relu(up)^2, no gate).
-    if (auto st = pre_norm(l.ffn_norm, n, s); !st) return st;
+    if (auto st = pre_norm(l.ffn_norm, l.ffn_norm_b, n, s); !st) return st;
     mark("ffn_norm");
     if (auto st = dense_ffn(l, n, s); !st) return st;
     if (l.post_ffw_norm) {   // gemma2, gemma3
@@ -335,7 +336,7 @@ status cuda_backend::parallel_layer(int il, int n, bool decode) {
     const dev_layer& l = w_.layers[static_cast<std::size_t>(il)];
     const std::int64_t len = static_cast<std::int64_t>(n) * c_.n_embd;
     cudaStream_t s = stream_;
-    if (auto st = pre_norm(l.attn_norm, n, s); !st) return st;
+    if (auto st = pre_norm(l.attn_norm, l.attn_norm_b, n, s); !st) return st;
     mark("attn_norm");
     CUDA_CHECK(cudaMemcpyAsync(xn_, xb_, static_cast<std::size_t>(len) * sizeof(float), cudaMemcpyDeviceToDevice, s));
     if (auto st = attention_block(il, n, decode, s); !st) return st;
@@ -351,7 +352,14 @@ status cuda_backend::parallel_layer(int il, int n, bool decode) {
 
 // xb = the feed-forward block's output (down's product) for the n rows of xb.
 status cuda_backend::dense_ffn(const dev_layer& l, int n, cudaStream_t s) {
-    if (c_.ffn_act == ffn_activation::relu_sqr) {
+    if (c_.ffn_act == ffn_activation::gelu) {   // GPT-2: gelu(x up + b), no gate
+        if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
+        mark("up matmul");
+        if (l.up_b)
+            if (auto st = launch_add_bias(hb_, l.up_b, n, c_.n_ff, s); !st) return st;
+        if (auto st = launch_gelu(hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
+        mark("gelu");
+    } else if (c_.ffn_act == ffn_activation::relu_sqr) {
         if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
         mark("up matmul");
         if (auto st = launch_relu_sqr(hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
@@ -371,6 +379,8 @@ status cuda_backend::dense_ffn(const dev_layer& l, int n, cudaStream_t s) {
     }
     if (auto st = matmul(l.w_down, hb_, n, xb_, mm_, s); !st) return st;
     mark("down matmul");
+    if (l.down_b)   // GPT-2
+        if (auto st = launch_add_bias(xb_, l.down_b, n, c_.n_embd, s); !st) return st;
     return {};
 }
 
@@ -477,6 +487,10 @@ status cuda_backend::attention_block(int il, int n, bool decode, cudaStream_t s)
 
     if (auto st = matmul(l.wo, att_, n, xb_, mm_, s); !st) return st;
     mark("wo matmul");
+    if (l.bo) {   // GPT-2
+        if (auto st = launch_add_bias(xb_, l.bo, n, c_.n_embd, s); !st) return st;
+        mark("attn_output bias");
+    }
     return {};
 }
 
@@ -510,19 +524,19 @@ status cuda_backend::short_conv_block(int il, int n, cudaStream_t s) {
 
 // xb = the block's input for n tokens: x normed by `weight`, or x itself
 // where the architecture has no norm before its blocks (olmo2: null weight).
-status cuda_backend::pre_norm(const float* weight, int n, cudaStream_t s) {
+status cuda_backend::pre_norm(const float* weight, const float* bias, int n, cudaStream_t s) {
     const std::int64_t len = static_cast<std::int64_t>(n) * c_.n_embd;
     if (!weight) {
         CUDA_CHECK(cudaMemcpyAsync(xb_, x_, static_cast<std::size_t>(len) * sizeof(float), cudaMemcpyDeviceToDevice, s));
         return {};
     }
-    return norm_rows(x_, nullptr, weight, xb_, n, s);
+    return norm_rows(x_, nullptr, weight, bias, xb_, n, s);
 }
 
 // RMS norms, or Cohere's LayerNorms, of n_rows rows of n_embd (launch_rms_norm's rows).
-status cuda_backend::norm_rows(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows,
-                               cudaStream_t s) {
-    if (c_.layer_norm) return launch_layer_norm(x, rows, weight, y, n_rows, c_.n_embd, c_.rms_eps, s);
+status cuda_backend::norm_rows(const float* x, const std::int32_t* rows, const float* weight, const float* bias, float* y,
+                               int n_rows, cudaStream_t s) {
+    if (c_.layer_norm) return launch_layer_norm(x, rows, weight, bias, y, n_rows, c_.n_embd, c_.rms_eps, s);
     return launch_rms_norm(x, rows, weight, y, n_rows, c_.n_embd, c_.rms_eps, s);
 }
 
@@ -548,6 +562,11 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("batch inputs copy");
     if (auto st = launch_get_rows(w_.tok_embd, d_tokens(), n, x_, stream_); !st) return st;
     mark("embedding rows");
+    if (c_.learned_positions) {   // GPT-2: plus each position's row (forward checked the positions)
+        if (auto st = launch_get_rows(w_.pos_embd, d_positions(), n, xb_, stream_); !st) return st;
+        if (auto st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * c_.n_embd, stream_); !st) return st;
+        mark("position rows");
+    }
     if (c_.embd_scale != 1.0f) {   // gemma2, gemma3: sqrt(n_embd)
         if (auto st = launch_scale(x_, c_.embd_scale, static_cast<std::int64_t>(n) * c_.n_embd, stream_); !st) return st;
         mark("embedding scale");
@@ -555,7 +574,7 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     for (int il = 0; il < c_.n_layer; ++il)
         if (auto st = layer(il, n, decode); !st) return make_error(fmt::format("layer {}: {}", il, st.message()));
     if (n_logits == 0) return {};
-    if (auto st = norm_rows(x_, d_logit_rows(), w_.output_norm, xb_, n_logits, stream_); !st) return st;
+    if (auto st = norm_rows(x_, d_logit_rows(), w_.output_norm, w_.output_norm_b, xb_, n_logits, stream_); !st) return st;
     mark("output_norm");
     if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
     mark("output matmul");
@@ -612,6 +631,10 @@ status cuda_backend::run_decode_graph(int n, int n_logits) {
 status cuda_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
     const int n = static_cast<int>(b.size());
     if (auto st = check_forward_batch(b, c_.n_vocab, o_.max_batch, o_.max_ctx); !st) return st;
+    if (c_.learned_positions)   // GPT-2's positions end with its table
+        for (const std::int32_t pos : b.positions)
+            if (pos >= c_.n_ctx_train)
+                return make_error(fmt::format("position {} is past the model's {} learned positions", pos, c_.n_ctx_train));
     if (n == 0) return {};
     if (kv_.get() == nullptr) return make_error("KV storage not initialised");
     const int n_logits = static_cast<int>(b.logit_rows.size());

@@ -119,6 +119,9 @@ result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) 
     if (auto st = matrix(d.tok_embd, w.tok_embd, "token_embd"); !st) return st.err();
     if (auto st = matrix(d.output, w.output, "output"); !st) return st.err();
     vector(d.output_norm, w.output_norm);
+    vector(d.output_norm_b, w.output_norm_b);
+    if (w.pos_embd.n_out > 0)
+        if (auto st = matrix(d.pos_embd, w.pos_embd, "position_embd"); !st) return st.err();
     vector(d.rope_freqs, m.rope_factors_for(max_ctx));
     for (std::size_t il = 0; il < w.layers.size(); ++il) {
         const layer_weights& l = w.layers[il];
@@ -133,7 +136,12 @@ result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) 
             d.largest_matrix_elems = std::max(d.largest_matrix_elems, src->n_in * src->n_out);
         }
         vector(o.attn_norm, l.attn_norm);
+        vector(o.attn_norm_b, l.attn_norm_b);
         vector(o.ffn_norm, l.ffn_norm);
+        vector(o.ffn_norm_b, l.ffn_norm_b);
+        vector(o.bo, l.bo);
+        vector(o.up_b, l.up_b);
+        vector(o.down_b, l.down_b);
         vector(o.bq, l.bq);
         vector(o.bk, l.bk);
         vector(o.bv, l.bv);

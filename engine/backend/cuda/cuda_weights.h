@@ -19,6 +19,8 @@ class model;
 
 struct dev_layer {
     const float* attn_norm = nullptr;            // (n_embd)
+    const float* attn_norm_b = nullptr;          // (n_embd) or null (GPT-2's LayerNorm bias)
+    const float* bo = nullptr;                   // (n_embd) or null: attn_output.bias (GPT-2)
     dev_matrix wq, wk, wv, wo;                   // (n_q, n_embd), (n_kv, n_embd) x2, (n_embd, n_q)
     const float* bq = nullptr;                   // (n_q) or null
     const float* bk = nullptr;                   // (n_kv) or null
@@ -26,9 +28,12 @@ struct dev_layer {
     const float* q_norm = nullptr;               // (head_dim) or null
     const float* k_norm = nullptr;               // (head_dim) or null
     const float* ffn_norm = nullptr;             // (n_embd)
+    const float* ffn_norm_b = nullptr;           // (n_embd) or null (GPT-2)
     const float* post_attn_norm = nullptr;       // (n_embd) or null (gemma3)
     const float* post_ffw_norm = nullptr;        // (n_embd) or null (gemma3)
     dev_matrix w_gate, w_up, w_down;             // (n_ff, n_embd) x2, (n_embd, n_ff)
+    const float* up_b = nullptr;                 // (n_ff) or null (GPT-2)
+    const float* down_b = nullptr;               // (n_embd) or null (GPT-2)
     // LFM2's short-convolution layer, in place of wq, wk, wv, wo:
     dev_matrix conv_in, conv_out;                // (3 n_embd, n_embd), (n_embd, n_embd)
     const float* conv_kernel = nullptr;          // (n_embd, taps) or null
@@ -37,6 +42,8 @@ struct dev_layer {
 struct dev_weights {
     dev_matrix tok_embd;                         // (n_vocab, n_embd)
     const float* output_norm = nullptr;          // (n_embd)
+    const float* output_norm_b = nullptr;        // (n_embd) or null (GPT-2)
+    dev_matrix pos_embd;                         // (n_ctx_train, n_embd) GPT-2's learned positions; n_out 0 without
     const float* rope_freqs = nullptr;           // (n_rot / 2) or null (model::rope_factors_for the context)
     dev_matrix output;                           // (n_vocab, n_embd); the embedding's bytes when tied
     std::vector<dev_layer> layers;

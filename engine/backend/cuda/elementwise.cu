@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // Element-wise kernels: residual add, bias add, SwiGLU (silu(gate) * up),
-// GeGLU (gelu_tanh(gate) * up), Arcee's relu(up)^2, scaling, soft-capping,
+// GeGLU (gelu_tanh(gate) * up), GPT-2's gelu, Arcee's relu(up)^2, scaling, soft-capping,
 // and Ministral 3's query temperature.
 #include "engine/backend/cuda/cuda_check.h"
 #include "engine/backend/cuda/norm_rope.h"
@@ -44,6 +44,18 @@ __global__ void gelu_tanh_mul_kernel(const float* gate, const float* up, float* 
     }
 }
 
+// GPT-2's gelu_tanh(x) in place, the same form with an up of 1.
+__global__ void gelu_kernel(float* x, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
+        const float g = x[i];
+        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
+        const float z = s * g;
+        x[i] = z / (1.0f + expf(-z)) * (1.0f / s);
+    }
+}
+
 __global__ void relu_sqr_kernel(float* x, std::int64_t n) {
     const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) {
@@ -79,6 +91,13 @@ status launch_gelu_tanh_mul(const float* gate, const float* up, float* y, std::i
     if (count == 0) return {};
     gelu_tanh_mul_kernel<<<grid_for(count), threads, 0, s>>>(gate, up, y, count);
     CUDA_CHECK_LAUNCH("gelu_tanh_mul_kernel");
+    return {};
+}
+
+status launch_gelu(float* x, std::int64_t count, cudaStream_t s) {
+    if (count == 0) return {};
+    gelu_kernel<<<grid_for(count), threads, 0, s>>>(x, count);
+    CUDA_CHECK_LAUNCH("gelu_kernel");
     return {};
 }
 

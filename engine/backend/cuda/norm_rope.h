@@ -18,10 +18,10 @@ namespace kvlens {
 // y may alias x when rows is null.
 status launch_rms_norm(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, int n,
                        float eps, cudaStream_t s);
-// The same rows through a LayerNorm without a bias (Cohere's): (x - mean) /
-// sqrt(mean((x - mean)^2) + eps) * weight.
-status launch_layer_norm(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, int n,
-                         float eps, cudaStream_t s);
+// The same rows through a LayerNorm: (x - mean) / sqrt(mean((x - mean)^2) +
+// eps) * weight + bias (n; null: none, Cohere's).
+status launch_layer_norm(const float* x, const std::int32_t* rows, const float* weight, const float* bias, float* y,
+                         int n_rows, int n, float eps, cudaStream_t s);
 
 struct rope_params {
     float* q = nullptr;                 // (n_tokens, n_head * head_dim), rotated in place
@@ -53,6 +53,8 @@ status launch_gelu_tanh_mul(const float* gate, const float* up, float* y, std::i
 status launch_scale(float* x, float a, std::int64_t count, cudaStream_t s);
 // x = relu(x)^2 in place (Arcee's feed-forward block, which has no gate).
 status launch_relu_sqr(float* x, std::int64_t count, cudaStream_t s);
+// x = gelu_tanh(x) in place (GPT-2's feed-forward block, no gate).
+status launch_gelu(float* x, std::int64_t count, cudaStream_t s);
 // q (n_tokens, nq): each token's row times 1 + scale ln(floor(position / floor_tokens) + 1)
 // (Llama 4's query temperature, Ministral 3's); positions (n_tokens) on the device.
 status launch_attn_temperature(float* q, const std::int32_t* positions, int n_tokens, int nq, float scale,

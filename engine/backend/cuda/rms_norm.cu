@@ -48,8 +48,8 @@ __device__ float block_sum(float v) {
 }
 
 template <int threads>
-__global__ void layer_norm_kernel(const float* x, const std::int32_t* rows, const float* weight, float* y, int n,
-                                  float eps) {
+__global__ void layer_norm_kernel(const float* x, const std::int32_t* rows, const float* weight, const float* bias,
+                                  float* y, int n, float eps) {
     const int r = blockIdx.x;
     const float* xr = x + static_cast<std::int64_t>(rows ? rows[r] : r) * n;
     float* yr = y + static_cast<std::int64_t>(r) * n;
@@ -62,18 +62,18 @@ __global__ void layer_norm_kernel(const float* x, const std::int32_t* rows, cons
         sum2 += d * d;
     }
     const float scale = rsqrtf(block_sum<threads>(sum2) / static_cast<float>(n) + eps);
-    for (int i = threadIdx.x; i < n; i += threads) yr[i] = (xr[i] - mean) * scale * weight[i];
+    for (int i = threadIdx.x; i < n; i += threads) yr[i] = (xr[i] - mean) * scale * weight[i] + (bias ? bias[i] : 0.0f);
 }
 
 }  // namespace
 
-status launch_layer_norm(const float* x, const std::int32_t* rows, const float* weight, float* y, int n_rows, int n,
-                         float eps, cudaStream_t s) {
+status launch_layer_norm(const float* x, const std::int32_t* rows, const float* weight, const float* bias, float* y,
+                         int n_rows, int n, float eps, cudaStream_t s) {
     if (n_rows == 0) return {};
     if (n <= 256)
-        layer_norm_kernel<warp_size><<<n_rows, warp_size, 0, s>>>(x, rows, weight, y, n, eps);
+        layer_norm_kernel<warp_size><<<n_rows, warp_size, 0, s>>>(x, rows, weight, bias, y, n, eps);
     else
-        layer_norm_kernel<256><<<n_rows, 256, 0, s>>>(x, rows, weight, y, n, eps);
+        layer_norm_kernel<256><<<n_rows, 256, 0, s>>>(x, rows, weight, bias, y, n, eps);
     CUDA_CHECK_LAUNCH("layer_norm_kernel");
     return {};
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Cohere's configurations, as llama.cpp reads them (llama-cpp-python 0.3.16
-// and 0.3.36 alike):
+// The configurations of the models that norm with LayerNorm rather than RMS
+// norm, as llama.cpp reads them (llama-cpp-python 0.3.16 and 0.3.36 alike):
 //   - command-r (Command R 35B, Aya 23, Aya Expanse 8B and 32B): every norm a
 //     LayerNorm without a bias (ARCH.attention.layer_norm_epsilon, required);
 //     each layer's attention and SwiGLU feed-forward block read the same
@@ -16,6 +16,12 @@
 //     base and scaling (llama.cpp's graph passes the model's, not a windowed
 //     base: ARCH.rope.freq_base_swa is read there but not used), the full
 //     layers not at all.
+//   - gpt2 (GPT-2 and its fine-tunes, DistilGPT-2): LayerNorms with biases
+//     before each block; Q, K and V one product (attn_qkv) with a bias, the
+//     attention output and both feed-forward products with theirs; a GELU
+//     (tanh form) between up and down, no gate; no RoPE: row p of
+//     position_embd (context_length rows, required) is added to the
+//     embedding of the token at position p.
 #include <cmath>
 #include <string>
 
@@ -33,19 +39,44 @@ constexpr double k_largest_logit_mul = 1e6;
 
 }  // namespace
 
+namespace {
+
+// LayerNorms, their epsilon from ARCH.attention.layer_norm_epsilon (required), in rms_eps.
+status read_layer_norm(const gguf_file& f, model_config& c) {
+    const std::string key = c.arch_name + ".attention.layer_norm_epsilon";
+    const gguf_value* eps = f.find(key);
+    if (!eps || !(eps->is_float() || eps->is_integer()))
+        return make_error(fmt::format("missing or bad metadata '{}' (the LayerNorms' epsilon)", key));
+    const double e = eps->as_float();
+    if (!(e > 0 && e < 1)) return make_error(fmt::format("metadata '{}' = {} is not in (0, 1)", key, e));
+    c.rms_eps = static_cast<float>(e);
+    c.layer_norm = true;
+    return {};
+}
+
+}  // namespace
+
+status read_gpt2_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_layer_norm(f, c); !st) return st;
+    if (!f.find(c.arch_name + ".context_length"))
+        return make_error(fmt::format("missing metadata '{}.context_length' (the learned positions' count)", c.arch_name));
+    c.norm_bias = true;
+    c.has_qkv_bias = true;
+    c.has_attn_out_bias = true;
+    c.has_ffn_bias = true;
+    c.ffn_act = ffn_activation::gelu;
+    c.learned_positions = true;
+    c.layer_rope.assign(c.layer_rope.size(), 0);
+    return {};
+}
+
 status read_cohere_config(const gguf_file& f, model_config& c) {
     const std::string p = c.arch_name + ".";
     if (c.arch_name == "command-r" && c.n_layer >= k_command_r_plus_depth)
         return make_error(fmt::format("command-r with {} layers (Command R+) norms Q and K per head with weights of each "
                                       "head's own; kvlens does not compute that",
                                       c.n_layer));
-    const gguf_value* eps = f.find(p + "attention.layer_norm_epsilon");
-    if (!eps || !(eps->is_float() || eps->is_integer()))
-        return make_error(fmt::format("missing or bad metadata '{}attention.layer_norm_epsilon' (the LayerNorms' epsilon)", p));
-    const double e = eps->as_float();
-    if (!(e > 0 && e < 1)) return make_error(fmt::format("metadata '{}attention.layer_norm_epsilon' = {} is not in (0, 1)", p, e));
-    c.rms_eps = static_cast<float>(e);
-    c.layer_norm = true;
+    if (auto st = read_layer_norm(f, c); !st) return st;
     c.parallel_blocks = true;
 
     if (const gguf_value* v = f.find(p + "logit_scale")) {
