@@ -22,6 +22,13 @@
 //     (tanh form) between up and down, no gate; no RoPE: row p of
 //     position_embd (context_length rows, required) is added to the
 //     embedding of the token at position p.
+//   - gptneox (EleutherAI's Pythia and GPT-NeoX, Dolly v2, RedPajama-INCITE):
+//     GPT-2's LayerNorms, biases and GELU, but RoPE in NeoX's halves over
+//     the first rope.dimension_count dimensions of each head (a quarter in
+//     Pythia), and with gptneox.use_parallel_residual (required, as llama.cpp
+//     reads it) each layer's attention and feed-forward block side by side,
+//     each from its own norm of x: x + attn(ln1(x)) + ffn(ln2(x)), added as
+//     (ffn + x) + attention.
 #include <cmath>
 #include <string>
 
@@ -70,6 +77,21 @@ status read_gpt2_config(const gguf_file& f, model_config& c) {
     return {};
 }
 
+status read_gptneox_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_layer_norm(f, c); !st) return st;
+    const std::string key = c.arch_name + ".use_parallel_residual";
+    const gguf_value* par = f.find(key);
+    if (!par || par->type != gguf_value_type::boolean)
+        return make_error(fmt::format("missing or bad metadata '{}' (a bool)", key));
+    c.parallel_blocks = f.get_bool(key);
+    c.norm_bias = true;
+    c.has_qkv_bias = true;
+    c.has_attn_out_bias = true;
+    c.has_ffn_bias = true;
+    c.ffn_act = ffn_activation::gelu;
+    return {};
+}
+
 status read_cohere_config(const gguf_file& f, model_config& c) {
     const std::string p = c.arch_name + ".";
     if (c.arch_name == "command-r" && c.n_layer >= k_command_r_plus_depth)
@@ -78,6 +100,7 @@ status read_cohere_config(const gguf_file& f, model_config& c) {
                                       c.n_layer));
     if (auto st = read_layer_norm(f, c); !st) return st;
     c.parallel_blocks = true;
+    c.shared_block_norm = true;
 
     if (const gguf_value* v = f.find(p + "logit_scale")) {
         if (!v->is_float() && !v->is_integer()) return make_error(fmt::format("metadata '{}logit_scale' is not a number", p));

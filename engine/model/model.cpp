@@ -201,7 +201,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         // phi3 files fuse Q, K and V (where they are not apart, as llama.cpp
         // allows), and always gate and up: views of the fused tensors' rows.
         const bool fused_qkv = ((c.architecture == arch::phi3 || c.architecture == arch::lfm2) && f->tensor(p + "attn_qkv.weight")) ||
-                               c.architecture == arch::gpt2;
+                               c.architecture == arch::gpt2 || c.architecture == arch::gptneox;
         const std::int64_t n_qkv = c.n_q() + 2LL * c.n_kv();
         if (c.is_conv(il)) {   // LFM2: a short convolution in place of attention
             if (!ld.matrix(p + "shortconv.in_proj.weight", c.n_embd, 3LL * c.n_embd, l.conv_in) ||
@@ -255,7 +255,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         const char* ffn_norm_name = c.architecture == arch::gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight";
         // Cohere's parallel blocks share the one norm (attn_norm).
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
-                                (!c.parallel_blocks && !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm))))
+                                (!c.shared_block_norm && !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm))))
             return fail();
         if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo)) return fail();
         if (c.norm_bias && (!ld.vector(p + "attn_norm.bias", c.n_embd, l.attn_norm_b) ||
@@ -411,6 +411,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     for (int il = 0; il < c.n_layer; ++il)
         if (!c.rotates(il) && !c.learned_positions) info.unrotated_layers.push_back(il);
     info.learned_positions = c.learned_positions;
+    info.rope_dims = c.learned_positions ? 0 : c.n_rot;
+    if (!c.learned_positions && c.n_rot < c.head_dim)
+        info.rope += fmt::format(", over the first {} of each head's {} dimensions", c.n_rot, c.head_dim);
     if (c.learned_positions) {   // GPT-2: no RoPE at all
         info.rope_freq_base = 0;
         info.rope = fmt::format("none: learned positions (position_embd), {} of them", c.n_ctx_train);
@@ -429,7 +432,9 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.layer_norm = c.layer_norm;
     info.norm_bias = c.norm_bias;
     info.parallel_blocks = c.parallel_blocks;
-    info.norms = c.parallel_blocks                    ? "one per layer, read by attention and the feed-forward block side by side"
+    info.shared_block_norm = c.shared_block_norm;
+    info.norms = c.shared_block_norm                  ? "one per layer, read by attention and the feed-forward block side by side"
+                 : c.parallel_blocks                  ? "one per block, the blocks side by side from the same input"
                  : c.has_pre_norms && c.has_post_norms ? "before and after each block"
                  : c.has_pre_norms                   ? "before each block"
                                                      : "after each block";

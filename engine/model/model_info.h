@@ -70,6 +70,7 @@ struct model_info {
     // GPT-2: positions are learned rows added to the embeddings (no RoPE;
     // rope_freq_base 0), n_ctx_train of them: no context is longer.
     bool learned_positions = false;
+    int rope_dims = 0;   // dimensions of each head RoPE turns (less than head_dim: GLM-4, Phi-3 small, Pythia)
     std::string rope;                // all in words: "base 500000, Llama 3.1 frequency factors"
     // Gemma's soft-capping, c * tanh(x / c): of the attention scores before
     // the softmax (Gemma 2) and of the logits (Gemma 2, some Gemma 3); 0: none.
@@ -95,6 +96,7 @@ struct model_info {
     bool layer_norm = false;
     bool norm_bias = false;   // GPT-2: its LayerNorms add a bias
     bool parallel_blocks = false;
+    bool shared_block_norm = false;   // Cohere: one norm read by both; GPT-NeoX: a norm each
     enum class qk_norm_kind { none, per_head, whole_rows, per_head_after_rope };
     qk_norm_kind qk_norm = qk_norm_kind::none;
     std::string norms;                   // all in words: "before each block, Q and K per head"

@@ -276,11 +276,13 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool glm4 = s.arch == "glm4";
     const bool cohere = s.arch == "command-r" || s.arch == "cohere2";   // LayerNorms, parallel blocks
     const bool gpt2 = s.arch == "gpt2";   // LayerNorms and products with biases, GELU, learned positions
+    const bool gptneox = s.arch == "gptneox";   // gpt2's biases and GELU, NeoX RoPE, parallel blocks
+    const bool biased = gpt2 || gptneox;   // every product and LayerNorm with a bias, fused Q/K/V
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -309,8 +311,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     }
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    if (cohere || gpt2) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
+    if (cohere || biased) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
     else w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
+    if (gptneox) w.set_bool(A + "use_parallel_residual", !s.sequential_blocks);
     if (cohere && s.cohere_logit_scale != 0) w.set_f32(A + "logit_scale", s.cohere_logit_scale);
     if (s.arch == "cohere2") w.set_u32(A + "attention.sliding_window", static_cast<std::uint32_t>(s.sliding_window));
     w.set_u32(A + "vocab_size", static_cast<std::uint32_t>(s.n_vocab));
@@ -444,10 +447,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                          {static_cast<std::int64_t>(f.size())}, std::move(b));
         }
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
-    if (gpt2) {   // the learned positions, as the embeddings' (F32, as GPT-2's converter keeps them), the final norm's bias
+    if (gpt2)   // the learned positions, as the embeddings' (F32, as GPT-2's converter keeps them)
         vec("position_embd.weight", s.n_ctx * s.n_embd, 0.0f, s.embd_sd, s.n_ctx);
-        vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
-    }
+    if (biased) vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
@@ -455,9 +457,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             vec(p + "shortconv.conv.weight", s.conv_taps * s.n_embd, 0.0f, 0.5f, s.n_embd);
             matrix(p + "shortconv.in_proj.weight", s.n_embd, 3 * s.n_embd, weights, type);
             matrix(p + "shortconv.out_proj.weight", s.n_embd, s.n_embd, weights, type);
-        } else if (phi3 || gpt2) {
+        } else if (phi3 || biased) {
             matrix(p + "attn_qkv.weight", s.n_embd, (s.n_head + 2 * s.n_head_kv) * head_dim, weights, type);
-            if (gpt2) {   // every product's bias, and the norms'
+            if (biased) {   // every product's bias, and the norms'
                 vec(p + "attn_qkv.bias", (s.n_head + 2 * s.n_head_kv) * head_dim, 0.0f, 0.05f);
                 vec(p + "attn_output.bias", s.n_embd, 0.0f, 0.05f);
                 vec(p + "attn_norm.bias", s.n_embd, 0.0f, 0.05f);
@@ -543,7 +545,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (phi3 || glm4) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {
-            if (s.arch != "arcee" && !gpt2) matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee, gpt2: no gate
+            if (s.arch != "arcee" && !biased) matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee, gpt2, gptneox: no gate
             matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
         }
         matrix(p + "ffn_down.weight", s.n_ff, s.n_embd, weights, type);

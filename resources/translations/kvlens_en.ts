@@ -1344,6 +1344,14 @@
         <translation>, each with a bias</translation>
     </message>
     <message>
+        <source>one per block, the blocks side by side from the same input</source>
+        <translation>one per block, the blocks side by side from the same input</translation>
+    </message>
+    <message>
+        <source>, over the first %1 of each head&apos;s %2 dimensions</source>
+        <translation>, over the first %1 of each head&apos;s %2 dimensions</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation type="unfinished"></translation>
     </message>

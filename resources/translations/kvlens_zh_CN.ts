@@ -1340,6 +1340,14 @@
         <translation>，均带偏置</translation>
     </message>
     <message>
+        <source>one per block, the blocks side by side from the same input</source>
+        <translation>每块一个，两块并行读取同一输入</translation>
+    </message>
+    <message>
+        <source>, over the first %1 of each head&apos;s %2 dimensions</source>
+        <translation>，仅作用于每个头 %2 维中的前 %1 维</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation>RMS 归一化</translation>
     </message>

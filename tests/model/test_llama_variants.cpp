@@ -460,6 +460,27 @@ TEST(CohereVariants, commandR7BWindowsThreeLayersInFourAndLeavesTheFourthUnrotat
     EXPECT_FLOAT_EQ(c->rope_base(0), 50000.0f);
 }
 
+TEST(CohereVariants, gptneoxRunsItsBlocksSideBySideOnlyWhereTheFileSays)
+{
+    auto par = config_of(*synth_shape_named("check-gptneox"));
+    ASSERT_TRUE(par.ok()) << par.message();
+    EXPECT_EQ(par->architecture, arch::gptneox);
+    EXPECT_TRUE(par->parallel_blocks);
+    EXPECT_FALSE(par->shared_block_norm);   // each block its own norm
+    EXPECT_TRUE(par->rope_neox);
+    EXPECT_EQ(par->n_rot, 16);
+    EXPECT_TRUE(par->norm_bias && par->has_qkv_bias && par->has_attn_out_bias && par->has_ffn_bias);
+    auto seq = config_of(*synth_shape_named("check-gptneox-seq"));
+    ASSERT_TRUE(seq.ok()) << seq.message();
+    EXPECT_FALSE(seq->parallel_blocks);
+    // llama.cpp requires the flag; so does kvlens, by name.
+    auto bytes = synth_bytes(*synth_shape_named("check-gptneox"));
+    relabel(bytes, "gptneox.use_parallel_residual", "gptneox.use_parallel_residuaX");
+    auto none = config_of_bytes(std::move(bytes));
+    ASSERT_FALSE(none.ok());
+    EXPECT_TRUE(contains(none.message(), "'gptneox.use_parallel_residual'")) << none.message();
+}
+
 TEST(CohereVariants, whatKvlensDoesNotComputeIsRefusedByName)
 {
     auto bytes = synth_bytes(*synth_shape_named("check-command-r"));

@@ -168,6 +168,7 @@ private slots:
         s.nLayer = 4;
         s.layerNorm = true;
         s.parallelBlocks = true;
+        s.sharedBlockNorm = true;
         s.logitMul = 0.0625;
         panel.setSummary(s);
         QStringList texts;
@@ -199,6 +200,21 @@ private slots:
                  qPrintable(all));
         QVERIFY2(!texts.contains(QStringLiteral("RoPE:")), qPrintable(all));
         QVERIFY2(texts.contains(QStringLiteral("before each block, each with a bias")), qPrintable(all));
+
+        // Pythia (GPT-NeoX): RoPE over a quarter of each head, the blocks side by side from their own norms.
+        ModelSummary p;
+        p.nLayer = 6;
+        p.headDim = 64;
+        p.ropeBase = 10000;
+        p.ropeDims = 16;
+        p.layerNorm = p.normBias = p.parallelBlocks = true;
+        panel.setSummary(p);
+        texts.clear();
+        for (const QLabel* l : panel.findChildren<QLabel*>()) texts << l->text();
+        const QString pythia = texts.join(QLatin1Char('|'));
+        QVERIFY2(texts.contains(QStringLiteral("base 10,000, over the first 16 of each head's 64 dimensions")), qPrintable(pythia));
+        QVERIFY2(texts.contains(QStringLiteral("one per block, the blocks side by side from the same input, each with a bias")),
+                 qPrintable(pythia));
     }
 
     void tinyModelRun()

@@ -69,6 +69,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.chatTemplate = fromStd(info.chat_template_kind);
     s.ropeBase = info.rope_freq_base;
     s.learnedPositions = info.learned_positions;
+    s.ropeDims = info.rope_dims;
     s.ropeLlama3Factors = info.rope_llama3_factors;
     s.ropeLinearFactor = info.rope_linear_factor;
     s.ropeLongRopeFactors = info.rope_longrope_factors;
@@ -87,6 +88,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.postNorms = info.post_norms;
     s.layerNorm = info.layer_norm;
     s.normBias = info.norm_bias;
+    s.sharedBlockNorm = info.shared_block_norm;
     s.parallelBlocks = info.parallel_blocks;
     s.qkNorm = static_cast<int>(info.qk_norm);
     for (const int il : info.unrotated_layers)

@@ -72,6 +72,7 @@ struct ModelSummary {
     // beyond) and the attention factor on cos and sin (1: none).
     double ropeBase = 0;          // 0: no RoPE (GPT-2's learned positions, or a server's model)
     bool learnedPositions = false;   // GPT-2: a learned row per position, nCtxTrain of them
+    int ropeDims = 0;                // dimensions RoPE turns per head (fewer than headDim: Pythia, GLM-4)
     bool ropeLlama3Factors = false;
     double ropeLinearFactor = 1;
     bool ropeLongRopeFactors = false;
@@ -94,6 +95,7 @@ struct ModelSummary {
     // feed-forward block read side by side.
     bool layerNorm = false;
     bool normBias = false;   // GPT-2's LayerNorms add a bias
+    bool sharedBlockNorm = false;   // Cohere: parallel blocks read one norm (GPT-NeoX: a norm each)
     bool parallelBlocks = false;
     int qkNorm = 0;
     QList<int> unrotatedLayers;   // layers (from 0) RoPE leaves out: SmolLM3's NoPE layers

@@ -211,6 +211,8 @@ void ModelPanel::rebuild()
                                 "%1 rows, so no context is longer").arg(loc.toString(s.nCtxTrain)));
     if (s.ropeBase > 0) {
         QString rope = tr("base %1").arg(loc.toString(s.ropeBase, 'f', 0));
+        if (s.ropeDims > 0 && s.ropeDims < s.headDim)   // Pythia, GLM-4: part of each head turns, the rest keeps no position
+            rope += tr(", over the first %1 of each head's %2 dimensions").arg(s.ropeDims).arg(s.headDim);
         if (s.ropeLlama3Factors)
             rope += tr(", Llama 3.1 frequency factors (rope_freqs.weight)");
         if (s.ropeLinearFactor != 1.0)
@@ -254,7 +256,9 @@ void ModelPanel::rebuild()
         row(tr("RoPE"), rope);
     }
     // Cohere: one norm per layer, read by attention and the feed-forward block at once.
-    QString norms = s.parallelBlocks          ? tr("one per layer, read by attention and the feed-forward block side by side")
+    QString norms = s.parallelBlocks && s.sharedBlockNorm
+                        ? tr("one per layer, read by attention and the feed-forward block side by side")
+                    : s.parallelBlocks        ? tr("one per block, the blocks side by side from the same input")
                     : s.preNorms && s.postNorms ? tr("before and after each block")
                     : s.preNorms              ? tr("before each block")
                                               : tr("after each block");

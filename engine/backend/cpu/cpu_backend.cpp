@@ -481,10 +481,11 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     add_residual(n);
 }
 
-// Cohere's layer: attention and the feed-forward block both read the one
-// norm of x; x becomes (ffn + x) + attention, in llama.cpp's order of adds.
-// xn_ keeps the normed rows while attention overwrites xb_, then holds
-// attention's output while the feed-forward block runs from them.
+// Cohere's and GPT-NeoX's layer: attention and the feed-forward block both
+// read x, normed once (Cohere) or each by its own norm (GPT-NeoX); x becomes
+// (ffn + x) + attention, in llama.cpp's order of adds. xn_ keeps the normed
+// rows while attention overwrites xb_, then holds attention's output while
+// the feed-forward block runs.
 void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
     const auto len = static_cast<std::ptrdiff_t>(n) * c_.n_embd;
@@ -492,6 +493,7 @@ void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     std::copy(xb_.begin(), xb_.begin() + len, xn_.begin());
     attention_block(il, b, n);
     std::swap(xb_, xn_);
+    if (!c_.shared_block_norm) pre_norm(l.ffn_norm, l.ffn_norm_b, n);   // GPT-NeoX: the FFN's own norm of x
     dense_ffn(l, n);
     if (il + 1 < c_.n_layer) {
         hint_qkv(il + 1);

@@ -327,8 +327,8 @@ status cuda_backend::layer(int il, int n, bool decode) {
     return add_residual(n, s);
 }
 
-// Cohere's layer: attention and the feed-forward block both read the one
-// norm of x; x becomes (ffn + x) + attention, in llama.cpp's order of adds.
+// Cohere's and GPT-NeoX's layer: attention and the feed-forward block both
+// read x, normed once (Cohere) or each by its own norm (GPT-NeoX); x becomes (ffn + x) + attention, in llama.cpp's order of adds.
 // xn_ keeps the normed rows while attention overwrites xb_; the pointers
 // trade places for the feed-forward block and back, so every layer (and a
 // captured graph) sees them as the step began.
@@ -341,7 +341,8 @@ status cuda_backend::parallel_layer(int il, int n, bool decode) {
     CUDA_CHECK(cudaMemcpyAsync(xn_, xb_, static_cast<std::size_t>(len) * sizeof(float), cudaMemcpyDeviceToDevice, s));
     if (auto st = attention_block(il, n, decode, s); !st) return st;
     std::swap(xb_, xn_);
-    const status ffn = dense_ffn(l, n, s);
+    status ffn = c_.shared_block_norm ? status{} : pre_norm(l.ffn_norm, l.ffn_norm_b, n, s);   // GPT-NeoX: its own norm
+    if (ffn) ffn = dense_ffn(l, n, s);
     std::swap(xb_, xn_);   // xb_: attention's output, xn_: the feed-forward block's
     if (!ffn) return ffn;
     if (auto st = launch_add(x_, xn_, len, s); !st) return st;
