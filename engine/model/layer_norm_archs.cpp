@@ -29,6 +29,12 @@
 //     reads it) each layer's attention and feed-forward block side by side,
 //     each from its own norm of x: x + attn(ln1(x)) + ffn(ln2(x)), added as
 //     (ffn + x) + attention.
+//   - phi2 (Microsoft's Phi-2, Phi-1.5): one LayerNorm (with a bias) per
+//     layer read by attention and the feed-forward block side by side, added
+//     as (attention + ffn) + x; Q, K and V fused or apart, each with a bias;
+//     the attention output, both feed-forward products (GELU between, no
+//     gate) and the logits (output.bias) with biases; NeoX RoPE over the
+//     first rope.dimension_count dimensions (32 of Phi-2's 80).
 #include <cmath>
 #include <string>
 
@@ -88,6 +94,20 @@ status read_gptneox_config(const gguf_file& f, model_config& c) {
     c.has_qkv_bias = true;
     c.has_attn_out_bias = true;
     c.has_ffn_bias = true;
+    c.ffn_act = ffn_activation::gelu;
+    return {};
+}
+
+status read_phi2_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_layer_norm(f, c); !st) return st;
+    c.parallel_blocks = true;
+    c.shared_block_norm = true;
+    c.parallel_branches_first = true;
+    c.norm_bias = true;
+    c.has_qkv_bias = true;
+    c.has_attn_out_bias = true;
+    c.has_ffn_bias = true;
+    c.has_output_bias = true;
     c.ffn_act = ffn_activation::gelu;
     return {};
 }

@@ -150,6 +150,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     if (!ld.vector(c.architecture == arch::lfm2 ? "token_embd_norm.weight" : "output_norm.weight", c.n_embd, w.output_norm))
         return fail();
     if (c.norm_bias && !ld.vector("output_norm.bias", c.n_embd, w.output_norm_b)) return fail();
+    if (c.has_output_bias && !ld.vector("output.bias", c.n_vocab, w.output_b)) return fail();
     // GPT-2's learned positions: a row per position of the trained context, read like the embedding's.
     if (c.learned_positions) {
         const gguf_tensor* pos = f->tensor("position_embd.weight");
@@ -200,7 +201,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         const std::string p = fmt::format("blk.{}.", il);
         // phi3 files fuse Q, K and V (where they are not apart, as llama.cpp
         // allows), and always gate and up: views of the fused tensors' rows.
-        const bool fused_qkv = ((c.architecture == arch::phi3 || c.architecture == arch::lfm2) && f->tensor(p + "attn_qkv.weight")) ||
+        const bool fused_qkv = ((c.architecture == arch::phi3 || c.architecture == arch::lfm2 || c.architecture == arch::phi2) &&
+                                f->tensor(p + "attn_qkv.weight")) ||
                                c.architecture == arch::gpt2 || c.architecture == arch::gptneox;
         const std::int64_t n_qkv = c.n_q() + 2LL * c.n_kv();
         if (c.is_conv(il)) {   // LFM2: a short convolution in place of attention
@@ -259,7 +261,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             return fail();
         if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo)) return fail();
         if (c.norm_bias && (!ld.vector(p + "attn_norm.bias", c.n_embd, l.attn_norm_b) ||
-                            !ld.vector(p + "ffn_norm.bias", c.n_embd, l.ffn_norm_b)))
+                            (!c.shared_block_norm && !ld.vector(p + "ffn_norm.bias", c.n_embd, l.ffn_norm_b))))
             return fail();
         if (c.has_ffn_bias &&
             (!ld.vector(p + "ffn_up.bias", c.n_ff, l.up_b) || !ld.vector(p + "ffn_down.bias", c.n_embd, l.down_b)))
@@ -273,9 +275,11 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             l.bv.assign(qkv_b.begin() + c.n_q() + c.n_kv(), qkv_b.end());
         }
         if (c.has_attn_sinks && !ld.vector(p + "attn_sinks.weight", c.n_head, l.attn_sinks)) return fail();
+        const bool qkv_bias_optional = c.architecture != arch::phi2;   // Phi-2's apart Q, K, V have theirs, as llama.cpp requires
         if (c.has_qkv_bias && !fused_qkv &&
-            (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, true) || !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, true) ||
-             !ld.vector(p + "attn_v.bias", c.n_kv(), l.bv, true)))
+            (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, qkv_bias_optional) ||
+             !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, qkv_bias_optional) ||
+             !ld.vector(p + "attn_v.bias", c.n_kv(), l.bv, qkv_bias_optional)))
             return fail();
         if (c.has_post_norms && (!ld.vector(p + "post_attention_norm.weight", c.n_embd, l.post_attn_norm) ||
                                  !ld.vector(p + "post_ffw_norm.weight", c.n_embd, l.post_ffw_norm)))

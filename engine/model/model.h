@@ -64,6 +64,7 @@ struct model_weights {
     weight_view tok_embd;         // (n_vocab, n_embd) rows looked up by token id
     f32_vector output_norm;       // (n_embd)
     f32_vector output_norm_b;     // (n_embd) its bias (GPT-2); else empty
+    f32_vector output_b;          // (n_vocab) the logits' bias (Phi-2); else empty
     // (n_ctx_train, n_embd) GPT-2's learned positions: row p added to the
     // embedding of the token at position p; n_out 0 without.
     weight_view pos_embd;

@@ -16,7 +16,7 @@ namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
                   qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss,
-                  hunyuan_dense, command_r, gpt2, gptneox };
+                  hunyuan_dense, command_r, gpt2, gptneox, phi2 };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
@@ -92,6 +92,9 @@ struct model_config {
     // Parallel blocks with one norm (Cohere's); GPT-NeoX's parallel blocks
     // norm x twice, attn_norm for attention and ffn_norm for the feed-forward block.
     bool shared_block_norm = false;
+    // Phi-2 adds its two blocks' outputs first, then x: (attention + ffn) + x.
+    bool parallel_branches_first = false;
+    bool has_output_bias = false;   // Phi-2: output.bias added to the logits
     // GPT-2: every LayerNorm adds its bias (attn_norm.bias, ffn_norm.bias,
     // output_norm.bias); the feed-forward products add theirs (ffn_up.bias,
     // ffn_down.bias); and positions are learned: row p of position_embd is
@@ -225,6 +228,9 @@ status read_gpt2_config(const gguf_file& f, model_config& c);
 // GPT-NeoX's (layer_norm_archs.cpp): GPT-2's biases and GELU with NeoX RoPE
 // over rope.dimension_count dimensions, parallel blocks where the file says.
 status read_gptneox_config(const gguf_file& f, model_config& c);
+// Phi-2's (layer_norm_archs.cpp): Cohere's one norm and side-by-side blocks
+// with GPT-2's biases and GELU, partial NeoX RoPE, a bias on the logits.
+status read_phi2_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
 // llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern
 // as one bool per layer (true: windowed), or as a period P (layer il windowed

@@ -277,12 +277,13 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool cohere = s.arch == "command-r" || s.arch == "cohere2";   // LayerNorms, parallel blocks
     const bool gpt2 = s.arch == "gpt2";   // LayerNorms and products with biases, GELU, learned positions
     const bool gptneox = s.arch == "gptneox";   // gpt2's biases and GELU, NeoX RoPE, parallel blocks
-    const bool biased = gpt2 || gptneox;   // every product and LayerNorm with a bias, fused Q/K/V
+    const bool phi2 = s.arch == "phi2";   // one norm, parallel blocks, biases, partial RoPE, the logits' bias
+    const bool biased = gpt2 || gptneox || phi2;   // every product and LayerNorm with a bias, fused Q/K/V
     static const char* const written[] = {"llama",    "qwen2",    "qwen3",     "gemma",      "gemma2",   "gemma3",
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "phi2"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -450,6 +451,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     if (gpt2)   // the learned positions, as the embeddings' (F32, as GPT-2's converter keeps them)
         vec("position_embd.weight", s.n_ctx * s.n_embd, 0.0f, s.embd_sd, s.n_ctx);
     if (biased) vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
+    if (phi2) vec("output.bias", s.n_vocab, 0.0f, 0.5f);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
@@ -463,7 +465,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                 vec(p + "attn_qkv.bias", (s.n_head + 2 * s.n_head_kv) * head_dim, 0.0f, 0.05f);
                 vec(p + "attn_output.bias", s.n_embd, 0.0f, 0.05f);
                 vec(p + "attn_norm.bias", s.n_embd, 0.0f, 0.05f);
-                vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
+                if (!phi2) vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
                 vec(p + "ffn_up.bias", s.n_ff, 0.0f, 0.05f);
                 vec(p + "ffn_down.bias", s.n_embd, 0.0f, 0.05f);
             }
@@ -494,7 +496,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
             ones(p + "post_attention_norm.weight", s.n_embd);
             ones(p + "post_ffw_norm.weight", s.n_embd);
         }
-        if (!olmo2 && !exaone4 && !cohere) ones(p + (gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight"), s.n_embd);
+        if (!olmo2 && !exaone4 && !cohere && !phi2) ones(p + (gpt_oss ? "post_attention_norm.weight" : "ffn_norm.weight"), s.n_embd);
         if (moe && il >= s.n_dense_lead) {
             if (s.arch == "lfm2moe" || s.arch == "ernie4_5-moe") vec(p + "exp_probs_b.bias", s.n_expert, 0.0f, 0.5f);
             // The router in F32, each expert's matrices one slice of a 3-D tensor.

@@ -44,7 +44,8 @@ struct synth_shape {
                                   // "cohere2" (and windows in 3 of 4 layers, the 4th unrotated) or
                                   // "gpt2" (LayerNorms and products with biases, GELU, learned positions) or
                                   // "gptneox" (the same with NeoX RoPE over n_rot, no learned positions,
-                                  // blocks side by side unless sequential_blocks)
+                                  // blocks side by side unless sequential_blocks) or "phi2" (one norm,
+                                  // blocks side by side, biases, partial NeoX RoPE, the logits' bias)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)

@@ -504,8 +504,13 @@ void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.down_b.empty())
         for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * c_.n_embd], l.down_b.data(), c_.n_embd);
-    add_inplace(x_.data(), xb_.data(), len);
-    add_inplace(x_.data(), xn_.data(), len);
+    if (c_.parallel_branches_first) {   // Phi-2: (attention + ffn) + x
+        add_inplace(xn_.data(), xb_.data(), len);
+        add_inplace(x_.data(), xn_.data(), len);
+    } else {
+        add_inplace(x_.data(), xb_.data(), len);
+        add_inplace(x_.data(), xn_.data(), len);
+    }
     std::swap(xb_, xn_);
 }
 
@@ -788,6 +793,8 @@ status cpu_backend::forward(const forward_batch& b, float* logits, forward_count
                  &xb_[static_cast<std::size_t>(i) * E]);
     hint_qkv(0);   // the next forward's first product
     if (n_logits > 0) mm(w_.output, xb_.data(), logits, logit_groups_);
+    if (!w_.output_b.empty())   // Phi-2
+        for (int i = 0; i < n_logits; ++i) add_inplace(logits + static_cast<std::int64_t>(i) * c_.n_vocab, w_.output_b.data(), c_.n_vocab);
     if (c_.logit_scale != 1.0f) {   // granite: times 1 / logit_scale, as llama.cpp scales them
         const float inv = 1.0f / c_.logit_scale;
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(n_logits) * c_.n_vocab; ++i) logits[i] *= inv;

@@ -345,8 +345,13 @@ status cuda_backend::parallel_layer(int il, int n, bool decode) {
     if (ffn) ffn = dense_ffn(l, n, s);
     std::swap(xb_, xn_);   // xb_: attention's output, xn_: the feed-forward block's
     if (!ffn) return ffn;
-    if (auto st = launch_add(x_, xn_, len, s); !st) return st;
-    if (auto st = launch_add(x_, xb_, len, s); !st) return st;
+    if (c_.parallel_branches_first) {   // Phi-2: (attention + ffn) + x
+        if (auto st = launch_add(xb_, xn_, len, s); !st) return st;
+        if (auto st = launch_add(x_, xb_, len, s); !st) return st;
+    } else {
+        if (auto st = launch_add(x_, xn_, len, s); !st) return st;
+        if (auto st = launch_add(x_, xb_, len, s); !st) return st;
+    }
     mark("residual adds");
     return {};
 }
@@ -579,6 +584,10 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("output_norm");
     if (auto st = matmul(w_.output, xb_, n_logits, logits_, mm_, stream_); !st) return st;
     mark("output matmul");
+    if (w_.output_b) {   // Phi-2
+        if (auto st = launch_add_bias(logits_, w_.output_b, n_logits, c_.n_vocab, stream_); !st) return st;
+        mark("output bias");
+    }
     if (c_.logit_scale != 1.0f) {   // granite: times 1 / logit_scale, as llama.cpp scales them
         if (auto st = launch_scale(logits_, 1.0f / c_.logit_scale, static_cast<std::int64_t>(n_logits) * c_.n_vocab,
                                    stream_); !st)

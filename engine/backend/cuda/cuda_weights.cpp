@@ -120,6 +120,7 @@ result<dev_weights> upload_weights(const model& m, int max_ctx, cudaStream_t s) 
     if (auto st = matrix(d.output, w.output, "output"); !st) return st.err();
     vector(d.output_norm, w.output_norm);
     vector(d.output_norm_b, w.output_norm_b);
+    vector(d.output_b, w.output_b);
     if (w.pos_embd.n_out > 0)
         if (auto st = matrix(d.pos_embd, w.pos_embd, "position_embd"); !st) return st.err();
     vector(d.rope_freqs, m.rope_factors_for(max_ctx));

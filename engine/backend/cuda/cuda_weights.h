@@ -43,6 +43,7 @@ struct dev_weights {
     dev_matrix tok_embd;                         // (n_vocab, n_embd)
     const float* output_norm = nullptr;          // (n_embd)
     const float* output_norm_b = nullptr;        // (n_embd) or null (GPT-2)
+    const float* output_b = nullptr;             // (n_vocab) or null (Phi-2's logits' bias)
     dev_matrix pos_embd;                         // (n_ctx_train, n_embd) GPT-2's learned positions; n_out 0 without
     const float* rope_freqs = nullptr;           // (n_rot / 2) or null (model::rope_factors_for the context)
     dev_matrix output;                           // (n_vocab, n_embd); the embedding's bytes when tied
