@@ -477,6 +477,7 @@ const char* to_string(chat_kind k) {
     case chat_kind::harmony: return "harmony";
     case chat_kind::hunyuan: return "hunyuan";
     case chat_kind::command_r: return "command-r";
+    case chat_kind::zephyr: return "zephyr";
     case chat_kind::none: break;
     }
     return "none";
@@ -545,6 +546,11 @@ std::size_t opening_at(std::string_view tmpl, chat_kind kind) {
     case chat_kind::hunyuan:   // llama.cpp's test: both markers
         if (tmpl.find("<｜hy_place▁holder▁no▁3｜>") == npos) return npos;
         return std::min({tmpl.find("<｜hy_User｜>"), tmpl.find("<｜hy_Assistant｜>"), tmpl.find("<｜hy_place▁holder▁no▁3｜>")});
+    case chat_kind::zephyr:
+        // Zephyr closes a question with EOS (Tulu, OLMo 2's, with a newline;
+        // Phi-3 with "<|end|>").
+        if (tmpl.find("<|end|>") != npos || tmpl.find("eos_token") == npos || question_ends_in_newline(tmpl)) return npos;
+        return std::min({tmpl.find("<|system|>"), tmpl.find("<|user|>"), tmpl.find("<|assistant|>")});
     case chat_kind::command_r:   // llama.cpp's test: the turn marker and the user's
         if (tmpl.find("<|USER_TOKEN|>") == npos) return npos;
         return tmpl.find("<|START_OF_TURN_TOKEN|>");
@@ -565,7 +571,8 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
     for (int k = 1; k < k_chat_kinds; ++k) {
         const auto kind = static_cast<chat_kind>(k);
         const std::size_t at = opening_at(tmpl, kind);
-        const bool any_vocabulary = kind == chat_kind::mistral || kind == chat_kind::olmo2 || kind == chat_kind::exaone;
+        const bool any_vocabulary = kind == chat_kind::mistral || kind == chat_kind::olmo2 || kind == chat_kind::exaone ||
+                                    kind == chat_kind::zephyr;
         if ((available[k] || any_vocabulary) && at < first) {
             first = at;
             f.kind = kind;
@@ -603,6 +610,7 @@ chat_format chat_format::from_template(std::string_view tmpl, const bool (&avail
         f.dated_default_left_out = f.variant == chat_variant::granite_3_1;
     }
     if (f.kind == chat_kind::olmo2) f.markers_are_tokens = available[static_cast<int>(chat_kind::olmo2)];
+    if (f.kind == chat_kind::zephyr) f.markers_are_tokens = available[static_cast<int>(chat_kind::zephyr)];
     if (f.kind == chat_kind::harmony) f.variant = harmony_variant(tmpl);
     return f;
 }
@@ -622,6 +630,7 @@ std::vector<chat_segment> chat_format::render_segments(const std::vector<chat_me
     case chat_kind::exaone: return chat_render::render_exaone(messages, add_generation_prompt);
     case chat_kind::harmony: return chat_render::render_harmony(*this, messages, add_generation_prompt);
     case chat_kind::command_r: return chat_render::render_command_r(messages, add_generation_prompt);
+    case chat_kind::zephyr: return chat_render::render_zephyr(*this, messages, add_generation_prompt);
     case chat_kind::none: break;
     }
     return render_plain(messages, add_generation_prompt);

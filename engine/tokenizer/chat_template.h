@@ -44,12 +44,15 @@ namespace kvlens {
 // command_r: Cohere's Command R, R+, Aya 23 and Aya Expanse ("<|START_OF_TURN_TOKEN|><|USER_TOKEN|>q
 // <|END_OF_TURN_TOKEN|><|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>"); Command R7B's templates too, rendered
 // so as llama.cpp's built-in renderer does (without R7B's preamble and response markers).
+// zephyr: HuggingFaceH4's Zephyr and what took its template: TinyLlama-1.1B-Chat,
+// StableLM 2 Zephyr ("<|user|>\nq</s>\n<|assistant|>\n": every turn closed by the
+// tokenizer's EOS and a newline; the markers plain text in their vocabularies).
 enum class chat_kind { none, chatml, llama3, gemma, deepseek, phi3, mistral, granite, olmo2, exaone, harmony, hunyuan,
-                       command_r };
-constexpr int k_chat_kinds = 13;
+                       command_r, zephyr };
+constexpr int k_chat_kinds = 14;
 
 // "none", "chatml", "llama3", "gemma", "deepseek", "phi3", "mistral", "granite", "olmo2", "exaone", "harmony",
-// "hunyuan", "command-r"
+// "hunyuan", "command-r", "zephyr"
 const char* to_string(chat_kind k);
 
 // The official templates of one kind that render differently, told apart by
@@ -128,7 +131,11 @@ struct chat_format {
     // OLMo 2: the same for "<|system|>", "<|user|>", "<|assistant|>".
     // EXAONE: always true; its markers are control segments, and
     // tokenizer::encode_chat keeps any the vocabulary lacks as text.
+    // Zephyr: the same for its role markers.
     bool markers_are_tokens = true;
+    // Zephyr: the tokenizer's EOS as text ("</s>", "<|endoftext|>"), which
+    // closes every turn; the tokenizer sets it (empty: "</s>").
+    std::string eos_text;
     // Phi-3.5: an empty system message is left out.
     bool skips_empty_system = false;
     // Phi-3 (July 2024), Phi-3.5, Phi-4-mini: without a generation prompt the
@@ -180,7 +187,8 @@ struct chat_format {
                                    has_token("<｜hy_User｜>") && has_token("<｜hy_Assistant｜>") &&
                                        has_token("<｜hy_place▁holder▁no▁2｜>"),
                                    has_token("<|START_OF_TURN_TOKEN|>") && has_token("<|USER_TOKEN|>") &&
-                                       has_token("<|CHATBOT_TOKEN|>") && has_token("<|END_OF_TURN_TOKEN|>")};
+                                       has_token("<|CHATBOT_TOKEN|>") && has_token("<|END_OF_TURN_TOKEN|>"),
+                                   has_token("<|user|>") && has_token("<|assistant|>")};
         if (!tmpl.empty()) return from_template(tmpl, have);
         chat_format f;
         if (have[1]) f.kind = chat_kind::chatml;
@@ -216,7 +224,7 @@ struct chat_format {
     }
     // From the template text alone, as if the vocabulary had every marker.
     static chat_format from_template(std::string_view tmpl) {
-        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true, true, true};
+        const bool all[k_chat_kinds] = {false, true, true, true, true, true, true, true, true, true, true, true, true, true};
         return from_template(tmpl, all);
     }
     // available[k]: the vocabulary has the markers of chat_kind k. Mistral is

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Inside the chat formats (chat_template.h), shared by the files that render
 // them: the segment writer, Jinja's string helpers, and the renderers that
-// live outside chat_template.cpp (Granite, OLMo 2, SmolLM3, EXAONE, Harmony, Command R).
+// live outside chat_template.cpp (Granite, OLMo 2, SmolLM3, EXAONE, Harmony, Command R, Zephyr).
 #pragma once
 
 #include <string>
@@ -45,6 +45,7 @@ std::vector<chat_segment> render_smollm3(const std::vector<chat_message>& msgs, 
 std::vector<chat_segment> render_exaone(const std::vector<chat_message>& msgs, bool gen);
 std::vector<chat_segment> render_harmony(const chat_format& f, const std::vector<chat_message>& msgs, bool gen);
 std::vector<chat_segment> render_command_r(const std::vector<chat_message>& msgs, bool gen);
+std::vector<chat_segment> render_zephyr(const chat_format& f, const std::vector<chat_message>& msgs, bool gen);
 
 // gpt-oss's system message (identity, cutoff, a fixed date, reasoning effort, channels).
 extern const char* const k_harmony_system;

@@ -117,6 +117,7 @@ status tokenizer::load(const gguf_file& file) {
 
     template_ = file.get_string("tokenizer.chat_template");
     chat_ = chat_format::detect(template_, [this](std::string_view s) { return vocab_.find(s) >= 0; });
+    if (eos_ >= 0) chat_.eos_text = vocab_.text[static_cast<std::size_t>(eos_)];   // Zephyr closes its turns with it
     return {};
 }
 

@@ -445,11 +445,11 @@ std::vector<recognises_row> recognises_rows()
     rows.push_back({"smollm2", k_smollm2, "chatml", chat_variant::standard});
     rows.push_back({"smollm3", k_smollm3, "chatml", chat_variant::chatml_smollm3});
     rows.push_back({"gemma 1", k_gemma1, "gemma", chat_variant::standard});
-    // Zephyr ends a question in EOS, not a newline: another format.
+    // Zephyr ends a question in EOS, not a newline: its own format (test_chat_formats_zephyr).
     rows.push_back({"zephyr", "{% for message in messages %}\n{% if message['role'] == 'user' %}\n{{ '<|user|>\n' + "
                               "message['content'] + eos_token }}\n{% elif message['role'] == 'assistant' %}\n{{ "
                               "'<|assistant|>\n'  + message['content'] + eos_token }}\n{% endif %}\n{% endfor %}",
-                    "none", chat_variant::standard});
+                    "zephyr", chat_variant::standard});
     // GLM-edge writes "<|user|>" around item['content']: not OLMo 2's either.
     rows.push_back({"glm-edge", "{% for item in messages %}{% if item['role'] == 'user' %}<|user|>\n{{ item['content'] }}"
                                 "{% endif %}{% endfor %}<|assistant|>", "none", chat_variant::standard});
