@@ -35,6 +35,14 @@
 //     the attention output, both feed-forward products (GELU between, no
 //     gate) and the logits (output.bias) with biases; NeoX RoPE over the
 //     first rope.dimension_count dimensions (32 of Phi-2's 80).
+//   - stablelm (StableLM 2 1.6B and its Zephyr and chat models, StableLM 3B
+//     4E1T, StableLM Zephyr 3B): LayerNorms with biases, Q, K and V biases
+//     where the file has them, SwiGLU without biases, NeoX RoPE over the
+//     first rope.dimension_count dimensions (a quarter); a file whose layers
+//     have no ffn_norm (StableLM 2 12B) runs attention and the feed-forward
+//     block side by side from attn_norm, added as (attention + x) + ffn.
+//     Per-head Q/K LayerNorms with weights of each head's own (StableLM 2
+//     12B) are not computed: such files are refused by name.
 #include <cmath>
 #include <string>
 
@@ -102,13 +110,28 @@ status read_phi2_config(const gguf_file& f, model_config& c) {
     if (auto st = read_layer_norm(f, c); !st) return st;
     c.parallel_blocks = true;
     c.shared_block_norm = true;
-    c.parallel_branches_first = true;
+    c.parallel_order = parallel_adds::branches_x;
     c.norm_bias = true;
     c.has_qkv_bias = true;
     c.has_attn_out_bias = true;
     c.has_ffn_bias = true;
     c.has_output_bias = true;
     c.ffn_act = ffn_activation::gelu;
+    return {};
+}
+
+status read_stablelm_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_layer_norm(f, c); !st) return st;
+    if (f.tensor("blk.0.attn_q_norm.weight"))
+        return make_error("stablelm: Q and K normed per head with weights of each head's own (StableLM 2 12B); kvlens "
+                          "does not compute that");
+    c.norm_bias = true;
+    c.has_qkv_bias = true;   // where the file has them (StableLM 2)
+    if (!f.tensor("blk.0.ffn_norm.weight")) {   // llama.cpp: no ffn_norm, the parallel residual
+        c.parallel_blocks = true;
+        c.shared_block_norm = true;
+        c.parallel_order = parallel_adds::attention_x_ffn;
+    }
     return {};
 }
 

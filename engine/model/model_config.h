@@ -16,7 +16,7 @@ namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
                   qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss,
-                  hunyuan_dense, command_r, gpt2, gptneox, phi2 };
+                  hunyuan_dense, command_r, gpt2, gptneox, phi2, stablelm };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
@@ -24,6 +24,13 @@ enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smo
 // times clamp(up, -7, 7) + 1.
 // gelu: no gate either: gelu(up) (tanh form), GPT-2's.
 enum class ffn_activation { silu, gelu_tanh, relu_sqr, swiglu_oai, gelu };
+
+// The order in which a layer of parallel blocks adds its two outputs to x,
+// as each model's llama.cpp graph adds them (the same sum, other roundings):
+// ffn_x_attention: (ffn + x) + attention (Cohere, GPT-NeoX);
+// branches_x: (attention + ffn) + x (Phi-2);
+// attention_x_ffn: (attention + x) + ffn (StableLM).
+enum class parallel_adds { ffn_x_attention, branches_x, attention_x_ffn };
 
 struct model_config {
     arch architecture = arch::llama;
@@ -92,8 +99,7 @@ struct model_config {
     // Parallel blocks with one norm (Cohere's); GPT-NeoX's parallel blocks
     // norm x twice, attn_norm for attention and ffn_norm for the feed-forward block.
     bool shared_block_norm = false;
-    // Phi-2 adds its two blocks' outputs first, then x: (attention + ffn) + x.
-    bool parallel_branches_first = false;
+    parallel_adds parallel_order = parallel_adds::ffn_x_attention;
     bool has_output_bias = false;   // Phi-2: output.bias added to the logits
     // GPT-2: every LayerNorm adds its bias (attn_norm.bias, ffn_norm.bias,
     // output_norm.bias); the feed-forward products add theirs (ffn_up.bias,
@@ -231,6 +237,9 @@ status read_gptneox_config(const gguf_file& f, model_config& c);
 // Phi-2's (layer_norm_archs.cpp): Cohere's one norm and side-by-side blocks
 // with GPT-2's biases and GELU, partial NeoX RoPE, a bias on the logits.
 status read_phi2_config(const gguf_file& f, model_config& c);
+// StableLM's (layer_norm_archs.cpp): LayerNorms with biases, optional Q/K/V
+// biases, SwiGLU, partial NeoX RoPE; parallel blocks where a file has no ffn_norm.
+status read_stablelm_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
 // llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern
 // as one bool per layer (true: windowed), or as a period P (layer il windowed

@@ -45,7 +45,8 @@ struct synth_shape {
                                   // "gpt2" (LayerNorms and products with biases, GELU, learned positions) or
                                   // "gptneox" (the same with NeoX RoPE over n_rot, no learned positions,
                                   // blocks side by side unless sequential_blocks) or "phi2" (one norm,
-                                  // blocks side by side, biases, partial NeoX RoPE, the logits' bias)
+                                  // blocks side by side, biases, partial NeoX RoPE, the logits' bias) or
+                                  // "stablelm" (LayerNorms with biases, partial NeoX RoPE, SwiGLU; below)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)
@@ -94,7 +95,10 @@ struct synth_shape {
     float granite_logit_scale = 1.0f;
     // command-r, cohere2: ARCH.logit_scale, the logits' multiplier (0: not written).
     float cohere_logit_scale = 0.0f;
-    bool sequential_blocks = false;   // gptneox: gptneox.use_parallel_residual false
+    // gptneox: gptneox.use_parallel_residual false. stablelm: ffn_norm in every
+    // layer and Q/K/V biases (StableLM 2 1.6B's kind); false: neither (the
+    // parallel kind, StableLM 2 12B's, without its per-head Q/K norms).
+    bool sequential_blocks = false;
     // A mixture of experts (arch "llama" as Mixtral, "qwen2moe", "qwen3moe",
     // "olmoe"): n_expert experts per layer, n_expert_used per token, of
     // n_ff_exp rows (0: n_ff); qwen2moe's shared expert of n_ff_shared rows.

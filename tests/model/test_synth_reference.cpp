@@ -78,13 +78,15 @@ namespace {
 // the same biases and GELU, NeoX RoPE over 16 of 64 dimensions, blocks side
 // by side from their own norms; gptneox-seq: one after the other. phi2: one
 // norm for both blocks side by side, heads of 80 with 32 dimensions rotated,
-// biases everywhere, the logits' bias.
+// biases everywhere, the logits' bias. stablelm: LayerNorms with biases,
+// Q/K/V biases, a quarter of each head rotated, SwiGLU; stablelm-par: no
+// ffn_norm, the blocks side by side from attn_norm.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
                                "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
-                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2"};
+                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss", "ernie4_5-moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -282,10 +284,12 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     // Cohere's LayerNorms and side-by-side blocks are named, and its logit multiplier.
     const bool cohere = arch == "command-r" || arch == "cohere2";
     const bool neox = arch == "gptneox" || arch == "gptneox-seq";
-    EXPECT_EQ((*m)->info().layer_norm, cohere || arch == "gpt2" || neox || arch == "phi2");
-    EXPECT_EQ((*m)->info().parallel_blocks, cohere || arch == "gptneox" || arch == "phi2");
-    EXPECT_EQ((*m)->info().shared_block_norm, cohere || arch == "phi2");
-    EXPECT_EQ((*m)->info().rope.find("over the first 16 of each head's 64 dimensions") != std::string::npos, neox)
+    const bool stablelm = arch == "stablelm" || arch == "stablelm-par";
+    EXPECT_EQ((*m)->info().layer_norm, cohere || arch == "gpt2" || neox || arch == "phi2" || stablelm);
+    EXPECT_EQ((*m)->info().parallel_blocks, cohere || arch == "gptneox" || arch == "phi2" || arch == "stablelm-par");
+    EXPECT_EQ((*m)->info().shared_block_norm, cohere || arch == "phi2" || arch == "stablelm-par");
+    EXPECT_EQ((*m)->info().rope.find("over the first 16 of each head's 64 dimensions") != std::string::npos,
+              neox || stablelm)
         << (*m)->info().rope;
     // GPT-2's positions are learned rows, said in place of RoPE.
     EXPECT_EQ((*m)->info().learned_positions, arch == "gpt2");

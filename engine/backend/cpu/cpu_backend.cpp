@@ -504,12 +504,20 @@ void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.down_b.empty())
         for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * c_.n_embd], l.down_b.data(), c_.n_embd);
-    if (c_.parallel_branches_first) {   // Phi-2: (attention + ffn) + x
+    // xb_: the feed-forward block's output, xn_: attention's.
+    switch (c_.parallel_order) {
+    case parallel_adds::branches_x:   // Phi-2
         add_inplace(xn_.data(), xb_.data(), len);
         add_inplace(x_.data(), xn_.data(), len);
-    } else {
+        break;
+    case parallel_adds::attention_x_ffn:   // StableLM
+        add_inplace(x_.data(), xn_.data(), len);
+        add_inplace(x_.data(), xb_.data(), len);
+        break;
+    case parallel_adds::ffn_x_attention:   // Cohere, GPT-NeoX
         add_inplace(x_.data(), xb_.data(), len);
         add_inplace(x_.data(), xn_.data(), len);
+        break;
     }
     std::swap(xb_, xn_);
 }

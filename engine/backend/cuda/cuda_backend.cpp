@@ -345,12 +345,15 @@ status cuda_backend::parallel_layer(int il, int n, bool decode) {
     if (ffn) ffn = dense_ffn(l, n, s);
     std::swap(xb_, xn_);   // xb_: attention's output, xn_: the feed-forward block's
     if (!ffn) return ffn;
-    if (c_.parallel_branches_first) {   // Phi-2: (attention + ffn) + x
+    // The sums in the model's order (model_config::parallel_order).
+    float* first = c_.parallel_order == parallel_adds::attention_x_ffn ? xb_ : xn_;
+    float* second = first == xb_ ? xn_ : xb_;
+    if (c_.parallel_order == parallel_adds::branches_x) {   // Phi-2: (attention + ffn) + x
         if (auto st = launch_add(xb_, xn_, len, s); !st) return st;
         if (auto st = launch_add(x_, xb_, len, s); !st) return st;
     } else {
-        if (auto st = launch_add(x_, xn_, len, s); !st) return st;
-        if (auto st = launch_add(x_, xb_, len, s); !st) return st;
+        if (auto st = launch_add(x_, first, len, s); !st) return st;
+        if (auto st = launch_add(x_, second, len, s); !st) return st;
     }
     mark("residual adds");
     return {};
