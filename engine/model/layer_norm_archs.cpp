@@ -43,6 +43,11 @@
 //     block side by side from attn_norm, added as (attention + x) + ffn.
 //     Per-head Q/K LayerNorms with weights of each head's own (StableLM 2
 //     12B) are not computed: such files are refused by name.
+//   - nemotron (NVIDIA's Nemotron-Mini 4B, Minitron 4B and 8B): LayerNorms
+//     with biases (the converter folds LayerNorm1p's + 1 into the weights),
+//     relu(up)^2 without a gate, NeoX RoPE over rope.dimension_count of each
+//     head (half), and the biases of Q, K, V, the attention output and both
+//     feed-forward products where the file has them.
 #include <cmath>
 #include <string>
 
@@ -132,6 +137,17 @@ status read_stablelm_config(const gguf_file& f, model_config& c) {
         c.shared_block_norm = true;
         c.parallel_order = parallel_adds::attention_x_ffn;
     }
+    return {};
+}
+
+status read_nemotron_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_layer_norm(f, c); !st) return st;
+    c.norm_bias = true;
+    c.has_qkv_bias = true;
+    c.has_attn_out_bias = true;
+    c.has_ffn_bias = true;
+    c.optional_biases = true;
+    c.ffn_act = ffn_activation::relu_sqr;
     return {};
 }
 

@@ -246,7 +246,7 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
                 return fail();
         } else if (fused_up ? !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, 0, c.n_ff, l.w_gate) ||
                            !ld.matrix_rows(p + "ffn_up.weight", c.n_embd, 2LL * c.n_ff, c.n_ff, c.n_ff, l.w_up)
-                     : (c.ffn_act != ffn_activation::relu_sqr && c.ffn_act != ffn_activation::gelu &&   // Arcee's, GPT-2's: no gate
+                     : (c.ffn_act != ffn_activation::relu_sqr && c.ffn_act != ffn_activation::gelu &&   // Arcee's, Nemotron's, GPT-2's: no gate
                         !ld.matrix(p + "ffn_gate.weight", c.n_embd, c.n_ff, l.w_gate)) ||
                            !ld.matrix(p + "ffn_up.weight", c.n_embd, c.n_ff, l.w_up))
             return fail();
@@ -259,12 +259,13 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
         if (c.has_pre_norms && (!ld.vector(p + "attn_norm.weight", c.n_embd, l.attn_norm) ||
                                 (!c.shared_block_norm && !ld.vector(p + ffn_norm_name, c.n_embd, l.ffn_norm))))
             return fail();
-        if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo)) return fail();
+        if (c.has_attn_out_bias && !ld.vector(p + "attn_output.bias", c.n_embd, l.bo, c.optional_biases)) return fail();
         if (c.norm_bias && (!ld.vector(p + "attn_norm.bias", c.n_embd, l.attn_norm_b) ||
                             (!c.shared_block_norm && !ld.vector(p + "ffn_norm.bias", c.n_embd, l.ffn_norm_b))))
             return fail();
         if (c.has_ffn_bias &&
-            (!ld.vector(p + "ffn_up.bias", c.n_ff, l.up_b) || !ld.vector(p + "ffn_down.bias", c.n_embd, l.down_b)))
+            (!ld.vector(p + "ffn_up.bias", c.n_ff, l.up_b, c.optional_biases) ||
+             !ld.vector(p + "ffn_down.bias", c.n_embd, l.down_b, c.optional_biases)))
             return fail();
         // GPT-2's Q, K and V biases are one tensor as their product is: its three parts.
         if (c.has_qkv_bias && fused_qkv) {

@@ -264,8 +264,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                          s.arch == "qwen3vl" || s.arch == "qwen3vlmoe" || lfm2 || s.arch == "hunyuan-dense";   // per head
     const bool gpt_oss = s.arch == "gpt-oss";   // biases, sinks, windows, biased experts
     const bool stablelm = s.arch == "stablelm";   // LayerNorms with biases, partial NeoX RoPE, SwiGLU
+    const bool nemotron = s.arch == "nemotron";   // LayerNorms with biases, relu(up)^2, every bias there is
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2vl" || s.arch == "qwen2moe" || s.arch == "glm4" || gpt_oss ||
-                          (stablelm && s.sequential_blocks);
+                          (stablelm && s.sequential_blocks) || nemotron;
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
     const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
@@ -285,7 +286,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "phi2", "stablelm"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "phi2", "stablelm", "nemotron"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -314,7 +315,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     }
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    if (cohere || biased || stablelm) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
+    if (cohere || biased || stablelm || nemotron) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
     else w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
     if (gptneox) w.set_bool(A + "use_parallel_residual", !s.sequential_blocks);
     if (cohere && s.cohere_logit_scale != 0) w.set_f32(A + "logit_scale", s.cohere_logit_scale);
@@ -452,14 +453,19 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
     if (gpt2)   // the learned positions, as the embeddings' (F32, as GPT-2's converter keeps them)
         vec("position_embd.weight", s.n_ctx * s.n_embd, 0.0f, s.embd_sd, s.n_ctx);
-    if (biased || stablelm) vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
+    if (biased || stablelm || nemotron) vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
     if (phi2) vec("output.bias", s.n_vocab, 0.0f, 0.5f);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
-        if (stablelm) {   // the norms' biases; the parallel kind has no ffn_norm
+        if (stablelm || nemotron) {   // the norms' biases; StableLM's parallel kind has no ffn_norm
             vec(p + "attn_norm.bias", s.n_embd, 0.0f, 0.05f);
-            if (s.sequential_blocks) vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
+            if (s.sequential_blocks || nemotron) vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
+        }
+        if (nemotron) {   // its optional biases, all written
+            vec(p + "attn_output.bias", s.n_embd, 0.0f, 0.05f);
+            vec(p + "ffn_up.bias", s.n_ff, 0.0f, 0.05f);
+            vec(p + "ffn_down.bias", s.n_embd, 0.0f, 0.05f);
         }
         if (lfm2 && is_conv(il)) {   // the convolution's kernel (taps of each channel), in_proj (B, C, X), out_proj
             vec(p + "shortconv.conv.weight", s.conv_taps * s.n_embd, 0.0f, 0.5f, s.n_embd);
@@ -553,7 +559,8 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (phi3 || glm4) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {
-            if (s.arch != "arcee" && !biased) matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);   // arcee, gpt2, gptneox: no gate
+            if (s.arch != "arcee" && !biased && !nemotron)   // arcee, gpt2, gptneox, phi2, nemotron: no gate
+                matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
             matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
         }
         matrix(p + "ffn_down.weight", s.n_ff, s.n_embd, weights, type);

@@ -80,13 +80,14 @@ namespace {
 // norm for both blocks side by side, heads of 80 with 32 dimensions rotated,
 // biases everywhere, the logits' bias. stablelm: LayerNorms with biases,
 // Q/K/V biases, a quarter of each head rotated, SwiGLU; stablelm-par: no
-// ffn_norm, the blocks side by side from attn_norm.
+// ffn_norm, the blocks side by side from attn_norm. nemotron: LayerNorms
+// with biases, relu(up)^2, half of each head rotated, every optional bias.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
                                "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
-                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par"};
+                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par", "nemotron"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss", "ernie4_5-moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -285,7 +286,7 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     const bool cohere = arch == "command-r" || arch == "cohere2";
     const bool neox = arch == "gptneox" || arch == "gptneox-seq";
     const bool stablelm = arch == "stablelm" || arch == "stablelm-par";
-    EXPECT_EQ((*m)->info().layer_norm, cohere || arch == "gpt2" || neox || arch == "phi2" || stablelm);
+    EXPECT_EQ((*m)->info().layer_norm, cohere || arch == "gpt2" || neox || arch == "phi2" || stablelm || arch == "nemotron");
     EXPECT_EQ((*m)->info().parallel_blocks, cohere || arch == "gptneox" || arch == "phi2" || arch == "stablelm-par");
     EXPECT_EQ((*m)->info().shared_block_norm, cohere || arch == "phi2" || arch == "stablelm-par");
     EXPECT_EQ((*m)->info().rope.find("over the first 16 of each head's 64 dimensions") != std::string::npos,

@@ -635,8 +635,10 @@ void cpu_backend::dense_ffn(const layer_weights& l, int n) {
         gelu_inplace(hb_.data(), hb2_.data(), static_cast<std::int64_t>(n) * c_.n_ff);
         return;
     }
-    if (c_.ffn_act == ffn_activation::relu_sqr) {   // Arcee: no gate, relu(x up)^2
+    if (c_.ffn_act == ffn_activation::relu_sqr) {   // Arcee, Nemotron: no gate, relu(x up + b)^2
         mm(l.w_up, xb_.data(), hb_.data(), groups_);
+        if (!l.up_b.empty())   // Nemotron's, where its file has one
+            for (int t = 0; t < n; ++t) add_inplace(&hb_[static_cast<std::size_t>(t) * c_.n_ff], l.up_b.data(), c_.n_ff);
         float* h = hb_.data();
         for (std::int64_t i = 0, e = static_cast<std::int64_t>(n) * c_.n_ff; i < e; ++i) {
             const float r = h[i] > 0.0f ? h[i] : 0.0f;

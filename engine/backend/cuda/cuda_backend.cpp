@@ -371,6 +371,8 @@ status cuda_backend::dense_ffn(const dev_layer& l, int n, cudaStream_t s) {
     } else if (c_.ffn_act == ffn_activation::relu_sqr) {
         if (auto st = matmul(l.w_up, xb_, n, hb_, mm_, s); !st) return st;
         mark("up matmul");
+        if (l.up_b)   // Nemotron's, where its file has one
+            if (auto st = launch_add_bias(hb_, l.up_b, n, c_.n_ff, s); !st) return st;
         if (auto st = launch_relu_sqr(hb_, static_cast<std::int64_t>(n) * c_.n_ff, s); !st) return st;
         mark("relu_sqr");
     } else {

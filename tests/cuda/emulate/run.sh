@@ -76,7 +76,8 @@ cd "$root"
 #   check-gpt2    LayerNorms and products with biases, GELU, learned positions (no RoPE);
 #   check-gptneox the same biases and GELU, NeoX RoPE over 16 of 64 dimensions, blocks side by side from their own norms;
 #   check-phi2    heads of 80 with 32 dimensions rotated, one norm for both blocks side by side, the logits' bias;
-#   check-stablelm-par  LayerNorms with biases, a quarter of each head rotated, blocks side by side, (attention + x) + ffn.
+#   check-stablelm-par  LayerNorms with biases, a quarter of each head rotated, blocks side by side, (attention + x) + ffn;
+#   check-nemotron relu(up)^2 with its bias, half of each head rotated, every optional bias.
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -107,6 +108,7 @@ check-gpt2 Q8_0 3
 check-gptneox Q8_0 3
 check-phi2 Q8_0 3
 check-stablelm-par Q8_0 3
+check-nemotron Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
