@@ -31,29 +31,25 @@ __global__ void silu_mul_kernel(const float* gate, const float* up, float* y, st
     }
 }
 
-// gelu_tanh(g) = g * sigmoid(2u), u = sqrt(2/pi) (g + 0.044715 g^3): the CPU's
-// form (cpu_backend.cpp gelu_tanh_mul), z = 2u, silu(z) * up / s with z = s g.
-__global__ void gelu_tanh_mul_kernel(const float* gate, const float* up, float* y, std::int64_t n) {
-    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) {
-        constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
-        const float g = gate[i];
-        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
-        const float z = s * g;
-        y[i] = z / (1.0f + expf(-z)) * (up[i] / s);
-    }
+// gelu_tanh(g) * up, g * sigmoid(2u) * up with u = sqrt(2/pi) (g + 0.044715
+// g^3): the CPU's form (cpu_backend.cpp gelu_tanh_mul), z = 2u = s g, then
+// silu(z) * (up / s).
+__device__ float gelu_tanh_times(float g, float up) {
+    constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
+    const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
+    const float z = s * g;
+    return z / (1.0f + expf(-z)) * (up / s);
 }
 
-// GPT-2's gelu_tanh(x) in place, the same form with an up of 1.
+__global__ void gelu_tanh_mul_kernel(const float* gate, const float* up, float* y, std::int64_t n) {
+    const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = gelu_tanh_times(gate[i], up[i]);
+}
+
+// GPT-2's gelu_tanh(x) in place: the same with an up of 1.
 __global__ void gelu_kernel(float* x, std::int64_t n) {
     const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) {
-        constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
-        const float g = x[i];
-        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
-        const float z = s * g;
-        x[i] = z / (1.0f + expf(-z)) * (1.0f / s);
-    }
+    if (i < n) x[i] = gelu_tanh_times(x[i], 1.0f);
 }
 
 __global__ void relu_sqr_kernel(float* x, std::int64_t n) {
