@@ -569,9 +569,9 @@ void MainWindow::updateActions()
     cancelAct_->setEnabled(isBusy());
     const RunRecord* sel = controller_->selected();
     const bool canVary = sel && sel->isFinished() && haveDoc && haveModel;
-    task_->setExperimentsEnabled(canVary);
+    task_->setExperimentsEnabled(canVary, model.kvQ8Possible);
     for (QAction* a : experimentActs_)
-        a->setEnabled(canVary);
+        a->setEnabled(canVary && (model.kvQ8Possible || a->data().toInt() != int(Experiment::KvQ8)));
     exportCsvAct_->setEnabled(sel != nullptr);
     exportJsonAct_->setEnabled(sel != nullptr);
     if (haveModel)

@@ -120,7 +120,10 @@ int run_info(const info_args& a) {
     fmt::print("KV per token   f16: {} bytes = 2 x {} {}layers x {} kv_heads x {} head_dim x 2 bytes\n",
                i.kv_bytes_per_token_f16, i.n_attention_layers(), i.n_conv_layers > 0 ? "attention " : "", i.n_head_kv,
                i.head_dim);
-    fmt::print("               q8_0: {} bytes (34 bytes per 32 elements)\n", i.kv_bytes_per_token_q8_0);
+    if (i.kv_q8_0_possible)
+        fmt::print("               q8_0: {} bytes (34 bytes per 32 elements)\n", i.kv_bytes_per_token_q8_0);
+    else
+        fmt::print("               q8_0: not possible (a block of 32 would straddle two heads of {})\n", i.head_dim);
     if (i.n_conv_layers > 0)
         fmt::print("conv state     {} bytes per sequence, however long = {} convolution layers x {} tokens x {} "
                    "x 4 bytes (f32)\n",

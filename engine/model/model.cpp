@@ -378,7 +378,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
     info.conv_state_bytes = static_cast<std::int64_t>(info.n_conv_layers) * c.shortconv_l_cache * c.n_embd * 4;
     const std::int64_t kv_elems_per_token = 2LL * info.n_attention_layers() * c.n_head_kv * c.head_dim;
     info.kv_bytes_per_token_f16 = kv_elems_per_token * 2;
-    info.kv_bytes_per_token_q8_0 = kv_elems_per_token / 32 * 34;
+    info.kv_q8_0_possible = c.head_dim % 32 == 0;
+    info.kv_bytes_per_token_q8_0 = info.kv_q8_0_possible ? kv_elems_per_token / 32 * 34 : 0;
     info.chat_template_kind = chat_kind_of(*f);
     info.rope_freq_base = c.rope_freq_base;
     info.rope_llama3_factors = !w.rope_freqs.empty();

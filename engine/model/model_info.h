@@ -38,7 +38,10 @@ struct model_info {
     std::int64_t n_params_active = 0;
     std::int64_t weight_bytes = 0;          // bytes of all tensors as stored
     std::int64_t kv_bytes_per_token_f16 = 0;  // 2 * n_attention_layers * n_head_kv * head_dim * 2
-    std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements
+    std::int64_t kv_bytes_per_token_q8_0 = 0; // same with 34 bytes per 32 elements; 0 where q8_0 cannot hold it
+    // A q8_0 cache needs heads of a multiple of 32 dimensions (a block must
+    // not straddle two heads): not Phi-2's 80.
+    bool kv_q8_0_possible = true;
     int sliding_window = 0;                 // 0: every layer full attention
     int n_window_layers = 0;                // attention layers with a sliding window
     // LFM2's short-convolution layers (no K or V): how many, their taps, and

@@ -1352,6 +1352,10 @@
         <translation>, over the first %1 of each head&apos;s %2 dimensions</translation>
     </message>
     <message>
+        <source>%1 (f16) · q8_0 not possible: its blocks of 32 would straddle heads of %2</source>
+        <translation>%1 (f16) · q8_0 not possible: its blocks of 32 would straddle heads of %2</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation type="unfinished"></translation>
     </message>
@@ -2184,6 +2188,10 @@
     <message>
         <source>KV as q8_0</source>
         <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>This model&apos;s heads are not a multiple of 32 dimensions, so q8_0&apos;s blocks of 32 would straddle two heads: its KV cache stays f16.</source>
+        <translation>This model&apos;s heads are not a multiple of 32 dimensions, so q8_0&apos;s blocks of 32 would straddle two heads: its KV cache stays f16.</translation>
     </message>
     <message>
         <source>The KV cache stored in 8 bits: about half the bytes per token, same answer length.</source>

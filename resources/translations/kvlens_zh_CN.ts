@@ -1348,6 +1348,10 @@
         <translation>，仅作用于每个头 %2 维中的前 %1 维</translation>
     </message>
     <message>
+        <source>%1 (f16) · q8_0 not possible: its blocks of 32 would straddle heads of %2</source>
+        <translation>%1（f16）· 无法使用 q8_0：32 个一块会跨越 %2 维的两个头</translation>
+    </message>
+    <message>
         <source>RMS norms</source>
         <translation>RMS 归一化</translation>
     </message>
@@ -2183,6 +2187,10 @@
     <message>
         <source>KV as q8_0</source>
         <translation>KV 用 q8_0</translation>
+    </message>
+    <message>
+        <source>This model&apos;s heads are not a multiple of 32 dimensions, so q8_0&apos;s blocks of 32 would straddle two heads: its KV cache stays f16.</source>
+        <translation>此模型每个头的维数不是 32 的倍数，q8_0 的 32 个一块会跨越两个头：它的 KV 缓存保持 f16。</translation>
     </message>
     <message>
         <source>The KV cache stored in 8 bits: about half the bytes per token, same answer length.</source>

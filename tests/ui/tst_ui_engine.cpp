@@ -17,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QImage>
 #include <QLabel>
+#include <QPushButton>
 #include <QLocale>
 #include <QtTest>
 
@@ -215,6 +216,30 @@ private slots:
         QVERIFY2(texts.contains(QStringLiteral("base 10,000, over the first 16 of each head's 64 dimensions")), qPrintable(pythia));
         QVERIFY2(texts.contains(QStringLiteral("one per block, the blocks side by side from the same input, each with a bias")),
                  qPrintable(pythia));
+    }
+
+    // Phi-2's heads of 80: q8_0's blocks of 32 would straddle two heads, so
+    // the KV-as-q8_0 experiment stays off, saying why, and the others do not.
+    void kvQ8ExperimentIsOffForHeadsQ8CannotHold()
+    {
+        TaskPane pane;
+        pane.setExperimentsEnabled(true, false);
+        QVERIFY(!pane.experimentButton(Experiment::KvQ8)->isEnabled());
+        QVERIFY(pane.experimentButton(Experiment::KvQ8)->toolTip().contains(QStringLiteral("not a multiple of 32")));
+        QVERIFY(pane.experimentButton(Experiment::KvOff)->isEnabled());
+        pane.setExperimentsEnabled(true, true);
+        QVERIFY(pane.experimentButton(Experiment::KvQ8)->isEnabled());
+        ModelPanel panel;
+        ModelSummary m;
+        m.nLayer = 32;
+        m.headDim = 80;
+        m.kvBytesPerTokenF16 = 327680;
+        m.kvQ8Possible = false;
+        panel.setSummary(m);
+        QStringList texts;
+        for (const QLabel* l : panel.findChildren<QLabel*>()) texts << l->text();
+        QVERIFY2(texts.contains(QStringLiteral("320 KiB (f16) · q8_0 not possible: its blocks of 32 would straddle heads of 80")),
+                 qPrintable(texts.join(QLatin1Char('|'))));
     }
 
     void tinyModelRun()

@@ -125,6 +125,7 @@ ModelSummary ModelSummary::fromInfo(const kvlens::model_info& info)
     s.weightBytes = info.weight_bytes;
     s.kvBytesPerTokenF16 = info.kv_bytes_per_token_f16;
     s.kvBytesPerTokenQ8 = info.kv_bytes_per_token_q8_0;
+    s.kvQ8Possible = info.kv_q8_0_possible;
     for (const auto& [type, count] : info.tensor_types)
         s.tensorTypes.insert(fromStd(type), count);
     return s;

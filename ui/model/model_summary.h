@@ -49,6 +49,7 @@ struct ModelSummary {
     qint64 weightBytes = 0;     // bytes of the tensors as stored
     qint64 kvBytesPerTokenF16 = 0;
     qint64 kvBytesPerTokenQ8 = 0;
+    bool kvQ8Possible = true;   // false: heads of a size q8_0's blocks of 32 do not divide (Phi-2's 80)
     // The KV cache's layer groups (engine::layer_groups): sliding-window
     // (local) layers cap their KV at the window, global layers keep every
     // token. nLocalLayers 0: every layer global. Bytes per token in the

@@ -334,9 +334,13 @@ void ModelPanel::rebuild()
             : s.hiddenReasoning == QLatin1String("harmony_channels")
                 ? tr("reasons in its analysis channel first, then answers in its final channel (Harmony format)")
                 : tr("may think in <think>…</think> first (its chat template writes the tags)"));
-    row(tr("KV cache per token"), tr("%1 (f16) · %2 (q8_0)")
-                                      .arg(formatBytes(double(s.kvBytesPerTokenF16)),
-                                           formatBytes(double(s.kvBytesPerTokenQ8))));
+    if (s.kvQ8Possible)
+        row(tr("KV cache per token"), tr("%1 (f16) · %2 (q8_0)")
+                                          .arg(formatBytes(double(s.kvBytesPerTokenF16)),
+                                               formatBytes(double(s.kvBytesPerTokenQ8))));
+    else   // Phi-2: a q8_0 block of 32 would straddle two heads of 80
+        row(tr("KV cache per token"), tr("%1 (f16) · q8_0 not possible: its blocks of 32 would straddle heads of %2")
+                                          .arg(formatBytes(double(s.kvBytesPerTokenF16)), loc.toString(s.headDim)));
     if (s.kvPoolBytes > 0)
         row(tr("KV pool"), formatBytes(double(s.kvPoolBytes)));
     formula_->setVisible(true);

@@ -195,10 +195,17 @@ void TaskPane::setCanRun(bool can, const QString& why)
     hint_->setVisible(!why.isEmpty());
 }
 
-void TaskPane::setExperimentsEnabled(bool enabled)
+void TaskPane::setExperimentsEnabled(bool enabled, bool kvQ8Possible)
 {
     for (QPushButton* b : experiments_)
         b->setEnabled(enabled);
+    QPushButton* q8 = experiments_.value(Experiment::KvQ8);
+    if (!q8)
+        return;
+    q8->setEnabled(enabled && kvQ8Possible);
+    q8->setToolTip(kvQ8Possible ? tr("The KV cache stored in 8 bits: about half the bytes per token, same answer length.")
+                                : tr("This model's heads are not a multiple of 32 dimensions, so q8_0's blocks of 32 "
+                                     "would straddle two heads: its KV cache stays f16."));
 }
 
 }  // namespace kvlens::ui

@@ -30,7 +30,8 @@ public:
     void setQuestion(const QString& q);
     void setRunning(bool running);
     void setCanRun(bool can, const QString& why = QString());
-    void setExperimentsEnabled(bool enabled);
+    // kvQ8Possible false: the model's heads rule the q8_0 cache out (its button stays off, saying why).
+    void setExperimentsEnabled(bool enabled, bool kvQ8Possible = true);
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QPushButton* experimentButton(Experiment e) const { return experiments_.value(e); }
