@@ -16,7 +16,9 @@
 //     base and scaling (llama.cpp's graph passes the model's, not a windowed
 //     base: ARCH.rope.freq_base_swa is read there but not used), the full
 //     layers not at all.
-//   - gpt2 (GPT-2 and its fine-tunes, DistilGPT-2): LayerNorms with biases
+//   - gpt2 (GPT-2 and its fine-tunes, DistilGPT-2; and starcoder, BigCode's
+//     GPT-BigCode: StarCoder 1, SantaCoder, TinyStarCoder, the same block
+//     with one K/V head): LayerNorms with biases
 //     before each block; Q, K and V one product (attn_qkv) with a bias, the
 //     attention output and both feed-forward products with theirs; a GELU
 //     (tanh form) between up and down, no gate; no RoPE: row p of
@@ -48,6 +50,9 @@
 //     relu(up)^2 without a gate, NeoX RoPE over rope.dimension_count of each
 //     head (half), and the biases of Q, K, V, the attention output and both
 //     feed-forward products where the file has them.
+//   - starcoder2 (StarCoder 2 3B-15B): LayerNorms with biases; Q, K, V apart,
+//     each with its bias (required, as llama.cpp), the attention output and
+//     the GELU feed-forward products with theirs; RoPE in NeoX halves.
 #include <cmath>
 #include <string>
 
@@ -148,6 +153,16 @@ status read_nemotron_config(const gguf_file& f, model_config& c) {
     c.has_ffn_bias = true;
     c.optional_biases = true;
     c.ffn_act = ffn_activation::relu_sqr;
+    return {};
+}
+
+status read_starcoder2_config(const gguf_file& f, model_config& c) {
+    if (auto st = read_layer_norm(f, c); !st) return st;
+    c.norm_bias = true;
+    c.has_qkv_bias = true;
+    c.has_attn_out_bias = true;
+    c.has_ffn_bias = true;
+    c.ffn_act = ffn_activation::gelu;
     return {};
 }
 

@@ -276,7 +276,8 @@ result<std::unique_ptr<model>> model::from_file(std::shared_ptr<gguf_file> f) {
             l.bv.assign(qkv_b.begin() + c.n_q() + c.n_kv(), qkv_b.end());
         }
         if (c.has_attn_sinks && !ld.vector(p + "attn_sinks.weight", c.n_head, l.attn_sinks)) return fail();
-        const bool qkv_bias_optional = c.architecture != arch::phi2;   // Phi-2's apart Q, K, V have theirs, as llama.cpp requires
+        // Phi-2's and StarCoder 2's apart Q, K, V have theirs, as llama.cpp requires.
+        const bool qkv_bias_optional = c.architecture != arch::phi2 && c.architecture != arch::starcoder2;
         if (c.has_qkv_bias && !fused_qkv &&
             (!ld.vector(p + "attn_q.bias", c.n_q(), l.bq, qkv_bias_optional) ||
              !ld.vector(p + "attn_k.bias", c.n_kv(), l.bk, qkv_bias_optional) ||

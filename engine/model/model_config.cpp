@@ -132,7 +132,7 @@ std::array<float, 2> model_config::yarn_corr_dims(float freq_base) const {
 const char* supported_architectures() {
     return "llama, qwen2, qwen2moe, qwen3, qwen3moe, gemma, gemma2, gemma3, phi3, granite, granitemoe, smollm3, "
            "minicpm, olmo2, olmoe, exaone, exaone4, internlm2, mistral3, ernie4_5, ernie4_5-moe, arcee, glm4, hunyuan-dense, lfm2, lfm2moe, qwen2vl, "
-           "qwen3vl, qwen3vlmoe (text), gpt-oss, command-r, cohere2, gpt2, gptneox, phi2, stablelm, nemotron";
+           "qwen3vl, qwen3vlmoe (text), gpt-oss, command-r, cohere2, gpt2, gptneox, phi2, stablelm, nemotron, starcoder, starcoder2";
 }
 
 result<model_config> read_model_config(const gguf_file& f) {
@@ -173,7 +173,8 @@ result<model_config> read_model_config(const gguf_file& f) {
     else if (c.arch_name == "gpt-oss") c.architecture = arch::gpt_oss;       // sinks, windows, biased experts
     else if (c.arch_name == "hunyuan-dense") c.architecture = arch::hunyuan_dense;   // QK norms after RoPE
     else if (c.arch_name == "command-r" || c.arch_name == "cohere2") c.architecture = arch::command_r;   // LayerNorms, parallel blocks
-    else if (c.arch_name == "gpt2") c.architecture = arch::gpt2;             // LayerNorms, biases, GELU, learned positions
+    else if (c.arch_name == "gpt2" || c.arch_name == "starcoder") c.architecture = arch::gpt2;   // LayerNorms, biases, GELU, learned positions
+    else if (c.arch_name == "starcoder2") c.architecture = arch::starcoder2; // LayerNorms, biases, GELU, NeoX RoPE
     else if (c.arch_name == "gptneox") c.architecture = arch::gptneox;       // GPT-2's biases, NeoX RoPE, parallel blocks
     else if (c.arch_name == "phi2") c.architecture = arch::phi2;             // one norm, parallel blocks, biases, partial RoPE
     else if (c.arch_name == "stablelm") c.architecture = arch::stablelm;     // LayerNorms, partial NeoX RoPE, SwiGLU
@@ -292,6 +293,8 @@ result<model_config> read_model_config(const gguf_file& f) {
         if (status st = read_stablelm_config(f, c); !st) return st.err();
     if (c.architecture == arch::nemotron)
         if (status st = read_nemotron_config(f, c); !st) return st.err();
+    if (c.architecture == arch::starcoder2)
+        if (status st = read_starcoder2_config(f, c); !st) return st.err();
     if (c.arch_name == "qwen3vl" || c.arch_name == "qwen3vlmoe" || c.arch_name == "qwen2vl")
         if (status st = read_qwen3vl_config(f, c); !st) return st.err();
     if (c.architecture == arch::gemma3)

@@ -16,7 +16,7 @@ namespace kvlens {
 
 enum class arch { llama, qwen2, qwen3, gemma, gemma2, gemma3, phi3, granite, smollm3, olmo2, exaone, internlm2,
                   qwen2moe, qwen3moe, olmoe, granitemoe, exaone4, mistral3, ernie4_5, arcee, glm4, lfm2, gpt_oss,
-                  hunyuan_dense, command_r, gpt2, gptneox, phi2, stablelm, nemotron };
+                  hunyuan_dense, command_r, gpt2, gptneox, phi2, stablelm, nemotron, starcoder2 };
 
 // The feed-forward block's activation: silu (SwiGLU) or GELU, tanh form
 // (GeGLU), of the gate times up; or relu_sqr, no gate: relu(up)^2 (Arcee's);
@@ -246,6 +246,9 @@ status read_stablelm_config(const gguf_file& f, model_config& c);
 // Nemotron's (layer_norm_archs.cpp): LayerNorms with biases, relu(up)^2,
 // optional biases, NeoX RoPE over part of each head.
 status read_nemotron_config(const gguf_file& f, model_config& c);
+// StarCoder 2's (layer_norm_archs.cpp): GPT-2's biases and GELU on apart
+// Q, K, V with RoPE in NeoX halves.
+status read_starcoder2_config(const gguf_file& f, model_config& c);
 // Which layers of an olmo2 (OLMo 3) or exaone4 file slide a window, as
 // llama.cpp's load_swa_pattern reads it: ARCH.attention.sliding_window_pattern
 // as one bool per layer (true: windowed), or as a period P (layer il windowed

@@ -265,8 +265,9 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool gpt_oss = s.arch == "gpt-oss";   // biases, sinks, windows, biased experts
     const bool stablelm = s.arch == "stablelm";   // LayerNorms with biases, partial NeoX RoPE, SwiGLU
     const bool nemotron = s.arch == "nemotron";   // LayerNorms with biases, relu(up)^2, every bias there is
+    const bool starcoder2 = s.arch == "starcoder2";   // gpt2's biases and GELU on apart Q/K/V, NeoX RoPE
     const bool qkv_bias = s.arch == "qwen2" || s.arch == "qwen2vl" || s.arch == "qwen2moe" || s.arch == "glm4" || gpt_oss ||
-                          (stablelm && s.sequential_blocks) || nemotron;
+                          (stablelm && s.sequential_blocks) || nemotron || starcoder2;
     const bool olmoe = s.arch == "olmoe";
     const bool moe = s.n_expert > 0;
     const int n_ff_exp = s.n_ff_exp > 0 ? s.n_ff_exp : s.n_ff;
@@ -278,7 +279,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     const bool olmo2 = s.arch == "olmo2";
     const bool glm4 = s.arch == "glm4";
     const bool cohere = s.arch == "command-r" || s.arch == "cohere2";   // LayerNorms, parallel blocks
-    const bool gpt2 = s.arch == "gpt2";   // LayerNorms and products with biases, GELU, learned positions
+    const bool gpt2 = s.arch == "gpt2" || s.arch == "starcoder";   // LayerNorms and products with biases, GELU, learned positions
     const bool gptneox = s.arch == "gptneox";   // gpt2's biases and GELU, NeoX RoPE, parallel blocks
     const bool phi2 = s.arch == "phi2";   // one norm, parallel blocks, biases, partial RoPE, the logits' bias
     const bool biased = gpt2 || gptneox || phi2;   // every product and LayerNorm with a bias, fused Q/K/V
@@ -286,7 +287,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
                                           "phi3",     "granite",  "smollm3",   "olmo2",      "exaone",   "exaone4",
                                           "internlm2", "mistral3", "ernie4_5", "arcee",      "glm4",     "qwen3vl",  "qwen2moe",
                                           "qwen3moe", "qwen3vlmoe", "olmoe",  "granitemoe", "lfm2", "lfm2moe", "gpt-oss",
-                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "phi2", "stablelm", "nemotron"};
+                                          "minicpm",  "qwen2vl",  "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "phi2", "stablelm", "nemotron", "starcoder", "starcoder2"};
     if (std::find(std::begin(written), std::end(written), s.arch) == std::end(written))
         return make_error(fmt::format("synth-model writes {}, not '{}'", fmt::join(written, ", "), s.arch));
     if (n_rot > head_dim || n_rot % 2 != 0)
@@ -315,7 +316,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     }
     w.set_u32(A + "rope.dimension_count", static_cast<std::uint32_t>(n_rot));
     w.set_f32(A + "rope.freq_base", s.rope_base);
-    if (cohere || biased || stablelm || nemotron) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
+    if (cohere || biased || stablelm || nemotron || starcoder2) w.set_f32(A + "attention.layer_norm_epsilon", 1e-5f);
     else w.set_f32(A + "attention.layer_norm_rms_epsilon", gemma || s.arch == "gemma" || olmo2 ? 1e-6f : 1e-5f);
     if (gptneox) w.set_bool(A + "use_parallel_residual", !s.sequential_blocks);
     if (cohere && s.cohere_logit_scale != 0) w.set_f32(A + "logit_scale", s.cohere_logit_scale);
@@ -453,16 +454,16 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
     if (!s.tied_output) matrix("output.weight", s.n_embd, s.n_vocab, weights, type);
     if (gpt2)   // the learned positions, as the embeddings' (F32, as GPT-2's converter keeps them)
         vec("position_embd.weight", s.n_ctx * s.n_embd, 0.0f, s.embd_sd, s.n_ctx);
-    if (biased || stablelm || nemotron) vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
+    if (biased || stablelm || nemotron || starcoder2) vec("output_norm.bias", s.n_embd, 0.0f, 0.05f);
     if (phi2) vec("output.bias", s.n_vocab, 0.0f, 0.5f);
     for (int il = 0; il < s.n_layer; ++il) {
         const std::string p = fmt::format("blk.{}.", il);
         if (!olmo2 && !exaone4) ones(p + "attn_norm.weight", s.n_embd);
-        if (stablelm || nemotron) {   // the norms' biases; StableLM's parallel kind has no ffn_norm
+        if (stablelm || nemotron || starcoder2) {   // the norms' biases; StableLM's parallel kind has no ffn_norm
             vec(p + "attn_norm.bias", s.n_embd, 0.0f, 0.05f);
-            if (s.sequential_blocks || nemotron) vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
+            if (s.sequential_blocks || nemotron || starcoder2) vec(p + "ffn_norm.bias", s.n_embd, 0.0f, 0.05f);
         }
-        if (nemotron) {   // its optional biases, all written
+        if (nemotron || starcoder2) {   // Nemotron's optional biases, all written; StarCoder 2's required ones
             vec(p + "attn_output.bias", s.n_embd, 0.0f, 0.05f);
             vec(p + "ffn_up.bias", s.n_ff, 0.0f, 0.05f);
             vec(p + "ffn_down.bias", s.n_embd, 0.0f, 0.05f);
@@ -559,7 +560,7 @@ status write_synth_model(const synth_shape& s, ggml_type type, const std::string
         if (phi3 || glm4) {
             matrix(p + "ffn_up.weight", s.n_embd, 2 * s.n_ff, weights, type);   // gate's rows, then up's
         } else {
-            if (s.arch != "arcee" && !biased && !nemotron)   // arcee, gpt2, gptneox, phi2, nemotron: no gate
+            if (s.arch != "arcee" && !biased && !nemotron && !starcoder2)   // arcee, gpt2, gptneox, phi2, nemotron, starcoder2: no gate
                 matrix(p + "ffn_gate.weight", s.n_embd, s.n_ff, weights, type);
             matrix(p + "ffn_up.weight", s.n_embd, s.n_ff, weights, type);
         }

@@ -47,7 +47,9 @@ struct synth_shape {
                                   // blocks side by side unless sequential_blocks) or "phi2" (one norm,
                                   // blocks side by side, biases, partial NeoX RoPE, the logits' bias) or
                                   // "stablelm" (LayerNorms with biases, partial NeoX RoPE, SwiGLU; below) or
-                                  // "nemotron" (LayerNorms with biases, relu(up)^2, every optional bias)
+                                  // "nemotron" (LayerNorms with biases, relu(up)^2, every optional bias),
+                                  // "starcoder" (gpt2's block), "starcoder2" (gpt2's biases and GELU on
+                                  // apart Q/K/V, NeoX RoPE)
     int head_dim = 0;             // 0: n_embd / n_head
     int n_rot = 0;                // dimensions RoPE rotates per head; 0: head_dim
     int sliding_window = 0;       // gemma2/3, olmo2: ARCH.attention.sliding_window (0: key not written)

@@ -25,7 +25,7 @@ std::vector<std::string> synth_shape_names() {
             "check-qwen3moe", "check-qwen2moe", "check-olmoe", "check-granitemoe", "check-mixtral-split",
             "check-granitemoeshared", "check-olmo3", "check-exaone4", "check-mistral3", "check-ernie4_5",
             "check-arcee",  "check-glm4",   "check-qwen3vl", "check-qwen3vlmoe", "check-lfm2", "check-lfm2moe", "check-gpt-oss",
-            "check-minicpm", "check-qwen2vl", "check-ernie4_5-moe", "check-hunyuan-dense", "check-command-r", "check-cohere2", "check-gpt2", "check-gptneox", "check-gptneox-seq", "check-phi2", "check-stablelm", "check-stablelm-par", "check-nemotron",
+            "check-minicpm", "check-qwen2vl", "check-ernie4_5-moe", "check-hunyuan-dense", "check-command-r", "check-cohere2", "check-gpt2", "check-gptneox", "check-gptneox-seq", "check-phi2", "check-stablelm", "check-stablelm-par", "check-nemotron", "check-starcoder", "check-starcoder2",
             "smollm2-135m", "lfm2-350m",    "lfm2-1.2b",    "lfm2-8b-a1b",    "gemma3-270m",  "gemma2-2b",    "phi3.5-mini", "granite-3-2b",  "smollm3-3b",
             "llama-1b",     "llama-8b",     "olmoe-1b-7b",  "gpt-oss-20b"};
 }
@@ -151,6 +151,14 @@ result<synth_shape> synth_shape_named(const std::string& name) {
             c.sequential_blocks = c.arch == "stablelm";             // rotated, Q/K/V biases, an ffn_norm; -par: the
             c.arch = "stablelm";                                     // 12B's blocks side by side from attn_norm,
             c.n_rot = 16;                                            // no biases on Q/K/V
+            c.tied_output = false;
+            return c;
+        }
+        if (c.arch == "starcoder") {   // StarCoder 1's kind: GPT-2's block with one K/V head (multi-query)
+            c.n_head_kv = 1;
+            return c;
+        }
+        if (c.arch == "starcoder2") {   // StarCoder 2's kind: grouped queries, every bias, its own output matrix
             c.tied_output = false;
             return c;
         }

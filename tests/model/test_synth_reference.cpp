@@ -82,12 +82,14 @@ namespace {
 // Q/K/V biases, a quarter of each head rotated, SwiGLU; stablelm-par: no
 // ffn_norm, the blocks side by side from attn_norm. nemotron: LayerNorms
 // with biases, relu(up)^2, half of each head rotated, every optional bias.
+// starcoder: gpt2's block with one K/V head; starcoder2: gpt2's biases and
+// GELU on apart Q/K/V, NeoX RoPE.
 const char* const k_archs[] = {"llama",   "qwen2",    "qwen3",    "gemma3",   "llama3",     "phi3",
                                "gemma2",  "gemma",    "granite",  "smollm3",  "olmo2",      "qwen3-yarn",
                                "exaone",  "internlm2", "mixtral", "qwen3moe", "qwen2moe",   "olmoe",
                                "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3",
                                "ernie4_5",   "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss",
-                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par", "nemotron"};
+                               "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par", "nemotron", "starcoder", "starcoder2"};
 const std::set<std::string> k_expert_archs = {"mixtral", "qwen3moe", "qwen2moe", "olmoe", "granitemoe",
                                               "granitemoeshared", "qwen3vlmoe", "lfm2moe", "gpt-oss", "ernie4_5-moe"};
 const char* const k_types[] = {"F32", "F16",  "BF16", "Q8_0", "Q4_0", "Q4_1",   "Q5_0",  "Q5_1",
@@ -286,16 +288,17 @@ TEST_P(SynthReference, logitsMatchLlamaCppOnTheSameFile)
     const bool cohere = arch == "command-r" || arch == "cohere2";
     const bool neox = arch == "gptneox" || arch == "gptneox-seq";
     const bool stablelm = arch == "stablelm" || arch == "stablelm-par";
-    EXPECT_EQ((*m)->info().layer_norm, cohere || arch == "gpt2" || neox || arch == "phi2" || stablelm || arch == "nemotron");
+    EXPECT_EQ((*m)->info().layer_norm, cohere || arch == "gpt2" || neox || arch == "phi2" || stablelm || arch == "nemotron" ||
+                                           arch == "starcoder" || arch == "starcoder2");
+    EXPECT_EQ((*m)->info().learned_positions, arch == "gpt2" || arch == "starcoder");
     EXPECT_EQ((*m)->info().parallel_blocks, cohere || arch == "gptneox" || arch == "phi2" || arch == "stablelm-par");
     EXPECT_EQ((*m)->info().shared_block_norm, cohere || arch == "phi2" || arch == "stablelm-par");
     EXPECT_EQ((*m)->info().rope.find("over the first 16 of each head's 64 dimensions") != std::string::npos,
               neox || stablelm)
         << (*m)->info().rope;
     // GPT-2's positions are learned rows, said in place of RoPE.
-    EXPECT_EQ((*m)->info().learned_positions, arch == "gpt2");
     EXPECT_EQ((*m)->info().rope.find("none: learned positions (position_embd), 256 of them") != std::string::npos,
-              arch == "gpt2")
+              arch == "gpt2" || arch == "starcoder")
         << (*m)->info().rope;
     EXPECT_EQ((*m)->info().scales.find("logits x0.25") != std::string::npos, cohere) << (*m)->info().scales;
     // The model panel and `info` count the experts, and the parameters a token runs through.

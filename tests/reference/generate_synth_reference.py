@@ -96,10 +96,11 @@ import generate_reference as ref  # noqa: E402
 # (StableLM 2 1.6B): LayerNorms with biases, Q/K/V biases, a quarter of each
 # head rotated, SwiGLU; stablelm-par: no ffn_norm, the blocks side by side.
 # nemotron: LayerNorms with biases, relu(up)^2, half of each head rotated,
-# every optional bias written.
+# every optional bias written. starcoder: gpt2's block with one K/V head;
+# starcoder2: gpt2's biases and GELU on apart Q/K/V, NeoX RoPE.
 ARCHS = ["llama", "qwen2", "qwen3", "gemma3", "llama3", "phi3", "gemma2", "gemma", "granite", "smollm3",
          "olmo2", "qwen3-yarn", "exaone", "internlm2", "mixtral", "qwen3moe", "qwen2moe", "olmoe",
-         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss", "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par", "nemotron"]
+         "granitemoe", "granitemoeshared", "olmo3", "exaone4", "mistral3", "ernie4_5", "arcee", "glm4", "qwen3vl", "qwen3vlmoe", "lfm2", "lfm2moe", "gpt-oss", "minicpm", "qwen2vl", "ernie4_5-moe", "hunyuan-dense", "command-r", "cohere2", "gpt2", "gptneox", "gptneox-seq", "phi2", "stablelm", "stablelm-par", "nemotron", "starcoder", "starcoder2"]
 TYPES = ["F32", "F16", "BF16", "Q8_0", "Q4_0", "Q4_1", "Q5_0", "Q5_1",
          "Q2_K", "Q3_K", "Q4_K", "Q5_K", "Q6_K", "IQ4_NL", "IQ4_XS"]
 # The 1- to 3-bit types and MXFP4, on the architectures that cover the

@@ -77,7 +77,9 @@ cd "$root"
 #   check-gptneox the same biases and GELU, NeoX RoPE over 16 of 64 dimensions, blocks side by side from their own norms;
 #   check-phi2    heads of 80 with 32 dimensions rotated, one norm for both blocks side by side, the logits' bias;
 #   check-stablelm-par  LayerNorms with biases, a quarter of each head rotated, blocks side by side, (attention + x) + ffn;
-#   check-nemotron relu(up)^2 with its bias, half of each head rotated, every optional bias.
+#   check-nemotron relu(up)^2 with its bias, half of each head rotated, every optional bias;
+#   check-starcoder  GPT-2's block with one K/V head for 4 query heads (multi-query);
+#   check-starcoder2 apart Q/K/V with biases, GELU with biases, NeoX RoPE.
 while read -r shape type steps; do
   "$out/kvlens-cli" synth-model --like "$shape" --type "$type" "$out/$shape.gguf"
   "$out/kvlens-cli" verify --model "$out/$shape.gguf" --steps "$steps" --prompt "$(printf 'tensor cores %.0s' {1..12})" \
@@ -109,6 +111,8 @@ check-gptneox Q8_0 3
 check-phi2 Q8_0 3
 check-stablelm-par Q8_0 3
 check-nemotron Q8_0 3
+check-starcoder Q8_0 3
+check-starcoder2 Q8_0 3
 MODELS
 # Out of device memory is a fallback, not an error: 1 MiB free for a 2 MiB KV pool.
 fit="$(KVLENS_EMU_FREE_MIB=1 "$out/kvlens-cli" generate --model "$out/tiny.gguf" --prompt "kv" --max-tokens 2 --temp 0 \
