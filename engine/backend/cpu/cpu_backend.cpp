@@ -35,28 +35,6 @@ namespace kvlens {
 
 namespace {
 
-// y (n) = gelu_tanh(gate) * up; gate and up are overwritten (scratch).
-// gelu_tanh(g) = g * sigmoid(2u), u = sqrt(2/pi) * (g + 0.044715 g^3), so with
-// z = 2u and up' = up * g / z = up / (2 sqrt(2/pi) (1 + 0.044715 g^2)) it is
-// silu(z) * up', and the SIMD silu kernel does the exponentials.
-void gelu_tanh_mul(float* gate, float* up, float* y, std::int64_t n) {
-    constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
-    for (std::int64_t i = 0; i < n; ++i) {
-        const float g = gate[i];
-        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
-        gate[i] = s * g;
-        up[i] = up[i] / s;
-    }
-    silu_mul(gate, up, y, n);
-}
-
-// x (n) = gelu_tanh(x) in place, through gelu_tanh_mul with an up of ones
-// (scratch: n floats).
-void gelu_inplace(float* x, float* scratch, std::int64_t n) {
-    std::fill_n(scratch, n, 1.0f);
-    gelu_tanh_mul(x, scratch, x, n);
-}
-
 class cpu_backend final : public backend {
 public:
     cpu_backend(const model& m, const backend_options& o)
@@ -504,20 +482,14 @@ void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.down_b.empty())
         for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * c_.n_embd], l.down_b.data(), c_.n_embd);
-    // xb_: the feed-forward block's output, xn_: attention's.
-    switch (c_.parallel_order) {
-    case parallel_adds::branches_x:   // Phi-2
+    // xb_: the feed-forward block's output, xn_: attention's; added in the model's order.
+    if (c_.parallel_order == parallel_adds::branches_x) {   // Phi-2: (attention + ffn) + x
         add_inplace(xn_.data(), xb_.data(), len);
         add_inplace(x_.data(), xn_.data(), len);
-        break;
-    case parallel_adds::attention_x_ffn:   // StableLM
-        add_inplace(x_.data(), xn_.data(), len);
-        add_inplace(x_.data(), xb_.data(), len);
-        break;
-    case parallel_adds::ffn_x_attention:   // Cohere, GPT-NeoX
-        add_inplace(x_.data(), xb_.data(), len);
-        add_inplace(x_.data(), xn_.data(), len);
-        break;
+    } else {   // StableLM: attention first; Cohere, GPT-NeoX: ffn first
+        const bool attention_first = c_.parallel_order == parallel_adds::attention_x_ffn;
+        add_inplace(x_.data(), attention_first ? xn_.data() : xb_.data(), len);
+        add_inplace(x_.data(), attention_first ? xb_.data() : xn_.data(), len);
     }
     std::swap(xb_, xn_);
 }

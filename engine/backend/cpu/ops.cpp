@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Element-wise operations. Sums that set a scale are accumulated in double, as
+// Element-wise and row-wise operations (RMS norm, LayerNorm, RoPE, SwiGLU,
+// GeGLU and GELU, ...). Sums that set a scale are accumulated in double, as
 // the reference implementation does, so norms agree to the last bits. RMS
 // norm and silu run as SIMD kernels at the AVX2 / AVX-512 levels (ops_simd.h).
 #include "engine/backend/cpu/ops.h"
@@ -154,6 +155,27 @@ void softmax(float* x, std::int64_t n) {
     }
     const float inv = static_cast<float>(1.0 / sum);
     for (std::int64_t i = 0; i < n; ++i) x[i] *= inv;
+}
+
+// gelu_tanh(g) = g * sigmoid(2u), u = sqrt(2/pi) * (g + 0.044715 g^3), so with
+// z = 2u and up' = up * g / z = up / (2 sqrt(2/pi) (1 + 0.044715 g^2)) it is
+// silu(z) * up', and the SIMD silu kernel does the exponentials.
+void gelu_tanh_mul(float* gate, float* up, float* y, std::int64_t n) {
+    constexpr float c = 0.7978845608028654f;   // sqrt(2 / pi)
+    for (std::int64_t i = 0; i < n; ++i) {
+        const float g = gate[i];
+        const float s = 2.0f * c * (1.0f + 0.044715f * g * g);
+        gate[i] = s * g;
+        up[i] = up[i] / s;
+    }
+    silu_mul(gate, up, y, n);
+}
+
+// x (n) = gelu_tanh(x) in place, through gelu_tanh_mul with an up of ones
+// (scratch: n floats).
+void gelu_inplace(float* x, float* scratch, std::int64_t n) {
+    std::fill_n(scratch, n, 1.0f);
+    gelu_tanh_mul(x, scratch, x, n);
 }
 
 }  // namespace kvlens

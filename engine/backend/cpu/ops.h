@@ -47,6 +47,11 @@ void rope_rotate(float* x, int n_heads, int head_dim, int n_rot, const float* cs
 
 // y (n) = silu(gate) * up, element-wise. y may alias gate.
 void silu_mul(const float* gate, const float* up, float* y, std::int64_t n);
+
+// y (n) = gelu_tanh(gate) * up (GeGLU); gate and up are overwritten (scratch).
+void gelu_tanh_mul(float* gate, float* up, float* y, std::int64_t n);
+// x (n) = gelu_tanh(x) in place (GPT-2's GELU); scratch: n floats.
+void gelu_inplace(float* x, float* scratch, std::int64_t n);
 // gpt-oss's experts (ggml_swiglu_oai, alpha 1.702, limit 7): with g =
 // min(gate, 7) and u = clamp(up, -7, 7), y = g / (1 + e^(-1.702 g)) (u + 1),
 // element-wise, in llama.cpp's order of operations. y may alias gate.
