@@ -85,17 +85,23 @@ status read_layer_norm(const gguf_file& f, model_config& c) {
     return {};
 }
 
+// The GPT-2 family's biases: the LayerNorms', Q, K and V's, the attention
+// output's and the feed-forward products', with `act` between them.
+void biased_block(model_config& c, ffn_activation act) {
+    c.norm_bias = true;
+    c.has_qkv_bias = true;
+    c.has_attn_out_bias = true;
+    c.has_ffn_bias = true;
+    c.ffn_act = act;
+}
+
 }  // namespace
 
 status read_gpt2_config(const gguf_file& f, model_config& c) {
     if (auto st = read_layer_norm(f, c); !st) return st;
     if (!f.find(c.arch_name + ".context_length"))
         return make_error(fmt::format("missing metadata '{}.context_length' (the learned positions' count)", c.arch_name));
-    c.norm_bias = true;
-    c.has_qkv_bias = true;
-    c.has_attn_out_bias = true;
-    c.has_ffn_bias = true;
-    c.ffn_act = ffn_activation::gelu;
+    biased_block(c, ffn_activation::gelu);
     c.learned_positions = true;
     c.layer_rope.assign(c.layer_rope.size(), 0);
     return {};
@@ -108,11 +114,7 @@ status read_gptneox_config(const gguf_file& f, model_config& c) {
     if (!par || par->type != gguf_value_type::boolean)
         return make_error(fmt::format("missing or bad metadata '{}' (a bool)", key));
     c.parallel_blocks = f.get_bool(key);
-    c.norm_bias = true;
-    c.has_qkv_bias = true;
-    c.has_attn_out_bias = true;
-    c.has_ffn_bias = true;
-    c.ffn_act = ffn_activation::gelu;
+    biased_block(c, ffn_activation::gelu);
     return {};
 }
 
@@ -121,12 +123,8 @@ status read_phi2_config(const gguf_file& f, model_config& c) {
     c.parallel_blocks = true;
     c.shared_block_norm = true;
     c.parallel_order = parallel_adds::branches_x;
-    c.norm_bias = true;
-    c.has_qkv_bias = true;
-    c.has_attn_out_bias = true;
-    c.has_ffn_bias = true;
+    biased_block(c, ffn_activation::gelu);
     c.has_output_bias = true;
-    c.ffn_act = ffn_activation::gelu;
     return {};
 }
 
@@ -147,22 +145,14 @@ status read_stablelm_config(const gguf_file& f, model_config& c) {
 
 status read_nemotron_config(const gguf_file& f, model_config& c) {
     if (auto st = read_layer_norm(f, c); !st) return st;
-    c.norm_bias = true;
-    c.has_qkv_bias = true;
-    c.has_attn_out_bias = true;
-    c.has_ffn_bias = true;
+    biased_block(c, ffn_activation::relu_sqr);
     c.optional_biases = true;
-    c.ffn_act = ffn_activation::relu_sqr;
     return {};
 }
 
 status read_starcoder2_config(const gguf_file& f, model_config& c) {
     if (auto st = read_layer_norm(f, c); !st) return st;
-    c.norm_bias = true;
-    c.has_qkv_bias = true;
-    c.has_attn_out_bias = true;
-    c.has_ffn_bias = true;
-    c.ffn_act = ffn_activation::gelu;
+    biased_block(c, ffn_activation::gelu);
     return {};
 }
 
