@@ -181,6 +181,8 @@ struct model_config {
     int n_ff_widest() const { return std::max(n_ff, std::max(n_ff_exp, n_ff_shared)); }
     int n_q() const { return n_head * head_dim; }       // width of Q and attention output
     int n_kv() const { return n_head_kv * head_dim; }   // width of K and V rows
+    // The positions a backend of max_ctx can take: GPT-2's end with its table of n_ctx_train.
+    int position_limit(int max_ctx) const { return learned_positions ? std::min(max_ctx, n_ctx_train) : max_ctx; }
     bool is_swa(int il) const { return layer_window[static_cast<std::size_t>(il)] > 0 && !is_conv(il); }
     bool is_conv(int il) const { return !layer_conv.empty() && layer_conv[static_cast<std::size_t>(il)] != 0; }
     bool has_conv() const { return shortconv_l_cache > 0; }

@@ -141,6 +141,7 @@ private:
     void plan_row_groups(const forward_batch& b);
     void hint_next_product(const weight_view* const* ws, int n_mats);
     void hint_qkv(int il);   // layer il's Q, K and V
+    void hint_after_layer(int il);   // the next layer's Q, K and V, or after the last the output matrix
     void mm(const weight_view& w, const float* x, float* y, const std::vector<row_group>& groups);
     void mm_group(const weight_view* ws, float* const* ys, int n_mats, const float* x);
 
@@ -305,7 +306,7 @@ void cpu_backend::embed(const forward_batch& b) {
         conv(e.data + static_cast<std::int64_t>(b.tokens[t]) * e.row_bytes, x_.data() + t * c_.n_embd, c_.n_embd);
     if (c_.embd_scale != 1.0f)   // gemma2, gemma3: sqrt(n_embd)
         for (std::size_t i = 0; i < b.size() * c_.n_embd; ++i) x_[i] *= c_.embd_scale;
-    if (c_.learned_positions) {   // GPT-2: plus its position's row (forward checked the positions)
+    if (c_.learned_positions) {   // GPT-2: plus its position's row (check_forward_batch bounds them by the table)
         const weight_view& p = w_.pos_embd;
         const to_float_fn pconv = to_float_for(p.type);
         std::vector<float>& row = xb_;   // free until the first norm
@@ -393,6 +394,15 @@ void cpu_backend::hint_qkv(int il) {
     hint_next_product(qkv, 3);
 }
 
+void cpu_backend::hint_after_layer(int il) {
+    if (il + 1 < c_.n_layer) {
+        hint_qkv(il + 1);
+        return;
+    }
+    const weight_view* const out[1] = {&w_.output};
+    hint_next_product(out, 1);
+}
+
 void cpu_backend::hint_next_product(const weight_view* const* ws, int n_mats) {
     std::int64_t total = 0;
     for (int m = 0; m < n_mats; ++m) total += ws[m]->n_out * ws[m]->row_bytes;
@@ -444,12 +454,7 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     pre_norm(l.ffn_norm, l.ffn_norm_b, n);
     if (c_.layer_moe(il)) moe_ffn(l, n);
     else dense_ffn(l, n);
-    if (il + 1 < c_.n_layer) {
-        hint_qkv(il + 1);
-    } else {
-        const weight_view* const out[1] = {&w_.output};
-        hint_next_product(out, 1);
-    }
+    hint_after_layer(il);
     if (c_.layer_moe(il)) std::copy(moe_out_.begin(), moe_out_.begin() + static_cast<std::ptrdiff_t>(n) * E, xb_.begin());
     else mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.down_b.empty())   // GPT-2
@@ -459,11 +464,9 @@ void cpu_backend::layer(int il, const forward_batch& b, int n) {
     add_residual(n);
 }
 
-// Cohere's and GPT-NeoX's layer: attention and the feed-forward block both
-// read x, normed once (Cohere) or each by its own norm (GPT-NeoX); x becomes
-// (ffn + x) + attention, in llama.cpp's order of adds. xn_ keeps the normed
-// rows while attention overwrites xb_, then holds attention's output while
-// the feed-forward block runs.
+// Parallel blocks (Cohere, GPT-NeoX, Phi-2, StableLM 2 12B): both read x, normed once or each by its own
+// norm; their outputs join x in the model's order (parallel_order). xn_ keeps the normed rows while
+// attention overwrites xb_, then attention's output while the feed-forward block runs.
 void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     const layer_weights& l = w_.layers[static_cast<std::size_t>(il)];
     const auto len = static_cast<std::ptrdiff_t>(n) * c_.n_embd;
@@ -473,12 +476,7 @@ void cpu_backend::parallel_layer(int il, const forward_batch& b, int n) {
     std::swap(xb_, xn_);
     if (!c_.shared_block_norm) pre_norm(l.ffn_norm, l.ffn_norm_b, n);   // GPT-NeoX: the FFN's own norm of x
     dense_ffn(l, n);
-    if (il + 1 < c_.n_layer) {
-        hint_qkv(il + 1);
-    } else {
-        const weight_view* const out[1] = {&w_.output};
-        hint_next_product(out, 1);
-    }
+    hint_after_layer(il);
     mm(l.w_down, hb_.data(), xb_.data(), groups_);
     if (!l.down_b.empty())
         for (int t = 0; t < n; ++t) add_inplace(&xb_[static_cast<std::size_t>(t) * c_.n_embd], l.down_b.data(), c_.n_embd);
@@ -747,13 +745,9 @@ void cpu_backend::add_residual(int n) {
 
 status cpu_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
     const int n = static_cast<int>(b.size());
-    if (auto st = check_forward_batch(b, c_.n_vocab, max_batch_, max_ctx_); !st) return st;
+    if (auto st = check_forward_batch(b, c_.n_vocab, max_batch_, c_.position_limit(max_ctx_)); !st) return st;
     if (n == 0) return {};
     if (!kv_ready_) return make_error("KV storage not initialised");
-    if (c_.learned_positions)   // GPT-2's positions end with its table
-        for (const std::int32_t pos : b.positions)
-            if (pos >= c_.n_ctx_train)
-                return make_error(fmt::format("position {} is past the model's {} learned positions", pos, c_.n_ctx_train));
     // The sliding-window layers' table of each token: its sequence's local
     // table, or (a caller that keeps one table, such as a test) the global
     // one, the local storage having as many blocks.

@@ -573,7 +573,7 @@ status cuda_backend::enqueue_step(int n, int n_logits, int n_rows, float* logits
     mark("batch inputs copy");
     if (auto st = launch_get_rows(w_.tok_embd, d_tokens(), n, x_, stream_); !st) return st;
     mark("embedding rows");
-    if (c_.learned_positions) {   // GPT-2: plus each position's row (forward checked the positions)
+    if (c_.learned_positions) {   // GPT-2: plus each position's row (check_forward_batch bounds them by the table)
         if (auto st = launch_get_rows(w_.pos_embd, d_positions(), n, xb_, stream_); !st) return st;
         if (auto st = launch_add(x_, xb_, static_cast<std::int64_t>(n) * c_.n_embd, stream_); !st) return st;
         mark("position rows");
@@ -645,11 +645,7 @@ status cuda_backend::run_decode_graph(int n, int n_logits) {
 
 status cuda_backend::forward(const forward_batch& b, float* logits, forward_counts* counts) {
     const int n = static_cast<int>(b.size());
-    if (auto st = check_forward_batch(b, c_.n_vocab, o_.max_batch, o_.max_ctx); !st) return st;
-    if (c_.learned_positions)   // GPT-2's positions end with its table
-        for (const std::int32_t pos : b.positions)
-            if (pos >= c_.n_ctx_train)
-                return make_error(fmt::format("position {} is past the model's {} learned positions", pos, c_.n_ctx_train));
+    if (auto st = check_forward_batch(b, c_.n_vocab, o_.max_batch, c_.position_limit(o_.max_ctx)); !st) return st;
     if (n == 0) return {};
     if (kv_.get() == nullptr) return make_error("KV storage not initialised");
     const int n_logits = static_cast<int>(b.logit_rows.size());
